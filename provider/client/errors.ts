@@ -1,0 +1,122 @@
+/**
+ * One error family for every failure of a PIMS call. Each error knows what the caller was doing (`action`),
+ * the HTTP method and path (ids only: the token travels in a header and is scrubbed from every text),
+ * the HTTP status when there was one, and the service's own `message`.
+ *
+ * `toString()` reads like: `creating service account "ci" in project p-1: 422 name too long`.
+ */
+
+export type PimsErrorKind =
+  | "not_found"
+  | "auth"
+  | "payment"
+  | "validation"
+  | "conflict"
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "timeout"
+  | "http";
+
+export interface PimsErrorInit {
+  action: string;
+  method: string;
+  path: string;
+  status?: number;
+  serverMessage?: string;
+  /** Low-level code for network failures, e.g. ECONNREFUSED. */
+  code?: string;
+  /** Attempts made, retries included. */
+  attempts?: number;
+}
+
+export class PimsError extends Error {
+  readonly kind: PimsErrorKind = "http";
+  readonly action: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly code?: string;
+  readonly attempts: number;
+
+  constructor(init: PimsErrorInit) {
+    const detail = init.status !== undefined ? `${init.status} ${init.serverMessage ?? ""}`.trim() : (init.serverMessage ?? init.code ?? "request failed");
+    super(`${init.action}: ${detail}`);
+    this.name = new.target.name;
+    this.action = init.action;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage;
+    this.code = init.code;
+    this.attempts = init.attempts ?? 1;
+  }
+
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/** 404: the project, account, app, volume, build or run does not exist. */
+export class NotFoundError extends PimsError {
+  override readonly kind = "not_found";
+}
+/** 401, 403, 405: the token is missing, invalid, expired or not allowed to do this. Never retried. */
+export class AuthError extends PimsError {
+  override readonly kind = "auth";
+}
+/** 402: the subscription needs payment. Never retried. */
+export class PaymentError extends PimsError {
+  override readonly kind = "payment";
+}
+/** 400, 422: the service rejected the input; `serverMessage` says which rule. */
+export class ValidationError extends PimsError {
+  override readonly kind = "validation";
+}
+/** 409: the request conflicts with the current state (e.g. a run that already finished). */
+export class ConflictError extends PimsError {
+  override readonly kind = "conflict";
+}
+/** 429 after every retry was spent. */
+export class RateLimitError extends PimsError {
+  override readonly kind = "rate_limit";
+}
+/** 5xx after every retry was spent (or not retried, for a POST that may have reached the server). */
+export class ServerError extends PimsError {
+  override readonly kind = "server";
+}
+/** The connection failed or was dropped before a response arrived. */
+export class NetworkError extends PimsError {
+  override readonly kind: PimsErrorKind = "network";
+}
+/** No response within the per-attempt timeout. */
+export class TimeoutError extends NetworkError {
+  override readonly kind = "timeout";
+}
+
+/** Picks the error class for an HTTP status. */
+export function errorForStatus(init: PimsErrorInit & { status: number }): PimsError {
+  const s = init.status;
+  if (s === 404) return new NotFoundError(init);
+  if (s === 401 || s === 403 || s === 405) return new AuthError(init);
+  if (s === 402) return new PaymentError(init);
+  if (s === 400 || s === 422) return new ValidationError(init);
+  if (s === 409) return new ConflictError(init);
+  if (s === 429) return new RateLimitError(init);
+  if (s >= 500) return new ServerError(init);
+  return new PimsError(init);
+}
+
+/** Replaces every occurrence of each secret in `text` with `[REDACTED]`. */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s && s.length >= 4) out = out.split(s).join("[REDACTED]");
+  }
+  return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/g, "Bearer [REDACTED]");
+}
+
+export function isPimsError(e: unknown): e is PimsError {
+  return e instanceof PimsError;
+}

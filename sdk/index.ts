@@ -1,0 +1,14 @@
+/**
+ * pulumi-pims: Pulumi resources and functions for the Project Infrastructure Management Service.
+ *
+ * Resources: Project, ServiceAccount, VolumeSize, AppSecrets. Functions: getApiKeys, getInvoices, getAppLogs,
+ * getBuildLogs (each also as getXOutput), cancelRun. Credentials: `pims:token` (secret) and `pims:baseUrl`
+ * stack config, or PIMS_TOKEN / PIMS_BASE_URL.
+ */
+export * from "./project";
+export * from "./serviceAccount";
+export * from "./volumeSize";
+export * from "./appSecrets";
+export * from "./functions";
+export { PimsClient, PimsError } from "../provider/client";
+export type * from "../provider/client/types";

@@ -1,0 +1,42 @@
+/**
+ * The object Pulumi serializes into every resource's state (`__provider`). It is deliberately tiny and holds
+ * no credential: its only method, `configure`, runs first in the dynamic-provider host (the host always calls
+ * it before any other method), `require()`s the installed `pulumi-pims` package and puts the real provider's
+ * methods on this object. So destroy and refresh run the installed code, not code frozen in state, and the
+ * token is read only at call time (from configure()'s stack config or the environment).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+export type ResourceKind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
+
+/** Module the shim loads at call time: the package's compiled provider entry point. */
+export const PROVIDER_MODULE = "pulumi-pims/bin/provider";
+
+const shims = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+
+/** One shim per kind, so Pulumi serializes it once per program (it caches by object identity). */
+export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) {
+    shim = makeShim(kind);
+    shims.set(kind, shim);
+  }
+  return shim;
+}
+
+function makeShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  const m = PROVIDER_MODULE;
+  const shim = {
+    async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+      let impl: pulumi.dynamic.ResourceProvider;
+      try {
+        impl = require(m).newProvider(kind);
+      } catch (e) {
+        throw new Error(`pulumi-pims: cannot load ${m}: ${(e as Error).message}. Install pulumi-pims in this Pulumi project (npm install pulumi-pims).`);
+      }
+      Object.assign(this, impl);
+      if (impl.configure) await impl.configure(req);
+    },
+  };
+  return shim as unknown as pulumi.dynamic.ResourceProvider;
+}
