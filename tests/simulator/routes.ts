@@ -4,10 +4,11 @@ import type { LogCursor, LogFilter } from "./logStore";
 import type { NewServiceAccount, Principal, SimState } from "./state";
 import { HttpError, badRequest, charCount, isPlainObject, parseRfc3339, unprocessable } from "./util";
 
-export type Reply =
-  | { kind: "json"; status: number; body: unknown }
-  | { kind: "text"; status: number; body: string }
-  | { kind: "empty"; status: number };
+export type Reply = (
+  | { kind: "json"; body: unknown }
+  | { kind: "text"; body: string }
+  | { kind: "empty" }
+) & { status: number; headers?: Record<string, string> };
 
 export interface RouteContext {
   state: SimState;
