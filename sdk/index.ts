@@ -11,4 +11,20 @@ export * from "./volumeSize";
 export * from "./appSecrets";
 export * from "./functions";
 export { PimsClient, PimsError } from "../provider/client";
-export type * from "../provider/client/types";
+export type {
+  ApiKey,
+  AppLogLine,
+  AppLogPage,
+  AppLogsQuery,
+  AppSecretsMap,
+  BuildLogEntry,
+  BuildLogs,
+  CreateProjectRequest,
+  CreateServiceAccountRequest,
+  ErrorBody,
+  Invoice,
+  LogDirection,
+  LogStream,
+  ServiceAccountToken,
+  ServiceAccount as ServiceAccountRecord,
+} from "../provider/client/types";

@@ -1,0 +1,195 @@
+/**
+ * The real Pulumi engine for the demo, the e2e suite and the benchmarks: one place that finds (or builds) the
+ * `pulumi` CLI, sets up the offline environment around it and creates stacks that talk to a PIMS simulator.
+ *
+ * How programs run: the Node language host `pulumi-language-nodejs` cannot be obtained here (its Go module is not
+ * served by the module proxy), so every program runs through the Automation API's in-process Node runtime, as an
+ * inline `program` function. An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
+ * `index.ts`) is run by using a copy of its directory as `workDir` and a program that loads its `index.ts` afresh
+ * and returns the module's exports as stack outputs ({@link exampleProgram}).
+ *
+ * What the CLI needs (all set by {@link engineEnv}): PATH starting with the engine directory (the CLI and the
+ * dynamic-provider plugin `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`) and this repository's
+ * `node_modules/.bin` (Node 22); no update check and no plugin downloads; a `file://` backend and `PULUMI_HOME` in
+ * temporary directories; a passphrase for the stack's secrets.
+ */
+import { execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+
+/** This repository's root. */
+export const REPO_ROOT = path.resolve(__dirname, "..");
+/** Where Node 22 (the `node` devDependency) and the other npm binaries are. */
+export const NODE_BIN = path.join(REPO_ROOT, "node_modules", ".bin");
+/** The example projects. */
+export const EXAMPLES_DIR = path.join(REPO_ROOT, "examples");
+
+let engineDirCache: string | undefined;
+
+/**
+ * Makes a `pulumi` CLI matching the installed `@pulumi/pulumi` available (running `scripts/ensure-pulumi`:
+ * PATH, then the cache `~/.cache/pulumi-pims/pulumi-v<version>/bin`, then a build from the Go module proxy that
+ * takes several minutes) and returns the directory that holds it. The script's progress is streamed to this
+ * process's stderr. Throws when the engine cannot be obtained. Runs the script once per process.
+ */
+export function ensureEngine(): string {
+  if (engineDirCache !== undefined) return engineDirCache;
+  let stdout: string;
+  try {
+    stdout = execFileSync("bash", [path.join(REPO_ROOT, "scripts", "ensure-pulumi")], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}` },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    throw new Error(`scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available; see its messages above`);
+  }
+  const dir = stdout.trim().split("\n").pop()?.trim() ?? "";
+  if (dir === "" || !fs.existsSync(path.join(dir, "pulumi"))) {
+    throw new Error(`scripts/ensure-pulumi printed ${JSON.stringify(dir)}, which holds no pulumi binary`);
+  }
+  engineDirCache = dir;
+  return dir;
+}
+
+/** The passphrase that encrypts stack secrets: `PULUMI_CONFIG_PASSPHRASE` if set, else a fixed local one. */
+export const PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-pims-local-passphrase";
+
+/**
+ * Environment for every CLI call: offline, a `file://` backend in `backendDir`, `PULUMI_HOME` inside it, PATH with
+ * the engine directory and Node 22 first. `NODE_PATH` lets the dynamic-provider plugin find `@pulumi/pulumi` and
+ * `pulumi-pims` whatever directory it is started in.
+ */
+export function engineEnv(backendDir: string, engineDir: string = ensureEngine()): Record<string, string> {
+  fs.mkdirSync(backendDir, { recursive: true });
+  const home = path.join(backendDir, ".pulumi-home");
+  fs.mkdirSync(home, { recursive: true });
+  const nodePath = [path.join(REPO_ROOT, "node_modules"), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
+  return {
+    PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+    NODE_PATH: nodePath,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_HOME: home,
+  };
+}
+
+const commands = new Map<string, Promise<PulumiCommand>>();
+
+/** The Automation API's handle on the CLI in `engineDir` (its version is checked against the SDK's minimum). */
+export function pulumiCommand(engineDir: string = ensureEngine()): Promise<PulumiCommand> {
+  let cmd = commands.get(engineDir);
+  if (!cmd) {
+    // PulumiCommand.get wants `<root>/bin/pulumi`: use the engine directory's parent when it is called `bin`,
+    // otherwise a temporary root whose bin/ links to the engine's files.
+    let root = path.dirname(engineDir);
+    if (path.basename(engineDir) !== "bin") {
+      root = fs.mkdtempSync(path.join(os.tmpdir(), "pims-engine-"));
+      fs.mkdirSync(path.join(root, "bin"));
+      for (const f of fs.readdirSync(engineDir)) {
+        if (f === "pulumi" || f.startsWith("pulumi-")) fs.symlinkSync(path.join(engineDir, f), path.join(root, "bin", f));
+      }
+    }
+    cmd = PulumiCommand.get({ root });
+    commands.set(engineDir, cmd);
+  }
+  return cmd;
+}
+
+/** A fresh temporary directory (for a backend, a copied example, …). */
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Copies `examples/<name>` into `destRoot/<name>` (so setting stack config never writes into the repository) and
+ * links `node_modules` there to this repository's, so `pulumi-pims` and `@pulumi/pulumi` resolve to the same
+ * modules as in the repository. Returns the copy's path.
+ */
+export function copyExample(name: string, destRoot: string): string {
+  const src = path.join(EXAMPLES_DIR, name);
+  if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`no example project at ${src}`);
+  const dest = path.join(destRoot, name);
+  fs.cpSync(src, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" });
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+  return dest;
+}
+
+/** Loads a module afresh each time: drops every cached module under `dir` (not node_modules), then requires it. */
+export function freshRequire(file: string): Record<string, unknown> {
+  const dir = path.dirname(path.resolve(file)) + path.sep;
+  for (const key of Object.keys(require.cache)) {
+    if (key.startsWith(dir) && !key.includes(`${path.sep}node_modules${path.sep}`)) delete require.cache[key];
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.resolve(file)) as Record<string, unknown>;
+}
+
+/**
+ * The inline program that runs an example project: loads its `index.ts` afresh on every run (with `load`; under
+ * jest pass a loader based on `jest.isolateModules`) and returns its exports as the stack outputs.
+ */
+export function exampleProgram(projectDir: string, load: (file: string) => Record<string, unknown> = freshRequire): PulumiFn {
+  const index = path.join(projectDir, "index.ts");
+  return async () => {
+    const exported = load(index);
+    const outputs: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(exported)) if (k !== "__esModule" && k !== "default") outputs[k] = v;
+    return outputs;
+  };
+}
+
+/** What {@link createPimsStack} needs. */
+export interface PimsStackOptions {
+  /** Stack name, e.g. `dev`. */
+  stackName: string;
+  /** The program: an inline function, or {@link exampleProgram} for a project directory. */
+  program: PulumiFn;
+  /** Project name when `workDir` has no Pulumi.yaml (inline programs). Default `pims-inline`. */
+  projectName?: string;
+  /** The project's directory (with Pulumi.yaml); default a fresh temporary directory. */
+  workDir?: string;
+  /** Directory of the `file://` backend (created if missing). */
+  backendDir: string;
+  /** The PIMS service (or simulator) address, set as `pims:baseUrl`. */
+  baseUrl: string;
+  /** The PIMS token, set as the secret `pims:token`. */
+  token: string;
+  /** More stack config: `key` → value (plain) or `{ value, secret: true }`. Keys without `:` are the project's. */
+  config?: Record<string, string | { value: string; secret?: boolean }>;
+  /** The engine directory; default {@link ensureEngine}(). */
+  engineDir?: string;
+}
+
+/**
+ * Creates (or selects) a stack for a program against a PIMS service: a `file://` backend in `backendDir`, the
+ * offline engine environment, `pims:baseUrl` and `pims:token` (as a secret) in the stack's config.
+ */
+export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
+  const engineDir = opts.engineDir ?? ensureEngine();
+  const workDir = opts.workDir ?? tempDir("pims-inline-");
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: opts.stackName, projectName: opts.projectName ?? "pims-inline", program: opts.program },
+    { workDir, envVars: engineEnv(opts.backendDir, engineDir), pulumiCommand: await pulumiCommand(engineDir) },
+  );
+  const config: Record<string, { value: string; secret?: boolean }> = {
+    "pims:baseUrl": { value: opts.baseUrl },
+    "pims:token": { value: opts.token, secret: true },
+  };
+  for (const [k, v] of Object.entries(opts.config ?? {})) config[k] = typeof v === "string" ? { value: v } : v;
+  await stack.setAllConfig(config);
+  return stack;
+}
+
+/** A random value for test and demo secrets. */
+export function randomSecret(prefix: string): string {
+  return `${prefix}${crypto.randomBytes(16).toString("hex")}`;
+}
