@@ -1,0 +1,187 @@
+/**
+ * AppSecrets: secrets of an app, set with operation 9 (PATCH .../apps/{app_id}/secrets).
+ *
+ * The seed does not say whether the PATCH merges into or replaces the app's secrets, and there is no operation
+ * to read or delete secrets. So this resource works the same under both behaviours:
+ * - create and update always send the full desired map (never a partial one),
+ * - a key removed from the map disappears under a replacing service, but stays (with its last value) under a
+ *   merging one: update warns, naming the keys (never the values), that they may remain in the app,
+ * - `read` (refresh) returns the state unchanged, import is refused,
+ * - `delete` changes nothing in the service and warns that the secrets stay in the app (names only).
+ * No secret value ever appears in a check failure, an error message or a warning.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { redact } from "./client";
+import { clean, Failures, isUnknown, PimsProviderBase, UNKNOWN } from "./common";
+
+// ---- types ----------------------------------------------------------------------------------------------
+
+/** What the program declares. */
+export interface AppSecretsInputs {
+  /** Project that owns the app. */
+  projectId: string;
+  /** App id, e.g. `p-1a2b3c4d-web`. */
+  appId: string;
+  /** Secret name → value. Names match /^[A-Za-z_][A-Za-z0-9_]*$/ (at most 256 characters); values are strings. */
+  secrets: Record<string, string>;
+}
+
+/** What the state holds (and what `diff` receives as `olds`). `secrets` is a secret output. */
+export interface AppSecretsOutputs extends AppSecretsInputs {
+  /** The names of `secrets`, sorted (not secret: for display). */
+  secretNames: string[];
+}
+
+/** Rules for secret names. */
+export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const SECRET_NAME_MAX = 256;
+
+/** Inputs whose change replaces the resource (it then manages another app's secrets). */
+const REPLACE_ON = ["projectId", "appId"] as const;
+
+export const appSecretsId = (projectId: string, appId: string): string => `${projectId}/${appId}`;
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function outputs(i: AppSecretsInputs): AppSecretsOutputs {
+  const secrets: Record<string, string> = { ...i.secrets };
+  return clean({ projectId: i.projectId, appId: i.appId, secrets, secretNames: Object.keys(secrets).sort() });
+}
+
+/** Same names with the same values. */
+export function sameSecrets(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  if (!isMap(a) || !isMap(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}
+
+const nameList = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(", ");
+
+/** Warning when keys were dropped from the map: whether they are gone depends on the service. Names only. */
+export function removedKeysWarning(projectId: string, appId: string, removed: readonly string[]): string {
+  return (
+    `pulumi-pims: secret(s) ${nameList(removed)} were dropped from AppSecrets of app ${appId} in project ${projectId}, ` +
+    `but the API has no operation to delete a secret: if the service merges updates they remain in the app with their ` +
+    `last values; remove them in the web console if they should go.`
+  );
+}
+
+/** Warning when the resource is deleted: the secrets stay in the app. Names only. */
+export function appSecretsDeleteWarning(projectId: string, appId: string, names: readonly string[]): string {
+  const which = names.length > 0 ? `secret(s) ${nameList(names)}` : "its secrets";
+  return (
+    `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but ${which} remain in the app: ` +
+    `the service has no delete operation for secrets; remove them in the web console if they should go.`
+  );
+}
+
+function requiredId(failures: Failures, field: "projectId" | "appId", value: unknown): void {
+  if (value === undefined || value === null) failures.add(field, `${field} is required`);
+  else if (isUnknown(value)) return;
+  else if (typeof value !== "string") failures.add(field, `${field} must be a string (got ${typeof value})`);
+  else if (value.trim() === "") failures.add(field, `${field} must not be empty`);
+}
+
+/** A secret name shown in a reason: names are not secret, but keep them short. */
+function shownName(name: string): string {
+  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+}
+
+// ---- provider -------------------------------------------------------------------------------------------
+
+export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<AppSecretsInputs, AppSecretsOutputs> {
+  // ---- check ----
+  /**
+   * Validates the inputs at preview, with no HTTP call; values unknown at preview are not validated.
+   * Reasons name the secret and the rule, never its value.
+   */
+  async check(_olds: AppSecretsInputs, news: AppSecretsInputs): Promise<pulumi.dynamic.CheckResult<AppSecretsInputs>> {
+    const failures = new Failures();
+    requiredId(failures, "projectId", news?.projectId);
+    requiredId(failures, "appId", news?.appId);
+    const secrets: unknown = news?.secrets;
+    if (secrets === undefined || secrets === null) {
+      failures.add("secrets", "secrets is required");
+    } else if (secrets === UNKNOWN) {
+      // the whole map is unknown at preview: nothing to validate yet
+    } else if (!isMap(secrets)) {
+      failures.add("secrets", `secrets must be a map of secret names to string values (got ${Array.isArray(secrets) ? "an array" : typeof secrets})`);
+    } else if (Object.keys(secrets).length === 0) {
+      failures.add(
+        "secrets",
+        "secrets must contain at least one secret: an empty map would change nothing in the service (its update only sets the names it is given, and it has no operation to delete secrets)",
+      );
+    } else {
+      for (const [name, value] of Object.entries(secrets)) {
+        if (name.length > SECRET_NAME_MAX) {
+          failures.add("secrets", `secret name ${shownName(name)} must be at most ${SECRET_NAME_MAX} characters (got ${name.length})`);
+        } else if (!SECRET_NAME_PATTERN.test(name)) {
+          failures.add("secrets", `secret name ${shownName(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then letters, digits or underscores)`);
+        }
+        if (value === undefined || value === null) failures.add("secrets", `secret ${shownName(name)} has no value: values must be strings`);
+        else if (!isUnknown(value) && typeof value !== "string") failures.add("secrets", `secret ${shownName(name)} must have a string value (got ${Array.isArray(value) ? "an array" : typeof value})`);
+      }
+    }
+    return { inputs: news, failures: failures.list };
+  }
+
+  // ---- diff ----
+  /** Another project or app replaces the resource; any change of names or values is an update. */
+  async diff(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.DiffResult> {
+    const replaces = REPLACE_ON.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+    if (replaces.length > 0) return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
+    return { changes: isUnknown(news.secrets) || !sameSecrets(olds.secrets, news.secrets) };
+  }
+
+  // ---- create ----
+  /** Sends the full map; the resource id is `${projectId}/${appId}`. */
+  async create(inputs: AppSecretsInputs): Promise<pulumi.dynamic.CreateResult<AppSecretsOutputs>> {
+    await this.send(inputs);
+    return { id: appSecretsId(inputs.projectId, inputs.appId), outs: outputs(inputs) };
+  }
+
+  // ---- read ----
+  /** No read endpoint: refresh returns the state unchanged. Import (no state to start from) is refused. */
+  async read(id: string, props?: AppSecretsOutputs): Promise<pulumi.dynamic.ReadResult<AppSecretsOutputs>> {
+    if (!props || typeof props.projectId !== "string" || typeof props.appId !== "string" || !isMap(props.secrets)) {
+      throw new Error(
+        `pulumi-pims: app secrets ${id} cannot be imported: the service has no operation to read secrets. ` +
+          `Declare an AppSecrets with the full map of secrets the app should have instead: creating it sends them to the app.`,
+      );
+    }
+    return { id, props };
+  }
+
+  // ---- update ----
+  /**
+   * Sends the full desired map (correct whether the service merges or replaces). Names dropped from the map
+   * cannot be deleted through the API: they are listed in one warning line (names only).
+   */
+  async update(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.UpdateResult<AppSecretsOutputs>> {
+    await this.send(news);
+    const previous = isMap(olds?.secrets) ? Object.keys(olds.secrets) : Array.isArray(olds?.secretNames) ? olds.secretNames : [];
+    const removed = previous.filter((k) => !Object.prototype.hasOwnProperty.call(news.secrets, k)).sort();
+    if (removed.length > 0) console.warn(removedKeysWarning(news.projectId, news.appId, removed));
+    return { outs: outputs(news) };
+  }
+
+  // ---- delete ----
+  /** Changes nothing in the service (no HTTP call) and warns that the secrets stay in the app (names only). */
+  async delete(id: string, props: AppSecretsOutputs): Promise<void> {
+    const [p, a] = id.split("/");
+    const names = isMap(props?.secrets) ? Object.keys(props.secrets).sort() : Array.isArray(props?.secretNames) ? props.secretNames : [];
+    console.warn(appSecretsDeleteWarning(props?.projectId ?? p, props?.appId ?? a, names));
+  }
+
+  /** PATCH with the full map. Any error text is scrubbed of the values before it leaves the provider. */
+  private async send(i: AppSecretsInputs): Promise<void> {
+    try {
+      await this.client().updateAppSecrets(i.projectId, i.appId, { ...i.secrets });
+    } catch (e) {
+      const values = Object.values(i.secrets ?? {}).filter((v): v is string => typeof v === "string");
+      const message = redact(e instanceof Error ? e.message : String(e), values);
+      if (e instanceof Error && message === e.message) throw e;
+      throw new Error(message);
+    }
+  }
+}

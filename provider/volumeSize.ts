@@ -1,0 +1,148 @@
+/**
+ * VolumeSize: the size of an existing volume, set with operation 4 (PATCH .../volumes/{volume_id}/resize).
+ *
+ * The service has no operation to create, read or delete a volume; this resource manages only its size:
+ * - create and update resize the volume to `sizeGb` (an absolute size, so repeating a call is harmless),
+ * - a volume only grows: a smaller `sizeGb` is rejected at preview,
+ * - above 1024 GB the service decides (only protected projects may); its refusal is shown as is,
+ * - `read` (refresh) returns the state unchanged, import is refused,
+ * - `delete` leaves the volume at its size and says so in one warning line.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isPimsError } from "./client";
+import { clean, Failures, isUnknown, PimsProviderBase } from "./common";
+
+// ---- types ----------------------------------------------------------------------------------------------
+
+/** What the program declares. */
+export interface VolumeSizeInputs {
+  /** Project that owns the volume. */
+  projectId: string;
+  /** Volume id, e.g. `default-us-east-1`. */
+  volumeId: string;
+  /** Size in GB: an integer, at least 50, never smaller than before; above 1024 only in a protected project. */
+  sizeGb: number;
+}
+
+/** What the state holds (and what `diff` receives as `olds`). */
+export type VolumeSizeOutputs = VolumeSizeInputs;
+
+/** Seed limits (operation 4). */
+export const VOLUME_MIN_GB = 50;
+export const VOLUME_UNPROTECTED_MAX_GB = 1024;
+
+/** Inputs whose change replaces the resource (it then manages another volume). */
+const REPLACE_ON = ["projectId", "volumeId"] as const;
+
+export const volumeSizeId = (projectId: string, volumeId: string): string => `${projectId}/${volumeId}`;
+
+function outputs(o: VolumeSizeInputs): VolumeSizeOutputs {
+  return clean({ projectId: o.projectId, volumeId: o.volumeId, sizeGb: o.sizeGb });
+}
+
+/** The one line `delete` writes (stderr of the provider host: the engine shows it as a warning diagnostic). */
+export function volumeDeleteWarning(projectId: string, volumeId: string, sizeGb: number | undefined): string {
+  const size = typeof sizeGb === "number" ? ` at ${sizeGb} GB` : " at its current size";
+  return (
+    `pulumi-pims: volume ${volumeId} in project ${projectId} was removed from the stack and stays${size}: ` +
+    `volumes cannot shrink and the service has no delete operation for volumes.`
+  );
+}
+
+function requiredId(failures: Failures, field: "projectId" | "volumeId", value: unknown): void {
+  if (value === undefined || value === null) failures.add(field, `${field} is required`);
+  else if (isUnknown(value)) return;
+  else if (typeof value !== "string") failures.add(field, `${field} must be a string (got ${typeof value})`);
+  else if (value.trim() === "") failures.add(field, `${field} must not be empty`);
+}
+
+// ---- provider -------------------------------------------------------------------------------------------
+
+export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<VolumeSizeInputs, VolumeSizeOutputs> {
+  // ---- check ----
+  /**
+   * Validates the inputs at preview, with no HTTP call; values unknown at preview are not validated.
+   * A smaller size than before (same volume) fails here: volumes only grow.
+   */
+  async check(olds: VolumeSizeInputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.CheckResult<VolumeSizeInputs>> {
+    const failures = new Failures();
+    requiredId(failures, "projectId", news?.projectId);
+    requiredId(failures, "volumeId", news?.volumeId);
+    const size: unknown = news?.sizeGb;
+    if (size === undefined || size === null) {
+      failures.add("sizeGb", "sizeGb is required");
+    } else if (!isUnknown(size)) {
+      if (typeof size !== "number" || !Number.isInteger(size)) {
+        failures.add("sizeGb", `sizeGb must be an integer (got ${JSON.stringify(size)})`);
+      } else if (size < VOLUME_MIN_GB) {
+        failures.add("sizeGb", `sizeGb must be at least ${VOLUME_MIN_GB} (got ${size})`);
+      } else {
+        const sameVolume =
+          olds !== undefined &&
+          olds !== null &&
+          typeof olds.projectId === "string" &&
+          typeof olds.volumeId === "string" &&
+          olds.projectId === news.projectId &&
+          olds.volumeId === news.volumeId;
+        const before: unknown = olds?.sizeGb;
+        if (sameVolume && typeof before === "number" && !isUnknown(before) && size < before) {
+          failures.add("sizeGb", `sizeGb cannot shrink from ${before} to ${size}: volumes only grow`);
+        }
+      }
+    }
+    return { inputs: news, failures: failures.list };
+  }
+
+  // ---- diff ----
+  /** Another project or volume replaces the resource; a new size is an update (a resize). */
+  async diff(_id: string, olds: VolumeSizeOutputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.DiffResult> {
+    const replaces = REPLACE_ON.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+    if (replaces.length > 0) return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
+    return { changes: isUnknown(news.sizeGb) || news.sizeGb !== olds.sizeGb };
+  }
+
+  // ---- create ----
+  /** Resizes the existing volume to `sizeGb`; the resource id is `${projectId}/${volumeId}`. */
+  async create(inputs: VolumeSizeInputs): Promise<pulumi.dynamic.CreateResult<VolumeSizeOutputs>> {
+    await this.resize(inputs);
+    return { id: volumeSizeId(inputs.projectId, inputs.volumeId), outs: outputs(inputs) };
+  }
+
+  // ---- read ----
+  /** No read endpoint: refresh returns the state unchanged. Import (no state to start from) is refused. */
+  async read(id: string, props?: VolumeSizeOutputs): Promise<pulumi.dynamic.ReadResult<VolumeSizeOutputs>> {
+    if (!props || typeof props.projectId !== "string" || typeof props.volumeId !== "string") {
+      throw new Error(
+        `pulumi-pims: volume size ${id} cannot be imported: the service has no operation to read a volume. ` +
+          `Declare a VolumeSize with the volume's projectId, volumeId and its current (or a larger) sizeGb instead: creating it resizes the existing volume.`,
+      );
+    }
+    return { id, props };
+  }
+
+  // ---- update ----
+  /** Resizes to the new `sizeGb` (the growth rule was checked at preview; the service enforces it too). */
+  async update(_id: string, _olds: VolumeSizeOutputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.UpdateResult<VolumeSizeOutputs>> {
+    await this.resize(news);
+    return { outs: outputs(news) };
+  }
+
+  // ---- delete ----
+  /** Leaves the volume at its size (no HTTP call) and says so in one warning line. */
+  async delete(id: string, props: VolumeSizeOutputs): Promise<void> {
+    const [p, v] = id.split("/");
+    console.warn(volumeDeleteWarning(props?.projectId ?? p, props?.volumeId ?? v, props?.sizeGb));
+  }
+
+  /** PATCH resize. A 403 above 1024 GB is the service's rule for unprotected projects: say so if it did not. */
+  private async resize(v: VolumeSizeInputs): Promise<void> {
+    try {
+      await this.client().resizeVolume(v.projectId, v.volumeId, v.sizeGb);
+    } catch (e) {
+      if (isPimsError(e) && e.status === 403 && v.sizeGb > VOLUME_UNPROTECTED_MAX_GB && !/protected/i.test(e.message)) {
+        throw new Error(`${e.message} (sizes above ${VOLUME_UNPROTECTED_MAX_GB} GB are allowed only in a protected project)`);
+      }
+      throw e;
+    }
+  }
+}
