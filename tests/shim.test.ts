@@ -1,0 +1,85 @@
+/**
+ * The path the dynamic-provider host takes: the `__provider` text Pulumi stores in state is evaluated with
+ * require-from-string (as @pulumi/pulumi/cmd/dynamic-provider does), `configure` runs first, loads the
+ * installed package (bin/, via the node_modules/pulumi-pims link) and the real methods then talk to the
+ * simulator. The stored text must be small and hold no credential.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { providerShim, type ResourceKind } from "../sdk/shim";
+import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
+import type { PimsSimulator } from "./simulator";
+
+// What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
+async function storedProviderText(kind: ResourceKind): Promise<string> {
+  const shim = providerShim(kind);
+  const sf = await pulumi.runtime.serializeFunction(() => shim, { allowSecrets: true });
+  return sf.text;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require("require-from-string");
+
+const KINDS: ResourceKind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
+
+describe("serialized provider shim", () => {
+  let sim: PimsSimulator;
+  const envToken = "pims_env_token_must_not_be_serialized_0123456789";
+  const savedEnv = { ...process.env };
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(async () => {
+    process.env = savedEnv;
+    await sim.stop();
+  });
+
+  test.each(KINDS)("%s: stored text is small and holds no token", async (kind) => {
+    process.env.PIMS_TOKEN = envToken;
+    process.env.PIMS_BASE_URL = sim.baseUrl;
+    const text = await storedProviderText(kind);
+    expectNoPlaintextSecrets(text, [envToken, sim.token], `${kind} __provider`);
+    expect(text).toContain("pulumi-pims/bin/provider");
+    expect(text.length).toBeLessThan(1500);
+    console.log(`${kind}: __provider is ${text.length} bytes`);
+  });
+
+  test("the deserialized shim loads the installed package on configure and runs the real lifecycle", async () => {
+    delete process.env.PIMS_TOKEN;
+    delete process.env.PIMS_BASE_URL;
+    const project = sim.addProject({ name: "shim" });
+    sim.addVolume(project.id, { id: "vol-shim", sizeGb: 50 });
+    const provider = requireFromString(await storedProviderText("VolumeSize")).handler();
+    expect(provider.create).toBeUndefined(); // nothing but configure is stored
+    await provider.configure!(configureRequest(simConfig(sim)));
+    const checked = await provider.check!({}, { projectId: project.id, volumeId: "vol-shim", sizeGb: 80 });
+    expect(checked.failures ?? []).toEqual([]);
+    const created = await provider.create(checked.inputs);
+    expect(created.id).toBe(`${project.id}/vol-shim`);
+    expect(sim.volume(project.id, "vol-shim")?.sizeGb).toBe(80);
+  });
+
+  test("the stored shim of each kind resolves to that kind's provider", async () => {
+    for (const kind of KINDS) {
+      const provider = requireFromString(await storedProviderText(kind)).handler();
+      await provider.configure!(configureRequest(simConfig(sim)));
+      expect(typeof provider.create).toBe("function");
+      expect(typeof provider.diff).toBe("function");
+      expect(typeof provider.delete).toBe("function");
+    }
+    sim.clearRequests();
+    const sa = requireFromString(await storedProviderText("ServiceAccount")).handler();
+    await sa.configure!(configureRequest(simConfig(sim)));
+    const res = await sa.check!({}, { projectId: "p-x", name: "", grants: [], expiresIn: -1 });
+    expect((res.failures ?? []).map((f) => f.property).sort()).toEqual(["expiresIn", "grants", "name"]);
+    expect(sim.requests.length).toBe(0);
+  });
+
+  test("without configuration the first call names both ways to set each missing setting", async () => {
+    delete process.env.PIMS_TOKEN;
+    delete process.env.PIMS_BASE_URL;
+    const provider = requireFromString(await storedProviderText("Project")).handler();
+    await provider.configure!(configureRequest({}));
+    await expect(provider.create({ name: "needs-creds" })).rejects.toThrow(/pims:token.*PIMS_TOKEN.*pims:baseUrl.*PIMS_BASE_URL/s);
+  });
+});
