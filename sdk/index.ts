@@ -10,7 +10,22 @@ export * from "./serviceAccount";
 export * from "./volumeSize";
 export * from "./appSecrets";
 export * from "./functions";
-export { PimsClient, PimsError } from "../provider/client";
+export {
+  PimsClient,
+  PimsError,
+  NotFoundError,
+  AuthError,
+  PaymentError,
+  ValidationError,
+  ConflictError,
+  RateLimitError,
+  ServerError,
+  NetworkError,
+  TimeoutError,
+  isPimsError,
+  BUILD_TERMINAL_STATUSES,
+} from "../provider/client";
+export { MissingCredentialsError } from "../provider/credentials";
 export type {
   ApiKey,
   AppLogLine,
