@@ -87,7 +87,14 @@ type Props = Record<string, unknown>;
 const isObject = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
 /** The host passes plain JSON objects; anything else (a missing bag) reads as empty. */
 const asProps = (v: unknown): Props => (isObject(v) ? v : {});
-const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "an array" : v === null ? "null" : String(v));
+/** A short description of a bad value for an error text; never throws, whatever the value. */
+const show = (v: unknown): string => {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (Array.isArray(v)) return "an array";
+  if (v === null) return "null";
+  if (typeof v === "object") return "an object";
+  return String(v);
+};
 
 /** Every rule the seed gives for operation 2, plus this package's own (rotation). Skips preview unknowns. */
 export function validateServiceAccountInputs(news: Props): CheckFailure[] {

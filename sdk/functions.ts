@@ -19,6 +19,7 @@ import {
   MAX_LOG_PAGE_SIZE,
   ValidationError,
   validateLogsQuery,
+  isRfc3339,
   type ApiKey,
   type AppLogLine,
   type AppLogsQuery,
@@ -369,7 +370,7 @@ function isoInstant(fn: string, field: string, v: string | Date | undefined): st
     if (Number.isNaN(v.getTime())) throw badArgument(fn, field, "must be a valid Date");
     return v.toISOString();
   }
-  if (typeof v !== "string" || Number.isNaN(Date.parse(v))) {
+  if (typeof v !== "string" || !isRfc3339(v)) {
     throw badArgument(fn, field, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${JSON.stringify(v)})`);
   }
   return v;

@@ -89,23 +89,25 @@ export class PimsClient {
   // 1
   /** Lists the API keys of a project, sorted by `expiresAt` ascending (`never` last), as the service sends them. */
   async listApiKeys(projectId: string): Promise<ApiKey[]> {
-    const res = await this.call({ action: `listing API keys of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/api-keys` });
-    return asArray(parseJson(res.data)).map(normalizeApiKey);
+    const c: Call = { action: `listing API keys of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/api-keys` };
+    const res = await this.call(c);
+    return this.listBody(c, res, true).map(normalizeApiKey);
   }
 
   // 2
   /** Creates a service account. The response carries the one-time token: keep it, it is never returned again. */
   async createServiceAccount(projectId: string, req: CreateServiceAccountRequest): Promise<ServiceAccount & { token: ServiceAccountToken }> {
-    const res = await this.call({
+    const c: Call = {
       action: `creating service account ${JSON.stringify(req.name)} in project ${projectId}`,
       method: "POST",
       path: `/v2/projects/${seg(projectId)}/service-accounts`,
       body: req,
-    });
-    const account = normalizeServiceAccount(parseJson(res.data));
-    if (!account.token) {
-      throw new PimsError({ action: `creating service account ${JSON.stringify(req.name)} in project ${projectId}`, method: "POST", path: `/v2/projects/${projectId}/service-accounts`, status: res.status, serverMessage: "the response carried no token" });
-    }
+    };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    if (!isObject(body)) throw this.unexpected(c, res, "a JSON service account object", { sensitive: true });
+    const account = normalizeServiceAccount(body);
+    if (!account.token) throw this.unexpected(c, res, "the one-time token", { detail: "the response carried no token" });
     return account as ServiceAccount & { token: ServiceAccountToken };
   }
 
@@ -136,32 +138,38 @@ export class PimsClient {
   // 5
   /** Creates a project and returns its id (the service answers with the id as plain text). */
   async createProject(req: CreateProjectRequest): Promise<string> {
-    const action = `creating project ${JSON.stringify(req.name)}`;
-    const res = await this.call({ action, method: "POST", path: "/v2/projects", body: req });
-    const id = plainText(res.data);
-    if (!id) throw new PimsError({ action, method: "POST", path: "/v2/projects", status: res.status, serverMessage: "the response carried no project id" });
+    const c: Call = { action: `creating project ${JSON.stringify(req.name)}`, method: "POST", path: "/v2/projects", body: req };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    // The seed says plain text; accept a JSON string, and an object carrying the id, too.
+    const id = isObject(body) ? (optString(body.id) ?? optString(body.projectId) ?? "").trim() : plainText(res.data);
+    if (!id) throw this.unexpected(c, res, "a project id", { detail: "the response carried no project id" });
+    if (!PLAIN_ID.test(id)) throw this.unexpected(c, res, "a project id");
     return id;
   }
 
   // 6
   /** Lists the invoices of a project. */
   async listInvoices(projectId: string): Promise<Invoice[]> {
-    const res = await this.call({ action: `listing invoices of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/invoices` });
-    return asArray(parseJson(res.data)).map(normalizeInvoice);
+    const c: Call = { action: `listing invoices of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/invoices` };
+    const res = await this.call(c);
+    return this.listBody(c, res).map(normalizeInvoice);
   }
 
   // 7
   /** Reads one page of app logs. A 204 or an empty body is an empty last page. */
   async getAppLogsPage(projectId: string, appId: string, query: AppLogsQuery = {}): Promise<AppLogPage> {
     validateLogsQuery(query);
-    const res = await this.call({
+    const c: Call = {
       action: `reading logs of app ${appId} in project ${projectId}`,
       method: "GET",
       path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/logs`,
       query: { ...query },
-    });
+    };
+    const res = await this.call(c);
     const body = parseJson(res.data);
-    if (!isObject(body)) return { hasMore: false, logs: [] };
+    if (body === undefined) return { hasMore: false, logs: [] };
+    if (!isObject(body)) throw this.unexpected(c, res, "a JSON log page");
     const logs = asArray(body.logs).map(normalizeLogLine);
     const next = optString(body.nextPageToken);
     return { hasMore: body.hasMore === true && next !== undefined, logs, ...(next !== undefined ? { nextPageToken: next } : {}) };
@@ -193,13 +201,15 @@ export class PimsClient {
   // 8
   /** Reads a build's logs and status. */
   async getBuildLogs(projectId: string, appId: string, buildId: string): Promise<BuildLogs> {
-    const res = await this.call({
+    const c: Call = {
       action: `reading logs of build ${buildId} of app ${appId} in project ${projectId}`,
       method: "GET",
       path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/builds/${seg(buildId)}/logs`,
-    });
+    };
+    const res = await this.call(c);
     const body = parseJson(res.data);
-    const o = isObject(body) ? body : {};
+    if (!isObject(body)) throw this.unexpected(c, res, "a JSON build logs object");
+    const o = body;
     return {
       app_id: optString(o.app_id) ?? appId,
       build_id: optString(o.build_id) ?? buildId,
@@ -243,6 +253,37 @@ export class PimsClient {
     }
   }
 
+  /** The array of a list response: an empty body is an empty list; anything but a JSON array is an error. */
+  private listBody(c: Call, res: AxiosResponse<string>, sensitive = false): unknown[] {
+    const body = parseJson(res.data);
+    if (body === undefined) return [];
+    if (Array.isArray(body)) return body;
+    throw this.unexpected(c, res, "a JSON array", { sensitive });
+  }
+
+  /**
+   * A 2xx whose body is not what the operation returns (wrong baseUrl, proxy page, API change). The message says
+   * what came instead: the type of a JSON body, the start of a text body (a login or proxy page) — never the body
+   * of an operation whose answer may carry secrets (`sensitive`: API keys, the one-time token). Redacted.
+   */
+  private unexpected(c: Call, res: AxiosResponse<string>, expected: string, opts: { detail?: string; sensitive?: boolean } = {}): PimsError {
+    const secrets = [this.token];
+    const text = typeof res.data === "string" ? res.data.trim() : "";
+    const body = parseJson(text);
+    let got: string;
+    if (!text) got = "an empty body";
+    else if (typeof body !== "string" || text.startsWith('"')) got = `a JSON ${Array.isArray(body) ? "array" : body === null ? "null" : typeof body === "object" ? "object" : typeof body}`;
+    else if (opts.sensitive) got = `${text.length} characters of text`;
+    else got = JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+    return new PimsError({
+      action: redact(c.action, secrets),
+      method: c.method,
+      path: redact(c.path, secrets),
+      status: res.status,
+      serverMessage: redact(opts.detail ?? `unexpected response, expected ${expected}, got ${got}`, secrets),
+    });
+  }
+
   private toPimsError(c: Call, e: unknown): PimsError {
     const secrets = [this.token];
     const base = { action: redact(c.action, secrets), method: c.method, path: redact(c.path, secrets) };
@@ -276,9 +317,23 @@ export function validateLogsQuery(q: AppLogsQuery): void {
   if (q.direction !== undefined && !(LOG_DIRECTIONS as readonly string[]).includes(q.direction)) bad("direction", `must be one of ${LOG_DIRECTIONS.join(", ")} (got ${JSON.stringify(q.direction)})`);
   for (const f of ["beforeDate", "afterDate"] as const) {
     const v = q[f];
-    if (v !== undefined && Number.isNaN(Date.parse(v))) bad(f, `must be an RFC 3339 timestamp (got ${JSON.stringify(v)})`);
+    if (v !== undefined && !isRfc3339(v)) bad(f, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${JSON.stringify(v)})`);
   }
 }
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A full RFC 3339 date-time (date, time and zone), with a real calendar date and time of day. */
+export function isRfc3339(v: string): boolean {
+  const m = RFC3339.exec(v);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
+}
+
+/** What a project id can look like: one word of at most 200 characters, no spaces, quotes, slashes or markup. */
+const PLAIN_ID = /^[^\s<>"'`/\\{}[\]]{1,200}$/;
 
 // ---- liberal parsing -------------------------------------------------------------------------------------
 

@@ -73,7 +73,10 @@ export function installRetry(instance: AxiosInstance, options: RetryOptions = {}
     retryCondition: isRetryable,
     retryDelay: (attempt, error) => {
       const after = retryAfterMs(error);
-      const delay = after !== undefined ? Math.min(after, maxRetryAfterMs) : backoffMs(attempt, { minDelayMs, maxDelayMs });
+      const backoff = backoffMs(attempt, { minDelayMs, maxDelayMs });
+      // The server's Retry-After when it asks for longer than the backoff (capped); never less than the backoff,
+      // so a `Retry-After: 0` on every answer does not turn the retries into a burst.
+      const delay = after !== undefined ? Math.max(backoff, Math.min(after, maxRetryAfterMs)) : backoff;
       if (error.config) chosenDelay.set(error.config, delay);
       return delay;
     },
