@@ -5,8 +5,8 @@
  * How programs run: the Node language host `pulumi-language-nodejs` cannot be obtained here (its Go module is not
  * served by the module proxy), so every program runs through the Automation API's in-process Node runtime, as an
  * inline `program` function. An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
- * `index.ts`) is run by using a copy of its directory as `workDir` and a program that loads its `index.ts` afresh
- * and returns the module's exports as stack outputs ({@link exampleProgram}).
+ * `index.ts`) is run by using a copy of its directory as `workDir` and a program that evaluates its `index.ts`
+ * afresh and returns the module's exports as stack outputs ({@link exampleProgram}).
  *
  * What the CLI needs (all set by {@link engineEnv}): PATH starting with the engine directory (the CLI and the
  * dynamic-provider plugin `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`) and this repository's
@@ -16,6 +16,7 @@
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import { builtinModules } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
@@ -37,18 +38,24 @@ let engineDirCache: string | undefined;
  */
 export function ensureEngine(): string {
   if (engineDirCache !== undefined) return engineDirCache;
+  const logFile = path.join(os.tmpdir(), `pims-ensure-pulumi-${process.pid}-${Date.now()}.log`);
   let stdout: string;
   try {
     stdout = execFileSync("bash", [path.join(REPO_ROOT, "scripts", "ensure-pulumi")], {
       cwd: REPO_ROOT,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}` },
+      env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`, PIMS_ENSURE_LOG: logFile },
       maxBuffer: 16 * 1024 * 1024,
     });
   } catch (e) {
     const status = (e as { status?: number }).status;
-    throw new Error(`scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available; see its messages above`);
+    const said = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").trim() : "";
+    throw new Error(
+      `scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available` + (said ? `:\n${said}` : ""),
+    );
+  } finally {
+    fs.rmSync(logFile, { force: true });
   }
   const dir = stdout.trim().split("\n").pop()?.trim() ?? "";
   if (dir === "" || !fs.existsSync(path.join(dir, "pulumi"))) {
@@ -118,26 +125,55 @@ export function copyExample(name: string, destRoot: string): string {
   const src = path.join(EXAMPLES_DIR, name);
   if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`no example project at ${src}`);
   const dest = path.join(destRoot, name);
+  if (fs.existsSync(dest)) throw new Error(`cannot copy example ${name}: ${dest} already exists`);
   fs.cpSync(src, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" });
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
   return dest;
 }
 
-/** Loads a module afresh each time: drops every cached module under `dir` (not node_modules), then requires it. */
-export function freshRequire(file: string): Record<string, unknown> {
-  const dir = path.dirname(path.resolve(file)) + path.sep;
-  for (const key of Object.keys(require.cache)) {
-    if (key.startsWith(dir) && !key.includes(`${path.sep}node_modules${path.sep}`)) delete require.cache[key];
-  }
+/**
+ * Evaluates a program file (TypeScript or JavaScript) afresh and returns its exports. The file is transpiled with
+ * `typescript` and run with a `require` that resolves from the file's directory but returns the modules already
+ * loaded by this process (real paths), so the program shares `@pulumi/pulumi` — and the running program's state —
+ * with the Automation API that runs it. This works the same under ts-node and under jest (where `require.cache`
+ * cannot be cleared and `jest.isolateModules` would load a second, incompatible copy of the SDK's gRPC classes).
+ * Relative imports of `.ts`/`.js` files next to it are evaluated the same way.
+ */
+export function loadProgramFile(file: string, seen: Map<string, Record<string, unknown>> = new Map()): Record<string, unknown> {
+  const abs = path.resolve(file);
+  const cached = seen.get(abs);
+  if (cached) return cached;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.resolve(file)) as Record<string, unknown>;
+  const ts = require("typescript") as typeof import("typescript");
+  const { outputText } = ts.transpileModule(fs.readFileSync(abs, "utf8"), {
+    fileName: abs,
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
+  });
+  const dir = path.dirname(abs);
+  const mod = { exports: {} as Record<string, unknown> };
+  seen.set(abs, mod.exports);
+  const localRequire = (spec: string): unknown => {
+    if (spec.startsWith("node:") || builtinModules.includes(spec)) return require(spec);
+    if (spec.startsWith("./") || spec.startsWith("../")) {
+      const base = path.resolve(dir, spec);
+      const local = [base, `${base}.ts`, `${base}.js`, path.join(base, "index.ts"), path.join(base, "index.js")].find(
+        (c) => /\.(ts|js)$/.test(c) && fs.existsSync(c) && fs.statSync(c).isFile(),
+      );
+      if (local) return loadProgramFile(local, seen);
+    }
+    return require(fs.realpathSync(require.resolve(spec, { paths: [dir] })));
+  };
+  const run = new Function("exports", "require", "module", "__filename", "__dirname", `${outputText}\n//# sourceURL=${abs}`);
+  run(mod.exports, localRequire, mod, abs, dir);
+  seen.set(abs, mod.exports);
+  return mod.exports;
 }
 
 /**
- * The inline program that runs an example project: loads its `index.ts` afresh on every run (with `load`; under
- * jest pass a loader based on `jest.isolateModules`) and returns its exports as the stack outputs.
+ * The inline program that runs an example project: evaluates its `index.ts` afresh on every run (see
+ * {@link loadProgramFile}) and returns the module's exports as the stack outputs.
  */
-export function exampleProgram(projectDir: string, load: (file: string) => Record<string, unknown> = freshRequire): PulumiFn {
+export function exampleProgram(projectDir: string, load: (file: string) => Record<string, unknown> = (f) => loadProgramFile(f)): PulumiFn {
   const index = path.join(projectDir, "index.ts");
   return async () => {
     const exported = load(index);
@@ -155,7 +191,10 @@ export interface PimsStackOptions {
   program: PulumiFn;
   /** Project name when `workDir` has no Pulumi.yaml (inline programs). Default `pims-inline`. */
   projectName?: string;
-  /** The project's directory (with Pulumi.yaml); default a fresh temporary directory. */
+  /**
+   * The project's directory (with Pulumi.yaml; for an inline program one is written there). Stack config files
+   * (`Pulumi.<stack>.yaml`, holding the encrypted `pims:token`) are written here. Default `<backendDir>/workspace`.
+   */
   workDir?: string;
   /** Directory of the `file://` backend (created if missing). */
   backendDir: string;
@@ -175,7 +214,8 @@ export interface PimsStackOptions {
  */
 export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
   const engineDir = opts.engineDir ?? ensureEngine();
-  const workDir = opts.workDir ?? tempDir("pims-inline-");
+  const workDir = opts.workDir ?? path.join(opts.backendDir, "workspace");
+  fs.mkdirSync(workDir, { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: opts.stackName, projectName: opts.projectName ?? "pims-inline", program: opts.program },
     { workDir, envVars: engineEnv(opts.backendDir, engineDir), pulumiCommand: await pulumiCommand(engineDir) },
