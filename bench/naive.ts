@@ -1,0 +1,127 @@
+/**
+ * The baseline of the benchmark: dynamic providers written the way Pulumi's documentation shows them — one object
+ * literal per resource type with check/diff/create/update/delete methods that call the service with axios
+ * directly, and the credentials read once, at module load, into module-level constants.
+ *
+ * They make the same HTTP calls as pulumi-pims (one per create/update/delete where the service has an operation)
+ * and nothing else: no validation, no retries, no error mapping. They are deliberately naive in the ways the
+ * design guide warns about (§3.1): the token is captured by the closure, so it is serialized into every
+ * resource's `__provider` in plaintext, and the provider's code is frozen into state.
+ *
+ * Load this module only after PIMS_TOKEN and PIMS_BASE_URL are set (the constants are read at load time).
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+// A plain require, as the docs' JavaScript examples do: the closure serializer turns a captured module object
+// into `require("axios")` in the serialized text (a TypeScript default import with esModuleInterop would capture
+// a wrapper object instead and serialize axios by value).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const axios = require("axios") as typeof import("axios").default;
+
+const token = process.env.PIMS_TOKEN ?? "";
+const baseUrl = process.env.PIMS_BASE_URL ?? "";
+const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+
+type Props = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const naiveProjectProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds: Props, news: Props) {
+    return { inputs: news };
+  },
+  async diff(_id: string, olds: Props, news: Props) {
+    const changed = olds.name !== news.name;
+    return { changes: changed, replaces: changed ? ["name"] : [] };
+  },
+  async create(inputs: Props) {
+    const res = await axios.post(`${baseUrl}/v2/projects`, { name: inputs.name }, { headers });
+    const id = String(res.data).trim();
+    return { id, outs: { name: inputs.name, projectId: id } };
+  },
+  async update(_id: string, olds: Props) {
+    return { outs: olds };
+  },
+  async delete() {
+    // the service has no delete operation for projects
+  },
+};
+
+export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds: Props, news: Props) {
+    return { inputs: news };
+  },
+  async diff(_id: string, olds: Props, news: Props) {
+    const keys = ["projectId", "name", "description", "grants", "expiresIn"];
+    const replaces = keys.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    return { changes: replaces.length > 0, replaces };
+  },
+  async create(inputs: Props) {
+    const res = await axios.post(
+      `${baseUrl}/v2/projects/${inputs.projectId}/service-accounts`,
+      { name: inputs.name, description: inputs.description ?? "", grants: inputs.grants, expiresIn: inputs.expiresIn },
+      { headers },
+    );
+    return { id: res.data.id, outs: { ...inputs, serviceAccountId: res.data.id, token: res.data.token.secret } };
+  },
+  async update(_id: string, olds: Props) {
+    return { outs: olds };
+  },
+  async delete(id: string, props: Props) {
+    await axios.delete(`${baseUrl}/v2/projects/${props.projectId}/service-accounts/${id}`, { headers });
+  },
+};
+
+export const naiveVolumeSizeProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds: Props, news: Props) {
+    return { inputs: news };
+  },
+  async diff(_id: string, olds: Props, news: Props) {
+    const replaces = ["projectId", "volumeId"].filter((k) => olds[k] !== news[k]);
+    return { changes: replaces.length > 0 || olds.sizeGb !== news.sizeGb, replaces };
+  },
+  async create(inputs: Props) {
+    await axios.patch(`${baseUrl}/v2/projects/${inputs.projectId}/volumes/${inputs.volumeId}/resize`, { newSizeGb: inputs.sizeGb }, { headers });
+    return { id: `${inputs.projectId}/${inputs.volumeId}`, outs: inputs };
+  },
+  async update(_id: string, _olds: Props, news: Props) {
+    await axios.patch(`${baseUrl}/v2/projects/${news.projectId}/volumes/${news.volumeId}/resize`, { newSizeGb: news.sizeGb }, { headers });
+    return { outs: news };
+  },
+  async delete() {
+    // volumes cannot shrink and the service has no delete operation
+  },
+};
+
+export const naiveAppSecretsProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds: Props, news: Props) {
+    return { inputs: news };
+  },
+  async diff(_id: string, olds: Props, news: Props) {
+    const replaces = ["projectId", "appId"].filter((k) => olds[k] !== news[k]);
+    return { changes: replaces.length > 0 || JSON.stringify(olds.secrets) !== JSON.stringify(news.secrets), replaces };
+  },
+  async create(inputs: Props) {
+    await axios.patch(`${baseUrl}/v2/projects/${inputs.projectId}/apps/${inputs.appId}/secrets`, inputs.secrets, { headers });
+    return { id: `${inputs.projectId}/${inputs.appId}`, outs: inputs };
+  },
+  async update(_id: string, _olds: Props, news: Props) {
+    await axios.patch(`${baseUrl}/v2/projects/${news.projectId}/apps/${news.appId}/secrets`, news.secrets, { headers });
+    return { outs: news };
+  },
+  async delete() {
+    // the service has no delete operation for secrets
+  },
+};
+
+export const naiveProviders = {
+  Project: naiveProjectProvider,
+  ServiceAccount: naiveServiceAccountProvider,
+  VolumeSize: naiveVolumeSizeProvider,
+  AppSecrets: naiveAppSecretsProvider,
+} as const;
+
+/** A docs-style resource class: `new NaiveResource(provider, name, props)`. */
+export class NaiveResource extends pulumi.dynamic.Resource {
+  constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, props, opts);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * A PIMS simulator in its own process, for the timing and memory benchmarks: the service's work then runs on
+ * another core, as a real service's would, and its memory (100 000 log lines) is not counted in the measured
+ * process. Started by bench/run.ts with a seeding plan as the first argument (JSON, {@link SeedPlan}); prints one
+ * JSON line `{ baseUrl, token }` when it listens; stops when its stdin closes or on SIGTERM.
+ */
+import { PimsSimulator } from "../tests/simulator";
+
+export interface SeedPlan {
+  /** Projects to create with these ids. */
+  projects: string[];
+  /** Volumes: [projectId, volumeId, sizeGb]. */
+  volumes?: Array<[string, string, number]>;
+  /** Apps: [projectId, appName]. */
+  apps?: Array<[string, string]>;
+  /** Generated log lines: [projectId, appId, count]. */
+  logs?: Array<[string, string, number]>;
+}
+
+async function main(): Promise<void> {
+  const plan = JSON.parse(process.argv[2] ?? "{}") as SeedPlan;
+  const sim = await PimsSimulator.start();
+  for (const id of plan.projects ?? []) sim.addProject({ id });
+  for (const [p, v, size] of plan.volumes ?? []) sim.addVolume(p, { id: v, sizeGb: size });
+  for (const [p, name] of plan.apps ?? []) sim.addApp(p, name);
+  for (const [p, app, count] of plan.logs ?? []) sim.generateLogs(p, app, count, { containers: ["web", "worker"], stepMs: 10 });
+  // The request log would grow by one entry per request for the whole run: keep it empty.
+  setInterval(() => sim.clearRequests(), 1000).unref();
+  process.stdout.write(`${JSON.stringify({ baseUrl: sim.baseUrl, token: sim.token })}\n`);
+  const stop = (): void => {
+    void sim.stop().then(() => process.exit(0));
+  };
+  process.stdin.on("end", stop);
+  process.stdin.on("close", stop);
+  process.stdin.resume();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`sim-server: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

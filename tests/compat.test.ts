@@ -1,0 +1,162 @@
+/**
+ * State compatibility: the current code must refresh and destroy every state written by an earlier version.
+ *
+ * Each fixture in tests/fixtures/v<version>/ is a stack exported right after a real `pulumi up` of that version
+ * (all four resource types, secrets encrypted with the fixtures' passphrase). For each one the test imports it
+ * (`stack.importStack`) into a fresh backend, serves a simulator holding the same objects (same ids), then:
+ *   - refresh: no call to the service (no resource has a read operation), nothing changes, the stored
+ *     ServiceAccount token and the AppSecrets survive;
+ *   - destroy: exactly one call, the DELETE of the stored service account (the simulator cannot be seeded with
+ *     an account of a chosen id, so it answers 404, which the provider counts as deleted), one warning line each
+ *     for the Project, the VolumeSize and the AppSecrets (the service cannot delete them), and an empty state.
+ * The stored provider shim `require()`s the installed package, so this runs the current code on old state.
+ *
+ * Refresh and destroy use the provider configuration stored in the state (`pims:baseUrl` in plaintext,
+ * `pims:token` encrypted), not the stack's config: the simulator is started at the fixture's address with the
+ * fixture's token (decrypted from the state, never written in plaintext). If that port is taken, it runs on a
+ * free port and the stored `pims:baseUrl` is rewritten to it before the import (said in the test output).
+ *
+ * Rule: every later version must refresh and destroy every fixture in tests/fixtures/; add one per release
+ * (tests/fixtures/make-fixture.ts).
+ */
+import * as fs from "node:fs";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import { tempDir } from "../scripts/engine";
+import { expectNoPlaintextSecrets } from "./helpers";
+import { PimsSimulator } from "./simulator";
+import { FIXTURE_PASSPHRASE, fixtureStack, listFixtures, TOKEN_PATTERN, type Fixture } from "./fixtures/fixtures";
+
+jest.setTimeout(180_000);
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const TYPE = (t: string): string => `pulumi-nodejs:dynamic/pims:${t}`;
+
+interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+const resourcesOf = (d: Deployment | Fixture["state"]): StateResource[] => ((d.deployment as { resources?: StateResource[] }).resources ?? []);
+const one = (d: Deployment | Fixture["state"], type: string): StateResource => {
+  const found = resourcesOf(d).filter((r) => r.type === type);
+  if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
+  return found[0];
+};
+
+/** A value as `stack.exportStack()` (--show-secrets) renders it: secrets decrypted. */
+function reveal(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reveal);
+  if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (SECRET_SIG in o && typeof o.plaintext === "string") return reveal(JSON.parse(o.plaintext));
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
+  }
+  return v;
+}
+
+/** Every string inside a value. */
+const strings = (v: unknown): string[] =>
+  typeof v === "string" ? [v] : Array.isArray(v) ? v.flatMap(strings) : typeof v === "object" && v !== null ? Object.values(v).flatMap(strings) : [];
+
+const fixtures = listFixtures();
+
+test("there is a fixture for every released version, the current one included", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const version = (require("../package.json") as { version: string }).version;
+  expect(fixtures.map((f) => f.manifest.version)).toContain(version);
+});
+
+describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state written by pulumi-pims %s", (_version, fixture) => {
+  let sim: PimsSimulator;
+  let stack: Stack;
+  let backendDir: string;
+  /** The imported state with its secrets decrypted (Automation API exportStack passes --show-secrets). */
+  let revealed: Deployment;
+  /** Every secret the fixture holds (decrypted): never to be printed or stored in plaintext. */
+  let secrets: string[] = [];
+  const output: string[] = [];
+  const collect = { onOutput: (s: string) => void output.push(s), onError: (s: string) => void output.push(s) };
+
+  beforeAll(async () => {
+    backendDir = tempDir("pims-compat-");
+    stack = await fixtureStack(backendDir);
+    await stack.importStack(fixture.state as unknown as Deployment);
+    revealed = await stack.exportStack();
+
+    // The provider configuration stored in the state: where refresh and destroy will send their calls.
+    const provider = one(revealed, "pulumi:providers:pulumi-nodejs");
+    const stored = reveal(provider.inputs) as Record<string, unknown>;
+    const baseUrl = String(stored["pims:baseUrl"]);
+    const token = String(stored["pims:token"]);
+    const port = Number(new URL(baseUrl).port);
+    try {
+      sim = await PimsSimulator.start({ port, token });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+      sim = await PimsSimulator.start({ token });
+      process.stdout.write(`compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`);
+      const moved = JSON.parse(fixture.stateText.split(baseUrl).join(sim.baseUrl)) as Deployment;
+      await stack.importStack(moved);
+      revealed = await stack.exportStack();
+    }
+    await stack.setAllConfig({ "pims:baseUrl": { value: sim.baseUrl }, "pims:token": { value: sim.token, secret: true } });
+
+    // The service holds the same objects as when the fixture was written (same ids).
+    const { seeded } = fixture.manifest;
+    sim.addProject({ id: seeded.projectId });
+    const project = one(revealed, TYPE("Project"));
+    if (project.id && project.id !== seeded.projectId) sim.addProject({ id: project.id });
+    const volume = one(revealed, TYPE("VolumeSize")).outputs as { projectId: string; volumeId: string; sizeGb: number };
+    sim.addVolume(volume.projectId, { id: volume.volumeId, sizeGb: volume.sizeGb });
+    const app = reveal(one(revealed, TYPE("AppSecrets")).outputs) as { projectId: string; appId: string; secrets: Record<string, string> };
+    sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
+
+    const sa = reveal(one(revealed, TYPE("ServiceAccount")).outputs) as { token: string };
+    secrets = [token, sa.token, ...Object.values(app.secrets)].filter((s) => typeof s === "string" && s.length >= 8);
+    sim.clearRequests();
+  });
+  afterAll(async () => {
+    await sim?.stop();
+    if (backendDir) fs.rmSync(backendDir, { recursive: true, force: true });
+  });
+
+  test("the fixture has every resource type and no token or secret in plaintext", () => {
+    expect(resourcesOf(fixture.state).map((r) => r.type).filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:")).sort()).toEqual(
+      ["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE),
+    );
+    expect(fixture.manifest.types).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
+    expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the account's token, the app's secrets
+    expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);
+    expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);
+    // the secrets are there, encrypted: the fixture's passphrase decrypts them
+    expect(FIXTURE_PASSPHRASE).toBeTruthy();
+    expect(strings(reveal(one(revealed, TYPE("ServiceAccount")).outputs))).toEqual(expect.arrayContaining([expect.stringMatching(/^pims_sa_/)]));
+  });
+
+  test("refresh: no call, nothing changes, the stored token and secrets survive", async () => {
+    const before = resourcesOf(revealed).map((r) => [r.urn, r.id, r.outputs]);
+    const result = await stack.refresh(collect);
+    expect(Object.entries(result.summary.resourceChanges ?? {}).filter(([k, n]) => k !== "same" && (n ?? 0) > 0)).toEqual([]);
+    expect(sim.requests).toEqual([]);
+    const after = await stack.exportStack();
+    expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
+  });
+
+  test("destroy: one DELETE for the service account (404 counts as deleted), a warning for each of the others, an empty state", async () => {
+    const sa = one(revealed, TYPE("ServiceAccount"));
+    const saProject = (sa.outputs as { projectId: string }).projectId;
+    sim.clearRequests();
+    const result = await stack.destroy(collect);
+    expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
+    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE /v2/projects/${saProject}/service-accounts/${sa.id} 404`]);
+    const text = output.join("");
+    const project = one(revealed, TYPE("Project"));
+    expect(text).toContain(`project ${project.id} ("compat-project") was removed from the stack but still exists in the service`);
+    expect(text).toMatch(/volume default-us-east-1 in project \S+ was removed from the stack and stays at 100 GB/);
+    expect(text).toMatch(/secret\(s\) "API_KEY", "PIMS_TOKEN" remain in the app/);
+    expect(resourcesOf(await stack.exportStack())).toEqual([]);
+    expectNoPlaintextSecrets(text, secrets, "the engine's output");
+  });
+});
