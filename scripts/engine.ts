@@ -206,19 +206,39 @@ export interface PimsStackOptions {
   config?: Record<string, string | { value: string; secret?: boolean }>;
   /** The engine directory; default {@link ensureEngine}(). */
   engineDir?: string;
+  /**
+   * Extra environment for every CLI call of the stack and, through the CLI, the provider host (e.g.
+   * `PIMS_RETRY_MIN_DELAY_MS`). Applied over the engine environment ({@link engineEnv}); use `passphrase`, not
+   * this, for `PULUMI_CONFIG_PASSPHRASE`. Not seen by the program itself, which runs in this process.
+   */
+  env?: Record<string, string>;
+  /**
+   * Passphrase of the stack's secrets provider (encrypts `pims:token` and every secret in the state; must be the
+   * one that encrypted a state imported into the stack). Default {@link PASSPHRASE}.
+   */
+  passphrase?: string;
 }
 
 /**
  * Creates (or selects) a stack for a program against a PIMS service: a `file://` backend in `backendDir`, the
- * offline engine environment, `pims:baseUrl` and `pims:token` (as a secret) in the stack's config.
+ * offline engine environment (plus `env`, with `passphrase` for the stack's secrets), `pims:baseUrl` and
+ * `pims:token` (as a secret) in the stack's config.
  */
 export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
   const engineDir = opts.engineDir ?? ensureEngine();
   const workDir = opts.workDir ?? path.join(opts.backendDir, "workspace");
+  if (opts.env && "PULUMI_CONFIG_PASSPHRASE" in opts.env) {
+    throw new Error("createPimsStack: set the stack's passphrase with the passphrase option, not env.PULUMI_CONFIG_PASSPHRASE");
+  }
   fs.mkdirSync(workDir, { recursive: true });
+  const envVars = {
+    ...engineEnv(opts.backendDir, engineDir),
+    ...opts.env,
+    PULUMI_CONFIG_PASSPHRASE: opts.passphrase ?? PASSPHRASE,
+  };
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: opts.stackName, projectName: opts.projectName ?? "pims-inline", program: opts.program },
-    { workDir, envVars: engineEnv(opts.backendDir, engineDir), pulumiCommand: await pulumiCommand(engineDir) },
+    { workDir, envVars, pulumiCommand: await pulumiCommand(engineDir) },
   );
   const config: Record<string, { value: string; secret?: boolean }> = {
     "pims:baseUrl": { value: opts.baseUrl },

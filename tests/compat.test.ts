@@ -6,9 +6,10 @@
  * (`stack.importStack`) into a fresh backend, serves a simulator holding the same objects (same ids), then:
  *   - refresh: no call to the service (no resource has a read operation), nothing changes, the stored
  *     ServiceAccount token and the AppSecrets survive;
- *   - destroy: exactly one call, the DELETE of the stored service account (the simulator cannot be seeded with
- *     an account of a chosen id, so it answers 404, which the provider counts as deleted), one warning line each
- *     for the Project, the VolumeSize and the AppSecrets (the service cannot delete them), and an empty state.
+ *   - destroy: exactly one call, the DELETE of the stored service account, answered 200 (the simulator is seeded
+ *     with that account: same id, token id and token), after which the simulator holds no live account; one
+ *     warning line each for the Project, the VolumeSize and the AppSecrets (the service cannot delete them), and
+ *     an empty state.
  * The stored provider shim `require()`s the installed package, so this runs the current code on old state.
  *
  * Refresh and destroy use the provider configuration stored in the state (`pims:baseUrl` in plaintext,
@@ -21,14 +22,19 @@
  */
 import * as fs from "node:fs";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
-import { tempDir } from "../scripts/engine";
+import { createPimsStack, tempDir } from "../scripts/engine";
 import { expectNoPlaintextSecrets } from "./helpers";
 import { PimsSimulator } from "./simulator";
-import { FIXTURE_PASSPHRASE, fixtureStack, listFixtures, TOKEN_PATTERN, type Fixture } from "./fixtures/fixtures";
+import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures, TOKEN_PATTERN, type Fixture } from "./fixtures/fixtures";
 
 jest.setTimeout(180_000);
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+/**
+ * The stack's `pims:token` until the fixture's own token is known: that one is encrypted in the state, which needs
+ * the stack (and its passphrase) to be decrypted. Refresh and destroy do not use the stack's config anyway.
+ */
+const NOT_YET_KNOWN = "replaced-by-the-fixture-token-after-import";
 const TYPE = (t: string): string => `pulumi-nodejs:dynamic/pims:${t}`;
 
 interface StateResource {
@@ -81,7 +87,15 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
 
   beforeAll(async () => {
     backendDir = tempDir("pims-compat-");
-    stack = await fixtureStack(backendDir);
+    stack = await createPimsStack({
+      stackName: FIXTURE_STACK,
+      projectName: FIXTURE_PROJECT,
+      program: async () => undefined,
+      backendDir,
+      baseUrl: fixture.manifest.baseUrl,
+      token: NOT_YET_KNOWN,
+      passphrase: FIXTURE_PASSPHRASE,
+    });
     await stack.importStack(fixture.state as unknown as Deployment);
     revealed = await stack.exportStack();
 
@@ -113,7 +127,27 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     const app = reveal(one(revealed, TYPE("AppSecrets")).outputs) as { projectId: string; appId: string; secrets: Record<string, string> };
     sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
 
-    const sa = reveal(one(revealed, TYPE("ServiceAccount")).outputs) as { token: string };
+    // the stored service account, with its id, token id and token: destroy deletes it (200)
+    const saResource = one(revealed, TYPE("ServiceAccount"));
+    const sa = reveal(saResource.outputs) as {
+      projectId: string;
+      name: string;
+      description?: string;
+      grants: string[];
+      expiresIn: number;
+      tokenId: string;
+      token: string;
+    };
+    sim.addServiceAccount({
+      id: String(saResource.id),
+      projectId: sa.projectId,
+      name: sa.name,
+      description: sa.description,
+      grants: sa.grants,
+      expiresIn: sa.expiresIn,
+      tokenId: sa.tokenId,
+      tokenSecret: sa.token,
+    });
     secrets = [token, sa.token, ...Object.values(app.secrets)].filter((s) => typeof s === "string" && s.length >= 8);
     sim.clearRequests();
   });
@@ -144,13 +178,16 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
   });
 
-  test("destroy: one DELETE for the service account (404 counts as deleted), a warning for each of the others, an empty state", async () => {
+  test("destroy: one DELETE for the service account (200), none left live, a warning for each of the others, an empty state", async () => {
     const sa = one(revealed, TYPE("ServiceAccount"));
     const saProject = (sa.outputs as { projectId: string }).projectId;
+    expect(sim.serviceAccounts().map((a) => a.id)).toEqual([sa.id]);
     sim.clearRequests();
     const result = await stack.destroy(collect);
     expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
-    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE /v2/projects/${saProject}/service-accounts/${sa.id} 404`]);
+    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE /v2/projects/${saProject}/service-accounts/${sa.id} 200`]);
+    expect(sim.serviceAccounts()).toEqual([]);
+    expect(sim.deletedServiceAccounts()).toEqual([sa.id]);
     const text = output.join("");
     const project = one(revealed, TYPE("Project"));
     expect(text).toContain(`project ${project.id} ("compat-project") was removed from the stack but still exists in the service`);

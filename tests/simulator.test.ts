@@ -237,6 +237,109 @@ describe("2 create service account", () => {
   });
 });
 
+describe("seeded service accounts (addServiceAccount)", () => {
+  it("holds a seeded account like a created one: chosen id and token, listed, usable, deletable", async () => {
+    const { projectId } = seedApp();
+    const other = sim.addProject().id;
+    const secret = "pims_sa_0123456789abcdef0123456789abcdef01234567";
+    const before = sim.now().getTime();
+    const seeded = sim.addServiceAccount({
+      id: "sa-5eed00000001",
+      projectId,
+      name: "deployer",
+      description: "from a fixture",
+      grants: [projectId, other],
+      expiresIn: 3600,
+      tokenSecret: secret,
+      tokenId: "tok-5eed",
+    });
+    expect(seeded).toEqual({
+      id: "sa-5eed00000001",
+      name: "deployer",
+      description: "from a fixture",
+      projectId,
+      grants: [projectId, other],
+      createdAt: seeded.createdAt,
+      createdByUserId: "u-admin",
+      tokenId: "tok-5eed",
+      tokenExpiresAt: new Date(Date.parse(seeded.createdAt) + 3600_000).toISOString(),
+    });
+    expect(Date.parse(seeded.createdAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(seeded.createdAt)).toBeLessThanOrEqual(sim.now().getTime());
+    expect(JSON.stringify(seeded)).not.toContain(secret);
+    expect(sim.serviceAccounts()).toEqual([seeded]);
+    expect(sim.serviceAccounts(other)).toEqual([]);
+    expect(sim.issuedSecrets()).toEqual([sim.token, secret]);
+
+    // listed in the API keys like a created account, the secret usable as a bearer token
+    const list = await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret });
+    expect(list.status).toBe(200);
+    expect(list.json).toEqual([
+      {
+        id: "tok-5eed",
+        name: "deployer",
+        description: "from a fixture",
+        apiKey: "pims_...4567",
+        projectId,
+        principalId: "sa-5eed00000001",
+        source: "service_account",
+        status: "active",
+        createdAt: seeded.createdAt,
+        updatedAt: seeded.createdAt,
+        expiresAt: seeded.tokenExpiresAt,
+      },
+    ]);
+    const self = await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-5eed00000001`, { token: secret });
+    expect(self.status).toBe(409);
+
+    // deleted by operation 3; its token stops working
+    const ok = await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-5eed00000001`);
+    expect(ok.status).toBe(200);
+    expect(sim.serviceAccounts()).toEqual([]);
+    expect(sim.deletedServiceAccounts()).toEqual(["sa-5eed00000001"]);
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret })).status).toBe(401);
+  });
+
+  it("defaults: fresh id and token, grants [projectId], no description, a token that never expires", async () => {
+    const { projectId } = seedApp();
+    const seeded = sim.addServiceAccount({ projectId, name: "plain" });
+    expect(seeded).toMatchObject({ name: "plain", description: "", projectId, grants: [projectId], tokenExpiresAt: "never" });
+    expect(seeded.id).toMatch(/^sa-[0-9a-f]{12}$/);
+    expect(seeded.tokenId).toMatch(/^tok-[0-9a-f]{16}$/);
+    const [, secret] = sim.issuedSecrets();
+    expect(secret).toMatch(/^pims_sa_[0-9a-f]{40}$/);
+    sim.advanceClock(10 * 365 * 86400_000);
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret })).status).toBe(200);
+  });
+
+  it("a seeded token expires on the simulator clock", async () => {
+    const { projectId } = seedApp();
+    sim.addServiceAccount({ projectId, name: "short", expiresIn: 60, tokenSecret: "pims_sa_short", tokenId: "tok-short" });
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(200);
+    sim.advanceClock(60_000);
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(401);
+    const keys = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as ApiKey[];
+    expect(keys.map((k) => [k.id, k.status])).toEqual([["tok-short", "expired"]]);
+  });
+
+  it("refuses a used id, an unknown project or grant, duplicate grants, a bad expiresIn and a token already in use", async () => {
+    const { projectId } = seedApp();
+    const created = await createServiceAccount(projectId);
+    sim.addServiceAccount({ id: "sa-taken", projectId, name: "a", tokenSecret: "pims_sa_taken" });
+    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow("service account sa-taken already exists");
+    expect(() => sim.addServiceAccount({ id: created.id, projectId, name: "b" })).toThrow(`service account ${created.id} already exists`);
+    await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-taken`);
+    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow("service account sa-taken already exists (deleted)");
+    expect(() => sim.addServiceAccount({ projectId: "p-nope", name: "b" })).toThrow("project p-nope does not exist; call addProject first");
+    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: ["p-nope"] })).toThrow("granted project p-nope does not exist");
+    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: [projectId, projectId] })).toThrow("grants must not contain duplicates");
+    expect(() => sim.addServiceAccount({ projectId, name: "b", expiresIn: -1 })).toThrow("expiresIn must be a non-negative integer, got -1");
+    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: sim.token })).toThrow("tokenSecret is already the token");
+    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: created.token!.secret })).toThrow("tokenSecret is already the token");
+    expect(sim.serviceAccounts().map((a) => a.id)).toEqual([created.id]);
+  });
+});
+
 describe("3 delete service account", () => {
   it("deletes once, then 404; 404 from another project; 409 for the caller's own account", async () => {
     const { projectId } = seedApp();

@@ -21,12 +21,15 @@
  *      adopt it (its token is returned only once). The test asserts this truth and shows the orphan is found
  *      through the API-key list (operation 1: one key per live account, with principalId and name).
  *
+ * 0. The provider host gets the stack's extra environment (createPimsStack's `env`): three 503s on a resize are
+ *    retried after 20 ms-based backoffs (PIMS_RETRY_MIN_DELAY_MS=20), well under the default's 875 ms minimum.
+ *
  * Uses the compiled package (`pulumi-pims`, as users do): needs `npm run build`, and the engine (ensureEngine()).
  * Bounded: PIMS_RETRY_MIN_DELAY_MS=20 for the provider host, Retry-After 1 s at most; ~1–2 minutes in all.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { AppSecrets, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../scripts/engine";
 import { exportEncrypted } from "./e2e/harness";
@@ -57,10 +60,16 @@ afterAll(async () => {
 async function newStack(stackName: string, program: () => Promise<Record<string, unknown> | void>): Promise<Stack> {
   const backendDir = tempDir("pims-soak-");
   backendDirs.push(backendDir);
-  const stack = await createPimsStack({ stackName, projectName: "pims-soak", program, backendDir, baseUrl: sim.baseUrl, token: sim.token, engineDir });
-  const ws = stack.workspace as LocalWorkspace;
-  ws.envVars.PIMS_RETRY_MIN_DELAY_MS = "20";
-  return stack;
+  return createPimsStack({
+    stackName,
+    projectName: "pims-soak",
+    program,
+    backendDir,
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    engineDir,
+    env: { PIMS_RETRY_MIN_DELAY_MS: "20" },
+  });
 }
 
 const collect = (s: string): void => {
@@ -73,6 +82,31 @@ async function stateIds(stack: Stack, type: string): Promise<string[]> {
   const resources = (st.deployment as { resources?: Array<{ type: string; id?: string }> }).resources ?? [];
   return resources.filter((r) => r.type === `pulumi-nodejs:dynamic/pims:${type}`).map((r) => r.id ?? "");
 }
+
+// ---- 0. the stack's env reaches the provider host -------------------------------------------------------
+
+test("createPimsStack's env reaches the provider host: retries wait PIMS_RETRY_MIN_DELAY_MS (20), not the 250 ms default", async () => {
+  const projectId = "p-e0e00001";
+  sim.addProject({ id: projectId });
+  sim.addVolume(projectId, { id: "vol-env", sizeGb: 50 });
+  const resizePath = `/v2/projects/${projectId}/volumes/vol-env/resize`;
+  const stack = await newStack("env", async () => {
+    new VolumeSize("vol", { projectId, volumeId: "vol-env", sizeGb: 60 });
+  });
+  sim.addFault({ method: "PATCH", path: resizePath, kind: "status", status: 503, times: 3 });
+  try {
+    await stack.up({ onOutput: collect });
+  } finally {
+    sim.clearFaults();
+  }
+  const patches = sim.requests.filter((r) => r.method === "PATCH" && r.path === resizePath);
+  expect(patches.map((r) => r.status)).toEqual([503, 503, 503, 200]);
+  expect(sim.volume(projectId, "vol-env")?.sizeGb).toBe(60);
+  // three backoffs: at most 20 + 40 + 80 ms with a 20 ms minimum; at least 125 + 250 + 500 ms with the default
+  const waited = patches[3].at - patches[0].at;
+  expect(waited).toBeLessThan(600);
+  await stack.destroy({ onOutput: collect });
+});
 
 // ---- 1. fault soak ---------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ export type {
   LogSeedLine,
   RequestLogEntry,
   SecretsMode,
+  SeedServiceAccount,
   SimApp,
   SimBuild,
   SimProject,

@@ -11,6 +11,7 @@ import {
   type LogSeedLine,
   type Principal,
   type SecretsMode,
+  type SeedServiceAccount,
   type SimApp,
   type SimBuild,
   type SimProject,
@@ -71,6 +72,7 @@ export type {
   GenerateLogsOptions,
   LogSeedLine,
   SecretsMode,
+  SeedServiceAccount,
   SimApp,
   SimBuild,
   SimProject,
@@ -196,6 +198,14 @@ export class PimsSimulator {
   }
   addApiKey(projectId: string, k?: Partial<ApiKey>): ApiKey {
     return this.state.addApiKey(projectId, k);
+  }
+  /**
+   * Seeds a live service account with a chosen id and token secret (both optional), as if operation 2 had created
+   * it: it is listed by serviceAccounts() and by the API-key list, its secret is a valid bearer token (and counted
+   * in issuedSecrets()), and operation 3 deletes it. Returns the stored view (without the secret).
+   */
+  addServiceAccount(s: SeedServiceAccount): SimServiceAccount {
+    return this.state.addServiceAccount(s);
   }
   setSecretsMode(mode: SecretsMode): void {
     this.state.secretsMode = mode;

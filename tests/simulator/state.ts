@@ -89,6 +89,25 @@ export interface NewServiceAccount {
   expiresIn: number;
 }
 
+/** What {@link SimState.addServiceAccount} seeds. */
+export interface SeedServiceAccount {
+  /** Default: a fresh `sa-` + 12 hex. Must never have been used. */
+  id?: string;
+  /** Project that owns the account; must exist. */
+  projectId: string;
+  name: string;
+  /** Default "". */
+  description?: string;
+  /** Existing project ids, no duplicates. Default `[projectId]`. */
+  grants?: string[];
+  /** Token lifetime in seconds from now (simulator clock); 0 = never expires. Default 0. */
+  expiresIn?: number;
+  /** The token's secret, usable as a bearer token. Default: a fresh `pims_sa_` + 40 hex. */
+  tokenSecret?: string;
+  /** Default: a fresh `tok-` + 16 hex. */
+  tokenId?: string;
+}
+
 interface AppState {
   record: SimApp;
   secrets: Record<string, string>;
@@ -429,32 +448,70 @@ export class SimState {
 
   createServiceAccount(projectId: string, req: NewServiceAccount): ServiceAccount {
     this.requireProject(projectId);
+    const state = this.storeAccount(projectId, req, {});
+    const { account, tokenId: id, secret, tokenExpiresAt: expiresAt } = state;
+    return { ...account, grants: [...account.grants], token: { id, secret, expiresAt } };
+  }
+
+  /**
+   * Seeds a live service account, as if operation 2 had created it, with a chosen id and token (for tests that
+   * must match ids and tokens stored elsewhere, e.g. in a Pulumi state). Throws (a programming error, not an HTTP
+   * error) when the project or a granted project does not exist, when the id was ever used, or when the token
+   * secret is already a valid token.
+   */
+  addServiceAccount(s: SeedServiceAccount): SimServiceAccount {
+    this.seedProject(s.projectId);
+    if (s.id !== undefined && this.accounts.has(s.id)) {
+      throw new Error(`service account ${s.id} already exists${this.accounts.get(s.id)?.deleted ? " (deleted)" : ""}`);
+    }
+    const grants = s.grants ?? [s.projectId];
+    for (const grant of grants) {
+      if (!this.projectsById.has(grant)) throw new Error(`granted project ${grant} does not exist; call addProject first`);
+    }
+    if (new Set(grants).size !== grants.length) throw new Error(`grants must not contain duplicates: ${grants.join(", ")}`);
+    const expiresIn = s.expiresIn ?? 0;
+    if (!Number.isInteger(expiresIn) || expiresIn < 0) throw new Error(`expiresIn must be a non-negative integer, got ${expiresIn}`);
+    if (s.tokenSecret !== undefined) {
+      if (s.tokenSecret === "") throw new Error("tokenSecret must not be empty");
+      if (s.tokenSecret === this.adminToken || this.accountIdBySecret.has(s.tokenSecret)) {
+        throw new Error("tokenSecret is already the token of the admin or of a live service account");
+      }
+    }
+    const request: NewServiceAccount = { name: s.name, description: s.description ?? "", grants, expiresIn };
+    return this.view(this.storeAccount(s.projectId, request, { id: s.id, tokenId: s.tokenId, secret: s.tokenSecret }));
+  }
+
+  /** Stores a new live account (ids and secret chosen or fresh) and registers its token. */
+  private storeAccount(
+    projectId: string,
+    req: NewServiceAccount,
+    chosen: { id?: string; tokenId?: string; secret?: string },
+  ): AccountState {
     const now = this.now();
-    const id = this.freshId(() => `sa-${randomHex(12)}`, (c) => this.accounts.has(c));
-    const token = {
-      id: `tok-${randomHex(16)}`,
-      secret: `pims_sa_${randomHex(40)}`,
-      expiresAt: req.expiresIn === 0 ? NEVER : new Date(now.getTime() + req.expiresIn * 1000).toISOString(),
-    };
-    const account: Omit<ServiceAccount, "token"> = {
-      id,
-      name: req.name,
-      description: req.description,
-      projectId,
-      grants: [...req.grants],
-      createdAt: now.toISOString(),
-      createdByUserId: "u-admin",
-    };
-    this.accounts.set(id, {
-      account,
-      tokenId: token.id,
-      tokenExpiresAt: token.expiresAt,
-      secret: token.secret,
+    const id = chosen.id ?? this.freshId(() => `sa-${randomHex(12)}`, (c) => this.accounts.has(c));
+    const state: AccountState = {
+      account: {
+        id,
+        name: req.name,
+        description: req.description,
+        projectId,
+        grants: [...req.grants],
+        createdAt: now.toISOString(),
+        createdByUserId: "u-admin",
+      },
+      tokenId: chosen.tokenId ?? `tok-${randomHex(16)}`,
+      tokenExpiresAt: req.expiresIn === 0 ? NEVER : new Date(now.getTime() + req.expiresIn * 1000).toISOString(),
+      secret: chosen.secret ?? `pims_sa_${randomHex(40)}`,
       deleted: false,
-    });
-    this.accountIdBySecret.set(token.secret, id);
-    this.issued.push(token.secret);
-    return { ...account, grants: [...account.grants], token };
+    };
+    this.accounts.set(id, state);
+    this.accountIdBySecret.set(state.secret, id);
+    this.issued.push(state.secret);
+    return state;
+  }
+
+  private view(s: AccountState): SimServiceAccount {
+    return { ...s.account, grants: [...s.account.grants], tokenId: s.tokenId, tokenExpiresAt: s.tokenExpiresAt };
   }
 
   /** Deletes a live account of the project; 404 when there is none, 409 when it is the caller's own. */
@@ -489,7 +546,7 @@ export class SimState {
   serviceAccounts(projectId?: string): SimServiceAccount[] {
     return [...this.accounts.values()]
       .filter((s) => !s.deleted && (projectId === undefined || s.account.projectId === projectId))
-      .map((s) => ({ ...s.account, grants: [...s.account.grants], tokenId: s.tokenId, tokenExpiresAt: s.tokenExpiresAt }));
+      .map((s) => this.view(s));
   }
 
   deletedServiceAccounts(): string[] {
