@@ -22,9 +22,18 @@ export abstract class PimsProviderBase {
     this.configured = { token: req.config.get("pims:token"), baseUrl: req.config.get("pims:baseUrl") };
   }
 
+  /** A client per call (credentials may change between calls); retries are reported as progress lines. */
   protected client(): PimsClient {
-    return clientFor(this.configured);
+    return clientFor(this.configured, { onRetry: reportRetry });
   }
+}
+
+/**
+ * Progress for slow operations: the dynamic-provider host shows its stderr lines in the engine's diagnostics.
+ * Only method, path (ids) and the reason: never a header or a body.
+ */
+function reportRetry(info: { attempt: number; method: string; path: string; reason: string; delayMs: number }): void {
+  console.warn(`pulumi-pims: ${info.method} ${info.path} got ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)} ms`);
 }
 
 /** Removes `undefined` members (recursively) so outputs survive the gRPC struct encoding. */
