@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pims`: command-line access to the PIMS operations that are not resources — app logs (with --follow), build
- * logs (with --follow until the build finishes), run cancellation, API keys and invoices.
+ * logs (with --follow until the build finishes), run cancellation, API keys and invoices — and to the service
+ * accounts a failed or interrupted `pulumi up` may have left behind (list, delete).
  *
  * Credentials: the token comes only from PIMS_TOKEN (never from an argument, so it stays out of shell history
  * and `ps`); the address from --base-url or PIMS_BASE_URL. Exit codes: 0 ok; 1 the service refused or failed
@@ -12,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { PimsError } from "../provider/client";
-import { MissingCredentialsError, resolveCredentials } from "../provider/credentials";
+import { clientFor, MissingCredentialsError, resolveCredentials } from "../provider/credentials";
 import {
   DEFAULT_LOG_LIMIT,
   MAX_LOG_LIMIT,
@@ -307,6 +308,47 @@ async function invoicesCommand(project: string, o: ListOptions, cmd: Command): P
   return EXIT_OK;
 }
 
+// ---- service-accounts ----------------------------------------------------------------------------------------
+
+/** A service account as `service-accounts list` shows it: what its API key says, never the key value. */
+interface AccountRow {
+  id: string;
+  name: string;
+  status: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+async function serviceAccountsListCommand(project: string, o: ListOptions, cmd: Command): Promise<number> {
+  const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
+  // The service cannot list accounts: every live account has a key whose principalId is the account id.
+  const seen = new Set<string>();
+  const accounts: AccountRow[] = [];
+  for (const k of keys) {
+    if (!k.principalId || seen.has(k.principalId)) continue;
+    seen.add(k.principalId);
+    accounts.push({ id: k.principalId, name: k.name, status: k.status, createdAt: k.createdAt, expiresAt: k.expiresAt });
+  }
+  accounts.sort((a, b) => (a.name === b.name ? a.createdAt.localeCompare(b.createdAt) : a.name.localeCompare(b.name)));
+  if (o.json) {
+    io.out(JSON.stringify({ accounts }, null, 2) + "\n");
+  } else if (accounts.length === 0) {
+    io.out(`No service accounts with an API key in project ${project}.\n`);
+  } else {
+    io.out(table(["ID", "NAME", "STATUS", "CREATED", "EXPIRES"], accounts.map((a) => [a.id, a.name, a.status, a.createdAt, a.expiresAt])));
+  }
+  return EXIT_OK;
+}
+
+async function serviceAccountsDeleteCommand(project: string, id: string, cmd: Command): Promise<number> {
+  if (project.trim() === "") throw new UsageError("<project> must be a non-empty project id");
+  if (id.trim() === "") throw new UsageError("<id> must be a non-empty service account id");
+  const { token, baseUrl, ...tuning } = callOptions(cmd);
+  const { message } = await clientFor({ token, baseUrl }, tuning).deleteServiceAccount(project, id);
+  io.out(`${message || `service account ${id} deleted`}\n`);
+  return EXIT_OK;
+}
+
 // ---- program -------------------------------------------------------------------------------------------------
 
 const EXIT_CODES_HELP = `
@@ -388,6 +430,30 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option("--json", "JSON instead of a table: {keys: [...]}")
     .option("--show-secrets", "with --json: include the full key values")
     .action((project: string, o: ListOptions, cmd: Command) => run(apiKeysCommand(project, o, cmd)));
+
+  const accounts = program
+    .command("service-accounts")
+    .description("list or delete a project's service accounts (e.g. orphans left by a failed or interrupted `pulumi up`)");
+  accounts
+    .command("list")
+    .description("list the project's service accounts that have an API key: id, name, key status, created, expires (never a key value)")
+    .argument("<project>", "project id")
+    .option("--json", "JSON instead of a table: {accounts: [{id, name, status, createdAt, expiresAt}]}")
+    .addHelpText(
+      "after",
+      "\nThe service has no operation that lists service accounts: this shows the accounts seen through the project's\nAPI keys (each key with a principalId belongs to that account), so an account without a key is not shown.",
+    )
+    .action((project: string, o: ListOptions, cmd: Command) => run(serviceAccountsListCommand(project, o, cmd)));
+  accounts
+    .command("delete")
+    .description("delete a service account (its token stops working) and print the service's message; exit 1 if it does not exist")
+    .argument("<project>", "project id")
+    .argument("<id>", "service account id, e.g. from `pims service-accounts list`")
+    .addHelpText(
+      "after",
+      "\nDelete only an account no stack uses: a stack still holding its token would break. Accounts a stack manages are\nbetter removed with `pulumi destroy` or by removing the resource from the program.",
+    )
+    .action((project: string, id: string, _o: unknown, cmd: Command) => run(serviceAccountsDeleteCommand(project, id, cmd)));
 
   program
     .command("invoices")

@@ -9,8 +9,9 @@
  * Lifecycle, in order: types, check, diff, create, read, update, delete.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError } from "./client";
+import { NetworkError, NOT_SENT_CODES, NotFoundError, PimsError, ServerError, TimeoutError, type ApiKey, type PimsClient } from "./client";
 import { charLength, clean, type CheckFailure, isUnknown, PimsProviderBase, sameStringSet } from "./common";
+import { clientFor, tuningFromEnv } from "./credentials";
 
 // ---- types --------------------------------------------------------------------------------------------------
 
@@ -80,6 +81,87 @@ export const ROTATION_REASON = "rotateBeforeExpiry";
 export interface ServiceAccountProviderOptions {
   /** Current time in ms since the epoch, for the rotation window. Default `Date.now`. */
   now?: () => number;
+}
+
+/** Most candidate accounts named in an {@link UncertainCreateError} message (all are in `candidates`). */
+const MAX_CANDIDATES_SHOWN = 10;
+
+/** A live service account that a failed create may have left behind, as seen through the project's API keys. */
+export interface OrphanCandidate {
+  /** The account's id (the API key's `principalId`). */
+  id: string;
+  /** Creation time of the account's key (RFC 3339), as the service reports it; "" when it sent none. */
+  createdAt: string;
+}
+
+/**
+ * Thrown by `create` when the POST failed in a way that does not prove nothing was created (a timeout, a dropped
+ * connection, a 5xx, an unreadable success response) and the project has live accounts with the requested name:
+ * one of them may have been created by this attempt, with a token Pulumi never received. The message keeps the
+ * original error's text, names the candidates and says how to delete one; it never contains a token.
+ */
+export class UncertainCreateError extends Error {
+  /** The error of the create call itself. */
+  readonly original: PimsError;
+  /** Project the account was to be created in. */
+  readonly projectId: string;
+  /** Live accounts with the requested name, newest first. Some may belong to other stacks. */
+  readonly candidates: readonly OrphanCandidate[];
+
+  constructor(original: PimsError, projectId: string, name: string, candidates: readonly OrphanCandidate[]) {
+    super(uncertainCreateMessage(original, projectId, name, candidates), { cause: original });
+    this.name = "UncertainCreateError";
+    this.original = original;
+    this.projectId = projectId;
+    this.candidates = candidates;
+  }
+}
+
+function uncertainCreateMessage(original: PimsError, projectId: string, name: string, candidates: readonly OrphanCandidate[]): string {
+  const n = candidates.length;
+  const shown = candidates.slice(0, MAX_CANDIDATES_SHOWN).map((c) => `  ${c.id} (created ${c.createdAt || "at an unknown time"})`);
+  if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: pims service-accounts list ${projectId}`);
+  return [
+    original.message,
+    `The service may have created the account anyway. Project ${projectId} now has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} (seen through its API keys), newest first:`,
+    ...shown,
+    `Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which this attempt did not receive, so an account it created is an orphan nobody can use. ` +
+      `An account listed may also belong to another stack, or to a replacement in progress: pulumi-pims never deletes one by itself. ` +
+      `If no stack uses one, delete it with: pims service-accounts delete ${projectId} <id>`,
+  ].join("\n");
+}
+
+/**
+ * True when a failed create may nevertheless have created the account: a timeout; a network failure other than
+ * one proving the request never left (connection refused, host not found, unreachable); a 5xx; or a 2xx whose
+ * body could not be read (the account exists, its token was lost). False for every other error (4xx, 429, ...).
+ */
+export function isAmbiguousCreateFailure(e: unknown): e is PimsError {
+  if (e instanceof TimeoutError) return true;
+  if (e instanceof NetworkError) return e.code === undefined || !NOT_SENT_CODES.has(e.code);
+  if (e instanceof ServerError) return true;
+  return e instanceof PimsError && e.status !== undefined && e.status >= 200 && e.status < 300;
+}
+
+/**
+ * Live accounts named `name` among the API keys of the project (keys with a `principalId`), one per account,
+ * newest first. Never includes a key value.
+ */
+export function orphanCandidates(keys: readonly ApiKey[], name: string): OrphanCandidate[] {
+  const byId = new Map<string, OrphanCandidate>();
+  for (const k of keys) {
+    if (!k.principalId || k.name !== name) continue;
+    const seen = byId.get(k.principalId);
+    // One account could have several keys: keep its oldest key's time (closest to the account's creation).
+    if (!seen || (k.createdAt !== "" && (seen.createdAt === "" || k.createdAt < seen.createdAt))) {
+      byId.set(k.principalId, { id: k.principalId, createdAt: k.createdAt });
+    }
+  }
+  const ms = (c: OrphanCandidate): number => {
+    const t = Date.parse(c.createdAt);
+    return Number.isNaN(t) ? -Infinity : t;
+  };
+  return [...byId.values()].sort((a, b) => ms(b) - ms(a) || a.id.localeCompare(b.id));
 }
 
 type Props = Record<string, unknown>;
@@ -264,19 +346,27 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
 
   // ---- create -----------------------------------------------------------------------------------------------
 
-  /** Operation 2. The resource id is the account id; the one-time token goes into the `token` output. */
+  /**
+   * Operation 2 (one call). The resource id is the account id; the one-time token goes into the `token` output.
+   * When the POST fails in a way that may still have created the account, see `explainFailedCreate`.
+   */
   async create(inputs: object): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const failures = validateServiceAccountInputs(asProps(inputs));
     if (failures.length > 0) {
       throw new Error(`pulumi-pims: invalid ServiceAccount inputs: ${failures.map((f) => f.reason).join("; ")}`);
     }
     const ins = normalizeInputs(asProps(inputs));
-    const account = await this.client().createServiceAccount(ins.projectId, {
-      name: ins.name,
-      description: ins.description,
-      grants: ins.grants,
-      expiresIn: ins.expiresIn,
-    });
+    let account: Awaited<ReturnType<PimsClient["createServiceAccount"]>>;
+    try {
+      account = await this.client().createServiceAccount(ins.projectId, {
+        name: ins.name,
+        description: ins.description,
+        grants: ins.grants,
+        expiresIn: ins.expiresIn,
+      });
+    } catch (e) {
+      throw await this.explainFailedCreate(e, ins.projectId, ins.name);
+    }
     const outs: ServiceAccountOutputs = {
       ...ins,
       serviceAccountId: account.id,
@@ -287,6 +377,25 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
       token: account.token.secret,
     };
     return { id: account.id, outs: clean(outs) };
+  }
+
+  /**
+   * The error to throw for a failed create. When the failure is ambiguous (see {@link isAmbiguousCreateFailure}),
+   * lists the project's API keys (one call, at most one retry; best effort: a failure of the listing is ignored)
+   * and, when live accounts with the requested name exist, returns an {@link UncertainCreateError} naming them.
+   * Otherwise returns `e` unchanged. Same-named accounts are never deleted: they may belong to other stacks.
+   */
+  private async explainFailedCreate(e: unknown, projectId: string, name: string): Promise<unknown> {
+    if (!isAmbiguousCreateFailure(e)) return e;
+    let keys: ApiKey[];
+    try {
+      const retries = Math.min(1, tuningFromEnv().retries ?? 1);
+      keys = await clientFor(this.configured, { retries }).listApiKeys(projectId);
+    } catch {
+      return e;
+    }
+    const candidates = orphanCandidates(keys, name);
+    return candidates.length > 0 ? new UncertainCreateError(e, projectId, name, candidates) : e;
   }
 
   // ---- read -------------------------------------------------------------------------------------------------

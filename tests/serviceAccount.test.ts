@@ -4,10 +4,29 @@
  * content of the serialized provider, and a scan of every error text and log for plaintext secrets.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AuthError, PimsClient, ValidationError } from "../provider/client";
+import {
+  AuthError,
+  NetworkError,
+  NotFoundError,
+  PimsClient,
+  PimsError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+  type ApiKey,
+} from "../provider/client";
 import { UNKNOWN } from "../provider/common";
 import { MissingCredentialsError } from "../provider/credentials";
-import { MAX_EXPIRES_IN, ROTATION_REASON, ServiceAccountProvider, type ServiceAccountOutputs } from "../provider/serviceAccount";
+import {
+  isAmbiguousCreateFailure,
+  MAX_EXPIRES_IN,
+  orphanCandidates,
+  ROTATION_REASON,
+  ServiceAccountProvider,
+  UncertainCreateError,
+  type ServiceAccountOutputs,
+} from "../provider/serviceAccount";
 import { ServiceAccount } from "../sdk/serviceAccount";
 import { providerShim } from "../sdk/shim";
 import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
@@ -450,6 +469,193 @@ describe("lifecycle against the simulator", () => {
     const provider = await configured();
     const err = await rejection(provider.read("sa-123", {}));
     expect(err.message).toMatch(/cannot read service account sa-123: .*cannot be imported or adopted.*Declare a new ServiceAccount/);
+  });
+});
+
+// ---- failed creates that may have created the account (possible orphans) -------------------------------------
+
+describe("ambiguous create failures: possible orphans", () => {
+  const POST_SA = /\/service-accounts$/;
+  const API_KEYS = /\/api-keys$/;
+  const inputsFor = (projectId: string, name: string): Props => ({ projectId, name, description: "", grants: [projectId], expiresIn: 3600 });
+  /** `METHOD <last path segment> STATUS` of every request since the last clearRequests(). */
+  const log = (): string[] => sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`);
+  const original = (err: Error): Error => (err instanceof UncertainCreateError ? err.original : err);
+
+  afterEach(() => sim.clearFaults());
+
+  describe("which failures are ambiguous (pure)", () => {
+    const init = { action: "creating service account \"x\" in project p-1", method: "POST", path: "/v2/projects/p-1/service-accounts" };
+    const cases: Array<[string, boolean, unknown]> = [
+      ["a timeout", true, new TimeoutError({ ...init, code: "ECONNABORTED" })],
+      ["a dropped connection (ECONNRESET)", true, new NetworkError({ ...init, code: "ECONNRESET" })],
+      ["a network error without a code", true, new NetworkError({ ...init })],
+      ["ECONNREFUSED (never sent)", false, new NetworkError({ ...init, code: "ECONNREFUSED" })],
+      ["ENOTFOUND (never sent)", false, new NetworkError({ ...init, code: "ENOTFOUND" })],
+      ["EAI_AGAIN (never sent)", false, new NetworkError({ ...init, code: "EAI_AGAIN" })],
+      ["EHOSTUNREACH (never sent)", false, new NetworkError({ ...init, code: "EHOSTUNREACH" })],
+      ["ENETUNREACH (never sent)", false, new NetworkError({ ...init, code: "ENETUNREACH" })],
+      ["a 500", true, new ServerError({ ...init, status: 500 })],
+      ["a 503", true, new ServerError({ ...init, status: 503 })],
+      ["a 2xx whose body could not be read (the token was lost)", true, new PimsError({ ...init, status: 201, serverMessage: "unexpected response" })],
+      ["a 422", false, new ValidationError({ ...init, status: 422 })],
+      ["a 404", false, new NotFoundError({ ...init, status: 404 })],
+      ["a 401", false, new AuthError({ ...init, status: 401 })],
+      ["a 429 (the service did nothing)", false, new RateLimitError({ ...init, status: 429 })],
+      ["a plain Error", false, new Error("boom")],
+      ["a string", false, "boom"],
+    ];
+    test.each(cases)("%s → ambiguous: %s", (_label, expected, e) => {
+      expect(isAmbiguousCreateFailure(e)).toBe(expected);
+    });
+
+    test("candidates: same name and a principalId only, one per account, newest first, no key value", () => {
+      const key = (k: Partial<ApiKey>): ApiKey => ({
+        id: "k",
+        name: "ci",
+        description: "",
+        apiKey: "pims_live_key_value_never_shown",
+        projectId: "p-1",
+        source: "service_account",
+        status: "active",
+        createdAt: "2025-01-01T00:00:00Z",
+        updatedAt: "2025-01-01T00:00:00Z",
+        expiresAt: "never",
+        ...k,
+      });
+      const keys = [
+        key({ principalId: "sa-old", createdAt: "2025-01-01T00:00:00Z" }),
+        key({ principalId: "sa-new", createdAt: "2025-03-01T00:00:00Z" }),
+        key({ principalId: "sa-new", createdAt: "2025-04-01T00:00:00Z" }), // a second key of the same account
+        key({ principalId: "sa-other", name: "ci-2" }), // another name
+        key({ principalId: "sa-case", name: "CI" }), // names are compared exactly
+        key({}), // a user key: no principal
+      ];
+      const candidates = orphanCandidates(keys, "ci");
+      expect(candidates).toEqual([
+        { id: "sa-new", createdAt: "2025-03-01T00:00:00Z" },
+        { id: "sa-old", createdAt: "2025-01-01T00:00:00Z" },
+      ]);
+      expect(JSON.stringify(candidates)).not.toContain("pims_live_key_value_never_shown");
+      expect(orphanCandidates(keys, "nobody")).toEqual([]);
+    });
+  });
+
+  test("a dropped POST (nothing created): the error is unchanged, no candidates; exactly 1 POST + 1 GET api-keys", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    sim.addFault({ method: "POST", path: POST_SA, kind: "drop", times: 1 });
+    sim.clearRequests();
+    const err = await rejection(provider.create(inputsFor(project.id, "dropped")));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err).not.toBeInstanceOf(UncertainCreateError);
+    expect(err.message).toMatch(new RegExp(`^creating service account "dropped" in project ${project.id}: could not reach the service \\([A-Z_]+\\)$`));
+    expect(err.message).not.toMatch(/may have created|service-accounts delete/);
+    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(1);
+    expect(sim.countRequests({ method: "GET", path: API_KEYS })).toBe(1);
+    expect(sim.requests).toHaveLength(2);
+    expect(sim.requests[1].path).toBe(`/v2/projects/${project.id}/api-keys`);
+  });
+
+  test("the account WAS created but the response was lost (client timeout): the error names it and how to delete it, without its token", async () => {
+    const project = sim.addProject();
+    const saved = process.env.PIMS_TIMEOUT_MS;
+    process.env.PIMS_TIMEOUT_MS = "1000"; // read by the provider's client at call time (tuningFromEnv)
+    try {
+      const provider = await configured();
+      // The POST is handled 1.3 s after it arrives, after the client gave up at 1 s: the account exists, its
+      // token never reaches the provider. The service stays slow: the listing sent at ~1 s is answered at ~1.6 s
+      // (within the timeout), so it sees the account the POST created meanwhile.
+      sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 1300, times: 1 });
+      sim.addFault({ method: "GET", path: API_KEYS, kind: "delay", delayMs: 600, times: 1 });
+      sim.clearRequests();
+      const err = await rejection(provider.create(inputsFor(project.id, "slow-ci")));
+
+      const live = sim.serviceAccounts(project.id);
+      expect(live).toHaveLength(1); // created, and not deleted by the provider
+      const orphan = live[0];
+      expect(err).toBeInstanceOf(UncertainCreateError);
+      const uncertain = err as UncertainCreateError;
+      expect(uncertain.original).toBeInstanceOf(TimeoutError);
+      expect(uncertain.candidates).toEqual([{ id: orphan.id, createdAt: orphan.createdAt }]);
+      const lines = err.message.split("\n");
+      expect(lines[0]).toBe(uncertain.original.message); // the original message is kept, first
+      expect(lines[0]).toBe(`creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`);
+      expect(err.message).toContain("The service may have created the account anyway");
+      expect(err.message).toContain(`${orphan.id} (created ${orphan.createdAt})`);
+      expect(err.message).toContain("Their tokens are unknown to Pulumi");
+      expect(err.message).toContain(`pims service-accounts delete ${project.id} <id>`);
+      expectNoPlaintextSecrets(`${err.message}\n${String(err.stack)}`, sim.issuedSecrets(), "the uncertain-create error");
+      expectNoPlaintextSecrets(JSON.stringify(uncertain.candidates), sim.issuedSecrets(), "the candidates");
+      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST
+    } finally {
+      if (saved === undefined) delete process.env.PIMS_TIMEOUT_MS;
+      else process.env.PIMS_TIMEOUT_MS = saved;
+    }
+  });
+
+  test("a 5xx while a same-named account of another stack exists: it is named as a candidate, and left alone", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    const { id: otherStacks } = await createAccount(provider, inputsFor(project.id, "shared"));
+    const { id: differentName } = await createAccount(provider, inputsFor(project.id, "shared-2"));
+    sim.addApiKey(project.id, { name: "shared" }); // a user key with the same name: no principal, not an account
+    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 });
+    sim.clearRequests();
+    const err = await rejection(provider.create(inputsFor(project.id, "shared")));
+    expect(err).toBeInstanceOf(UncertainCreateError);
+    expect(original(err)).toBeInstanceOf(ServerError);
+    expect(err.message.split("\n")[0]).toBe(`creating service account "shared" in project ${project.id}: 500 injected fault`);
+    expect((err as UncertainCreateError).candidates.map((c) => c.id)).toEqual([otherStacks]);
+    expect(err.message).toContain(`Project ${project.id} now has 1 live service account named "shared"`);
+    expect(err.message).not.toContain(differentName);
+    expect(err.message).toMatch(/another stack.*never deletes one by itself/);
+    expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 200"]);
+    expect(sim.serviceAccounts(project.id).map((a) => a.id).sort()).toEqual([otherStacks, differentName].sort());
+    expectNoPlaintextSecrets(err.message, sim.issuedSecrets(), "the uncertain-create error");
+  });
+
+  test("a 5xx with no same-named account: the error is unchanged", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    await createAccount(provider, inputsFor(project.id, "unrelated"));
+    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, times: 1 });
+    sim.clearRequests();
+    const err = await rejection(provider.create(inputsFor(project.id, "fresh")));
+    expect(err).toBeInstanceOf(ServerError);
+    expect(err.message).toBe(`creating service account "fresh" in project ${project.id}: 503 injected fault`);
+    expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
+  });
+
+  test("the listing fails too: best effort, the original error is thrown unchanged (listing retried at most once)", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    await createAccount(provider, inputsFor(project.id, "same"));
+    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 });
+    sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
+    sim.clearRequests();
+    const err = await rejection(provider.create(inputsFor(project.id, "same")));
+    expect(err).toBeInstanceOf(ServerError);
+    expect(err.message).toBe(`creating service account "same" in project ${project.id}: 500 injected fault`);
+    expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 503", "GET api-keys 503"]);
+  });
+
+  test("a failure that proves nothing was created (422) is rethrown without any listing", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    sim.clearRequests();
+    const err = await rejection(provider.create({ ...inputsFor(project.id, "bad"), grants: ["p-doesnotexist"] }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(log()).toEqual(["POST service-accounts 422"]);
+  });
+
+  test("the happy path makes exactly one call (the POST)", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    sim.clearRequests();
+    await createAccount(provider, inputsFor(project.id, "happy"));
+    expect(log()).toEqual(["POST service-accounts 201"]);
   });
 });
 

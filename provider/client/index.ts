@@ -25,6 +25,7 @@ import type {
 export * from "./types";
 export * from "./errors";
 export type { RetryOptions } from "./retry";
+export { NOT_SENT_CODES } from "./retry";
 
 export interface ClientOptions extends RetryOptions {
   /** Service base address, e.g. `https://api.example.com`; paths (`/v2/...`) are appended. */

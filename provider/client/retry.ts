@@ -25,7 +25,7 @@ export interface RetryOptions {
 
 const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
 /** Codes that prove the request never reached the server. */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 const TIMEOUT_CODES = new Set(["ECONNABORTED", "ETIMEDOUT"]);
 
 export function isRetryable(error: AxiosError): boolean {
