@@ -2,9 +2,9 @@
  * The real Pulumi engine for the demo, the e2e suite and the benchmarks: one place that finds (or builds) the
  * `pulumi` CLI, sets up the offline environment around it and creates stacks that talk to a PIMS simulator.
  *
- * How programs run: the Node language host `pulumi-language-nodejs` cannot be obtained here (its Go module is not
- * served by the module proxy), so every program runs through the Automation API's in-process Node runtime, as an
- * inline `program` function. An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
+ * How programs run here: through the Automation API's in-process Node runtime, as an inline `program` function
+ * (the official Node language host cannot be obtained here; scripts/language-host is a small one of ours, used by
+ * tests/e2e/languageHost.test.ts for a plain `pulumi up` in a project directory). An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
  * `index.ts`) is run by using a copy of its directory as `workDir` and a program that evaluates its `index.ts`
  * afresh and returns the module's exports as stack outputs ({@link exampleProgram}).
  *

@@ -7,12 +7,11 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
-import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { UNKNOWN } from "../provider/common";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../provider/appSecrets";
 import { AppSecrets } from "../sdk/appSecrets";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator, SecretsMode } from "./simulator";
+import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, useSimulatorProvider } from "./helpers";
+import type { SecretsMode } from "./simulator";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;
@@ -100,29 +99,14 @@ describe("AppSecrets diff", () => {
 // ---- against the simulator -----------------------------------------------------------------------------
 
 describe("AppSecrets against the simulator", () => {
-  let sim: PimsSimulator;
-  let provider: AppSecretsProvider;
-  let warn: jest.SpyInstance;
   const errors: string[] = [];
-
-  beforeAll(async () => {
-    sim = await startSimulator();
-  });
-  afterAll(async () => {
-    // every warning and error message of the suite, scanned once more together
-    expectNoPlaintextSecrets(errors.join("\n"), ALL_VALUES, "error messages");
-    await sim.stop();
-  });
-  beforeEach(async () => {
-    provider = new AppSecretsProvider();
-    await provider.configure(configureRequest(simConfig(sim)));
-    sim.clearRequests();
-    warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-  });
-  afterEach(() => {
-    const lines = warn.mock.calls.map((c) => c.map(String).join(" "));
-    expectNoPlaintextSecrets(lines.join("\n"), ALL_VALUES, "console.warn lines");
-    warn.mockRestore();
+  const ctx = useSimulatorProvider(AppSecretsProvider, {
+    afterEachTest: (warn) => {
+      const lines = warn.mock.calls.map((c) => c.map(String).join(" "));
+      expectNoPlaintextSecrets(lines.join("\n"), ALL_VALUES, "console.warn lines");
+    },
+    // every error message of the suite, scanned once more together
+    beforeStop: () => expectNoPlaintextSecrets(errors.join("\n"), ALL_VALUES, "error messages"),
   });
 
   const failure = async (p: Promise<unknown>): Promise<Error> => {
@@ -137,10 +121,10 @@ describe("AppSecrets against the simulator", () => {
 
   test("check never calls the service, even with bad input", async () => {
     for (const news of [{}, { projectId: "p", appId: "a", secrets: {} }, { projectId: "p", appId: "a", secrets: { "1x": VAL.db1 } }, { projectId: "p", appId: "a", secrets: { A: 5 } }]) {
-      const r = await provider.check(asInputs({}), asInputs(news));
+      const r = await ctx.provider.check(asInputs({}), asInputs(news));
       expect(r.failures?.length).toBeGreaterThan(0);
     }
-    expect(sim.requests).toHaveLength(0);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 
   describe.each<SecretsMode>(["merge", "replace"])("with secrets mode %s", (mode) => {
@@ -149,46 +133,46 @@ describe("AppSecrets against the simulator", () => {
     let app2: string;
 
     beforeAll(() => {
-      sim.setSecretsMode(mode);
-      projectId = sim.addProject().id;
-      appId = sim.addApp(projectId, "web").id;
-      app2 = sim.addApp(projectId, "api").id;
+      ctx.sim.setSecretsMode(mode);
+      projectId = ctx.sim.addProject().id;
+      appId = ctx.sim.addApp(projectId, "web").id;
+      app2 = ctx.sim.addApp(projectId, "api").id;
     });
 
     test("create → add/change → read → remove a key → replace → delete", async () => {
       // create: the full map, exactly
-      const created = await provider.create({ projectId, appId, secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } });
+      const created = await ctx.provider.create({ projectId, appId, secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } });
       expect(created.id).toBe(`${projectId}/${appId}`);
       expect(created.outs).toEqual({ projectId, appId, secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api }, secretNames: ["API_KEY", "DATABASE_URL"] });
-      expect(sim.appSecrets(projectId, appId)).toEqual({ DATABASE_URL: VAL.db1, API_KEY: VAL.api });
+      expect(ctx.sim.appSecrets(projectId, appId)).toEqual({ DATABASE_URL: VAL.db1, API_KEY: VAL.api });
       let outs = created.outs as AppSecretsOutputs;
 
       // change one value and add one: the full desired map is sent, the app holds exactly it (both modes)
-      sim.clearRequests();
+      ctx.sim.clearRequests();
       const grown = { projectId, appId, secrets: { DATABASE_URL: VAL.db2, API_KEY: VAL.api, HMAC_KEY: VAL.key } };
-      expect(await provider.diff(created.id, outs, grown)).toEqual({ changes: true });
-      const u1 = await provider.update(created.id, outs, grown);
+      expect(await ctx.provider.diff(created.id, outs, grown)).toEqual({ changes: true });
+      const u1 = await ctx.provider.update(created.id, outs, grown);
       expect(u1.outs).toEqual({ ...grown, secretNames: ["API_KEY", "DATABASE_URL", "HMAC_KEY"] });
-      expect(sim.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+      expect(ctx.sim.requests.map((r) => [r.method, r.path, r.body])).toEqual([
         ["PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, grown.secrets],
       ]);
-      expect(sim.appSecrets(projectId, appId)).toEqual(grown.secrets);
-      expect(warn).not.toHaveBeenCalled();
+      expect(ctx.sim.appSecrets(projectId, appId)).toEqual(grown.secrets);
+      expect(ctx.warn).not.toHaveBeenCalled();
       outs = u1.outs as AppSecretsOutputs;
 
       // read (refresh): no read endpoint, state unchanged, no call
-      sim.clearRequests();
-      expect(await provider.read(created.id, outs)).toEqual({ id: created.id, props: outs });
-      expect(sim.requests).toHaveLength(0);
+      ctx.sim.clearRequests();
+      expect(await ctx.provider.read(created.id, outs)).toEqual({ id: created.id, props: outs });
+      expect(ctx.sim.requests).toHaveLength(0);
 
       // remove API_KEY: the full desired map is sent; what happens depends on the service; a warning names the key
       const shrunk = { projectId, appId, secrets: { DATABASE_URL: VAL.db2, HMAC_KEY: VAL.key } };
-      const u2 = await provider.update(created.id, outs, shrunk);
+      const u2 = await ctx.provider.update(created.id, outs, shrunk);
       expect(u2.outs).toEqual({ ...shrunk, secretNames: ["DATABASE_URL", "HMAC_KEY"] });
-      expect(sim.requests.map((r) => r.body)).toEqual([shrunk.secrets]);
-      if (mode === "replace") expect(sim.appSecrets(projectId, appId)).toEqual(shrunk.secrets);
-      else expect(sim.appSecrets(projectId, appId)).toEqual({ ...shrunk.secrets, API_KEY: VAL.api });
-      expect(warn.mock.calls).toEqual([
+      expect(ctx.sim.requests.map((r) => r.body)).toEqual([shrunk.secrets]);
+      if (mode === "replace") expect(ctx.sim.appSecrets(projectId, appId)).toEqual(shrunk.secrets);
+      else expect(ctx.sim.appSecrets(projectId, appId)).toEqual({ ...shrunk.secrets, API_KEY: VAL.api });
+      expect(ctx.warn.mock.calls).toEqual([
         [
           `pulumi-pims: secret(s) "API_KEY" were dropped from AppSecrets of app ${appId} in project ${projectId}, ` +
             "but the API has no operation to delete a secret: if the service merges updates they remain in the app with their " +
@@ -196,21 +180,21 @@ describe("AppSecrets against the simulator", () => {
         ],
       ]);
       outs = u2.outs as AppSecretsOutputs;
-      warn.mockClear();
+      ctx.warn.mockClear();
 
       // another app replaces: the new app gets the map first, then the old resource is deleted (nothing sent)
       const moved = { projectId, appId: app2, secrets: shrunk.secrets };
-      expect(await provider.diff(created.id, outs, moved)).toEqual({ changes: true, replaces: ["appId"], deleteBeforeReplace: false });
-      const replacement = await provider.create(moved);
+      expect(await ctx.provider.diff(created.id, outs, moved)).toEqual({ changes: true, replaces: ["appId"], deleteBeforeReplace: false });
+      const replacement = await ctx.provider.create(moved);
       expect(replacement.id).toBe(`${projectId}/${app2}`);
-      expect(sim.appSecrets(projectId, app2)).toEqual(shrunk.secrets);
+      expect(ctx.sim.appSecrets(projectId, app2)).toEqual(shrunk.secrets);
 
-      const before = sim.appSecrets(projectId, appId);
-      sim.clearRequests();
-      await provider.delete(created.id, outs);
-      expect(sim.requests).toHaveLength(0);
-      expect(sim.appSecrets(projectId, appId)).toEqual(before);
-      expect(warn.mock.calls).toEqual([
+      const before = ctx.sim.appSecrets(projectId, appId);
+      ctx.sim.clearRequests();
+      await ctx.provider.delete(created.id, outs);
+      expect(ctx.sim.requests).toHaveLength(0);
+      expect(ctx.sim.appSecrets(projectId, appId)).toEqual(before);
+      expect(ctx.warn.mock.calls).toEqual([
         [
           `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but secret(s) "DATABASE_URL", "HMAC_KEY" remain in the app: ` +
             "the service has no delete operation for secrets; remove them in the web console if they should go.",
@@ -219,27 +203,27 @@ describe("AppSecrets against the simulator", () => {
     });
 
     test("a secret set outside the resource: kept by a merging service, dropped by a replacing one", async () => {
-      const other = sim.addApp(projectId, `ext-${mode}`).id;
-      await provider.create({ projectId, appId: other, secrets: { OUTSIDE: VAL.num } });
-      await provider.create({ projectId, appId: other, secrets: { MANAGED: VAL.key } });
-      expect(sim.appSecrets(projectId, other)).toEqual(mode === "merge" ? { OUTSIDE: VAL.num, MANAGED: VAL.key } : { MANAGED: VAL.key });
+      const other = ctx.sim.addApp(projectId, `ext-${mode}`).id;
+      await ctx.provider.create({ projectId, appId: other, secrets: { OUTSIDE: VAL.num } });
+      await ctx.provider.create({ projectId, appId: other, secrets: { MANAGED: VAL.key } });
+      expect(ctx.sim.appSecrets(projectId, other)).toEqual(mode === "merge" ? { OUTSIDE: VAL.num, MANAGED: VAL.key } : { MANAGED: VAL.key });
     });
   });
 
   test("an app that does not exist: the error names the app, not the values", async () => {
-    const projectId = sim.addProject().id;
-    const e = await failure(provider.create({ projectId, appId: `${projectId}-ghost`, secrets: { A: VAL.db1, B: VAL.api } }));
+    const projectId = ctx.sim.addProject().id;
+    const e = await failure(ctx.provider.create({ projectId, appId: `${projectId}-ghost`, secrets: { A: VAL.db1, B: VAL.api } }));
     expect(e.message).toMatch(new RegExp(`^updating secrets of app ${projectId}-ghost in project ${projectId}: 404 `));
     expectNoPlaintextSecrets(`${e.message}\n${e.stack}`, ALL_VALUES, "error message");
   });
 
   test("a service refusal is passed on with the service's message", async () => {
-    const projectId = sim.addProject().id;
-    const appId = sim.addApp(projectId, "web").id;
+    const projectId = ctx.sim.addProject().id;
+    const appId = ctx.sim.addApp(projectId, "web").id;
     // check would stop this name; the service's own rule is shown when check is bypassed
-    const e = await failure(provider.create({ projectId, appId, secrets: { "bad-name": VAL.db1 } }));
+    const e = await failure(ctx.provider.create({ projectId, appId, secrets: { "bad-name": VAL.db1 } }));
     expect(e.message).toBe(`updating secrets of app ${appId} in project ${projectId}: 422 secret name "bad-name" must match ^[A-Za-z_][A-Za-z0-9_]*$`);
-    expect(sim.appSecrets(projectId, appId)).toEqual({});
+    expect(ctx.sim.appSecrets(projectId, appId)).toEqual({});
   });
 
   test("a service that echoes the body in its error: the values are scrubbed from the message", async () => {
@@ -266,53 +250,29 @@ describe("AppSecrets against the simulator", () => {
   });
 
   test("import (read with no state) is refused with what to do instead", async () => {
-    await expect(provider.read("p-1/p-1-web")).rejects.toThrow(/cannot be imported: the service has no operation to read secrets/);
-    expect(sim.requests).toHaveLength(0);
+    await expect(ctx.provider.read("p-1/p-1-web")).rejects.toThrow(/cannot be imported: the service has no operation to read secrets/);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 });
 
 // ---- the SDK class under mocks -------------------------------------------------------------------------
 
 describe("AppSecrets SDK class", () => {
-  interface Registered {
-    type: string;
-    name: string;
-    additionalSecretOutputs: string[];
-    object: Loose;
-  }
-  const registered: Registered[] = [];
   const SECRET_SIG = "4dabf18193072939515e22adb298388d";
   const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
-  beforeAll(async () => {
-    type Req = { getType(): string; getName(): string; getAdditionalsecretoutputsList(): string[]; getObject(): { toJavaScript(): Loose } };
-    const original = MockMonitor.prototype.registerResource;
-    jest.spyOn(MockMonitor.prototype, "registerResource").mockImplementation(function (this: MockMonitor, req: Req, cb: (err: unknown, res: unknown) => void) {
-      registered.push({ type: req.getType(), name: req.getName(), additionalSecretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
-      return original.call(this, req, cb);
-    });
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => {
-          // the mock monitor hands inputs over with secrets still wrapped: {<sig>: <secret>, value}
-          const raw = (args.inputs.secrets ?? {}) as Record<string, unknown>;
-          const secrets = (SECRET_SIG in raw ? raw.value : raw) as Record<string, string>;
-          return { id: `${args.name}-id`, state: { ...args.inputs, secretNames: Object.keys(secrets).sort() } };
-        },
-        call: (args) => args.inputs,
-      },
-      "proj",
-      "stack",
-      false,
-    );
+  const registered = captureRegistrations({
+    newResource: (args) => {
+      // the mock monitor hands inputs over with secrets still wrapped: {<sig>: <secret>, value}
+      const raw = (args.inputs.secrets ?? {}) as Record<string, unknown>;
+      const secrets = (SECRET_SIG in raw ? raw.value : raw) as Record<string, string>;
+      return { id: `${args.name}-id`, state: { ...args.inputs, secretNames: Object.keys(secrets).sort() } };
+    },
+    call: (args) => args.inputs,
   });
-  afterAll(() => jest.restoreAllMocks());
-
-  const value = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply(resolve));
 
   test("registers pulumi-nodejs:dynamic/pims:AppSecrets with secrets as a secret input and a secret output", async () => {
     const s = new AppSecrets("web", { projectId: "p-1", appId: "p-1-web", secrets: { DATABASE_URL: VAL.db1, API_KEY: pulumi.output(VAL.api) } });
-    expect(await value(s.urn)).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/pims:AppSecrets::web");
+    expect(await outputValue(s.urn)).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/pims:AppSecrets::web");
 
     const reg = registered.find((r) => r.name === "web");
     expect(reg?.type).toBe("pulumi-nodejs:dynamic/pims:AppSecrets");
@@ -323,16 +283,16 @@ describe("AppSecrets SDK class", () => {
 
     // outputs: secrets is secret, the names are not
     expect(await pulumi.isSecret(s.secrets)).toBe(true);
-    expect(await value(s.secrets)).toEqual({ DATABASE_URL: VAL.db1, API_KEY: VAL.api });
+    expect(await outputValue(s.secrets)).toEqual({ DATABASE_URL: VAL.db1, API_KEY: VAL.api });
     expect(await pulumi.isSecret(s.secretNames)).toBe(false);
-    expect(await value(s.secretNames)).toEqual(["API_KEY", "DATABASE_URL"]);
-    expect(await value(s.projectId)).toBe("p-1");
-    expect(await value(s.appId)).toBe("p-1-web");
+    expect(await outputValue(s.secretNames)).toEqual(["API_KEY", "DATABASE_URL"]);
+    expect(await outputValue(s.projectId)).toBe("p-1");
+    expect(await outputValue(s.appId)).toBe("p-1-web");
   });
 
   test("user options are kept alongside additionalSecretOutputs", async () => {
     const s = new AppSecrets("api", { projectId: "p-1", appId: "p-1-api", secrets: { A: VAL.key } }, { additionalSecretOutputs: ["appId"], protect: true });
-    await value(s.urn);
+    await outputValue(s.urn);
     const reg = registered.find((r) => r.name === "api");
     expect([...(reg?.additionalSecretOutputs ?? [])].sort()).toEqual(["appId", "secrets"]);
   });

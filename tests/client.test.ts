@@ -18,7 +18,7 @@ import {
   validateLogsQuery,
   type AppLogsQuery,
 } from "../provider/client";
-import { expectNoPlaintextSecrets, testClient } from "./helpers";
+import { expectNoPlaintextSecrets, rejectionOf, testClient } from "./helpers";
 import { PimsSimulator } from "./simulator";
 
 let sim: PimsSimulator;
@@ -32,17 +32,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await sim.stop();
 });
-
-/** The rejection of `p`, which must be an instance of `cls` (fails the test when `p` resolves). */
-async function failure<T extends Error>(p: Promise<unknown>, cls: abstract new (...args: never[]) => T): Promise<T> {
-  const outcome = await p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  if (outcome.ok) throw new Error(`expected a ${cls.name}, got a result: ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(cls);
-  return outcome.error as T;
-}
 
 /** Every text a user or a log could see of an error. */
 function errorTexts(err: unknown): Record<string, string> {
@@ -129,7 +118,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     ]);
 
     const asDeleted = new PimsClient({ baseUrl: sim.baseUrl, token: sa.token.secret, retries: 0 });
-    await failure(asDeleted.listInvoices(projectId), AuthError);
+    await rejectionOf(asDeleted.listInvoices(projectId), AuthError);
   });
 
   it("4 resizeVolume: the volume grows; above 1024 GB on a protected project", async () => {
@@ -243,7 +232,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
 
   it("sends the bearer token, JSON content type and encodes path segments", async () => {
     const { projectId } = seed();
-    const err = await failure(client.deleteServiceAccount(projectId, "a/b c"), NotFoundError);
+    const err = await rejectionOf(client.deleteServiceAccount(projectId, "a/b c"), NotFoundError);
     expect(sim.requests[0].path).toBe(`/v2/projects/${projectId}/service-accounts/a%2Fb%20c`);
     expect(err.serverMessage).toBe("service account a/b c not found");
     expect(err.path).toBe(`/v2/projects/${projectId}/service-accounts/a%2Fb%20c`);
@@ -275,7 +264,7 @@ describe("errors the simulator produces", () => {
 
   it.each(notFound)("404 → NotFoundError, never retried: $name", async (op) => {
     const ids = seed();
-    const err = await failure(op.run(client, ids), NotFoundError);
+    const err = await rejectionOf(op.run(client, ids), NotFoundError);
     expect(err).toMatchObject({ kind: "not_found", status: 404, method: op.method, attempts: 1, serverMessage: op.message(ids) });
     expect(sim.requests).toHaveLength(1);
     expect(err.path).toBe(sim.requests[0].path);
@@ -303,7 +292,7 @@ describe("errors the simulator produces", () => {
     const bad = testClient(sim, { token: badToken });
     const projectsBefore = sim.projects().length;
 
-    const err = await failure(op.run(bad, ids), AuthError);
+    const err = await rejectionOf(op.run(bad, ids), AuthError);
     expect(err).toMatchObject({ kind: "auth", status: 401, method: op.method, attempts: 1, serverMessage: "invalid or missing bearer token" });
     expect(sim.requests).toHaveLength(1);
     expect(sim.requests[0].status).toBe(401);
@@ -319,7 +308,7 @@ describe("errors the simulator produces", () => {
   it("403: a volume above 1024 GB on a project that is not protected → AuthError; 1024 itself is fine", async () => {
     const { projectId } = seed();
     const vol = sim.addVolume(projectId, { sizeGb: 100 });
-    const err = await failure(client.resizeVolume(projectId, vol.id, 1025), AuthError);
+    const err = await rejectionOf(client.resizeVolume(projectId, vol.id, 1025), AuthError);
     expect(err).toMatchObject({ kind: "auth", status: 403, attempts: 1, serverMessage: "volumes above 1024 GB require a protected project" });
     expect(err.toString()).toBe(`resizing volume ${vol.id} in project ${projectId} to 1025 GB: 403 volumes above 1024 GB require a protected project`);
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
@@ -353,7 +342,7 @@ describe("errors the simulator produces", () => {
     const { projectId, appId } = seed();
     sim.addVolume(projectId, { sizeGb: 100 });
     const projectsBefore = sim.projects().length;
-    const err = await failure(c.run(client, projectId, appId), ValidationError);
+    const err = await rejectionOf(c.run(client, projectId, appId), ValidationError);
     expect(err).toMatchObject({ kind: "validation", status: 422, attempts: 1, serverMessage: c.message });
     expect(sim.requests).toHaveLength(1);
     expect(sim.requests[0].status).toBe(422);
@@ -375,7 +364,7 @@ describe("errors the simulator produces", () => {
 
   it("toString() reads `<action>: <status> <service message>` exactly, with every field set", async () => {
     seed({ id: "p-1" });
-    const err = await failure(client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }), ValidationError);
+    const err = await rejectionOf(client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }), ValidationError);
     expect(err.toString()).toBe('creating service account "ci" in project p-1: 422 grants must have 1 to 50 entries');
     expect(String(err)).toBe(err.toString());
     expect(err.message).toBe(err.toString());
@@ -396,7 +385,7 @@ describe("errors the simulator produces", () => {
   it("400 from the server (invalid nextToken) → ValidationError, not retried", async () => {
     const { projectId, appId } = seed();
     sim.addLogs(projectId, appId, [{ logLine: "x" }]);
-    const err = await failure(client.getAppLogsPage(projectId, appId, { nextToken: "garbage" }), ValidationError);
+    const err = await rejectionOf(client.getAppLogsPage(projectId, appId, { nextToken: "garbage" }), ValidationError);
     expect(err).toMatchObject({ status: 400, serverMessage: "nextToken is invalid", attempts: 1 });
     expect(sim.requests).toHaveLength(1);
   });
@@ -404,14 +393,14 @@ describe("errors the simulator produces", () => {
   it("409: cancelling a finished or already cancelled run → ConflictError, status unchanged", async () => {
     const { projectId, appId } = seed();
     const done = sim.addRun(projectId, appId, { status: "finished" });
-    const err = await failure(client.cancelRun(projectId, appId, done.id), ConflictError);
+    const err = await rejectionOf(client.cancelRun(projectId, appId, done.id), ConflictError);
     expect(err).toMatchObject({ kind: "conflict", status: 409, method: "DELETE", attempts: 1, serverMessage: `run ${done.id} has already finished (status: finished)` });
     expect(err.toString()).toBe(`cancelling run ${done.id} of app ${appId} in project ${projectId}: 409 run ${done.id} has already finished (status: finished)`);
     expect(sim.runs().find((r) => r.id === done.id)?.status).toBe("finished");
 
     const running = sim.addRun(projectId, appId);
     await client.cancelRun(projectId, appId, running.id);
-    await failure(client.cancelRun(projectId, appId, running.id), ConflictError);
+    await rejectionOf(client.cancelRun(projectId, appId, running.id), ConflictError);
     expect(sim.requests.map((r) => r.status)).toEqual([409, 200, 409]);
   });
 
@@ -419,7 +408,7 @@ describe("errors the simulator produces", () => {
     const { projectId } = seed();
     const sa = await client.createServiceAccount(projectId, saRequest(projectId));
     const asSa = testClient(sim, { token: sa.token.secret });
-    const err = await failure(asSa.deleteServiceAccount(projectId, sa.id), ConflictError);
+    const err = await rejectionOf(asSa.deleteServiceAccount(projectId, sa.id), ConflictError);
     expect(err.serverMessage).toBe("cannot delete the service account used by this request");
     expect(sim.serviceAccounts(projectId).map((s) => s.id)).toEqual([sa.id]);
     expectErrorFreeOf(err, [sa.token.secret, sim.token]);
@@ -430,11 +419,11 @@ describe("errors the simulator produces", () => {
 describe("the token never appears in an error", () => {
   it("HTTP error: 401 with a bad token, and a 404 whose path and message carry the token", async () => {
     const badToken = "pims_admin_wrong_0123456789abcdef0123456789";
-    const err401 = await failure(testClient(sim, { token: badToken }).listInvoices("p-x"), AuthError);
+    const err401 = await rejectionOf(testClient(sim, { token: badToken }).listInvoices("p-x"), AuthError);
     expectErrorFreeOf(err401, [badToken]);
 
     // A user who pastes the token where an id belongs: the path, the action and the service's message all hold it.
-    const err404 = await failure(client.listApiKeys(sim.token), NotFoundError);
+    const err404 = await rejectionOf(client.listApiKeys(sim.token), NotFoundError);
     expect(sim.requests[1].path).toBe(`/v2/projects/${sim.token}/api-keys`); // it did travel, as an id
     expectErrorFreeOf(err404, [sim.token]);
     expect(err404.toString()).toBe("listing API keys of project [REDACTED]: 404 project [REDACTED] not found");
@@ -444,7 +433,7 @@ describe("the token never appears in an error", () => {
     const closed = await closedPort();
     const token = "pims_admin_closed_port_0123456789abcdef";
     const c = new PimsClient({ baseUrl: `http://127.0.0.1:${closed}`, token, retries: 1, minDelayMs: 1, maxDelayMs: 2 });
-    const err = await failure(c.listApiKeys(token), NetworkError);
+    const err = await rejectionOf(c.listApiKeys(token), NetworkError);
     expect(err).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 2 });
     expect(err.status).toBeUndefined();
     expect(err.toString()).toBe("listing API keys of project [REDACTED]: could not reach the service (ECONNREFUSED)");
@@ -454,7 +443,7 @@ describe("the token never appears in an error", () => {
   it("timeout: a delayed response beyond timeoutMs", async () => {
     const { projectId } = seed();
     sim.addFault({ kind: "delay", delayMs: 2000 });
-    const err = await failure(testClient(sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId), TimeoutError);
+    const err = await rejectionOf(testClient(sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId), TimeoutError);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ kind: "timeout", attempts: 1, method: "GET", path: `/v2/projects/${projectId}/invoices` });
     expect(err.toString()).toBe(`listing invoices of project ${projectId}: timed out waiting for the service`);
@@ -469,7 +458,7 @@ describe("the token never appears in an error", () => {
     });
     try {
       const c = new PimsClient({ baseUrl: srv.baseUrl, token, retries: 0 });
-      const err = await failure(c.listInvoices("p-1"), PimsError);
+      const err = await rejectionOf(c.listInvoices("p-1"), PimsError);
       expect(err.serverMessage).toBe("bad header: Bearer [REDACTED]");
       expectErrorFreeOf(err, [token]);
     } finally {
@@ -609,12 +598,12 @@ describe("app log paging", () => {
   it.each(badQueries)("validateLogsQuery rejects %s with zero requests", async (_name, query, rule) => {
     const { projectId, appId } = seed();
     expect(() => validateLogsQuery(query)).toThrow(ValidationError);
-    const err = await failure(client.getAppLogsPage(projectId, appId, query), ValidationError);
+    const err = await rejectionOf(client.getAppLogsPage(projectId, appId, query), ValidationError);
     expect(err.serverMessage).toMatch(rule);
     expect(err.toString()).toBe(`checking app log filters: ${err.serverMessage}`);
     expect(err.status).toBeUndefined();
-    await failure(client.collectAppLogs(projectId, appId, query, 10), ValidationError);
-    await failure(client.iterateAppLogs(projectId, appId, query).next(), ValidationError);
+    await rejectionOf(client.collectAppLogs(projectId, appId, query, 10), ValidationError);
+    await rejectionOf(client.iterateAppLogs(projectId, appId, query).next(), ValidationError);
     expect(sim.requests).toHaveLength(0);
   });
 
@@ -707,7 +696,7 @@ describe("liberal parsing (tiny real server)", () => {
 
   it("createProject with an empty body is an error naming the problem", async () => {
     srv = await tinyServer(fixed(201, "   \n", "text/plain"));
-    const err = await failure(tinyClient(srv).createProject({ name: "x1" }), PimsError);
+    const err = await rejectionOf(tinyClient(srv).createProject({ name: "x1" }), PimsError);
     expect(err.toString()).toBe('creating project "x1": 201 the response carried no project id');
   });
 
@@ -721,7 +710,7 @@ describe("liberal parsing (tiny real server)", () => {
       res.writeHead(200, { "Content-Type": "text/html" });
       res.end(`<html><body>Welcome! header was ${req.headers.authorization}</body></html>`);
     });
-    const err = await failure(tinyClient(srv).createProject({ name: "x1" }), PimsError);
+    const err = await rejectionOf(tinyClient(srv).createProject({ name: "x1" }), PimsError);
     expect(err.toString()).toMatch(/^creating project "x1": 200 unexpected response, expected a project id, got "<html><body>Welcome! header was Bearer \[REDACTED\]/);
     expectErrorFreeOf(err, [TOKEN]);
   });
@@ -729,18 +718,18 @@ describe("liberal parsing (tiny real server)", () => {
   it("a 200 whose body is not the expected shape is an error, not an empty result", async () => {
     srv = await tinyServer(fixed(200, "<!doctype html><title>Console</title>", "text/html"));
     const c = tinyClient(srv);
-    const keys = await failure(c.listApiKeys("p-1"), PimsError);
+    const keys = await rejectionOf(c.listApiKeys("p-1"), PimsError);
     const page = '"<!doctype html><title>Console</title>"';
     expect(keys.toString()).toBe("listing API keys of project p-1: 200 unexpected response, expected a JSON array, got 37 characters of text");
     expect(keys.kind).toBe("http");
-    expect((await failure(c.listInvoices("p-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON array, got ${page}`);
-    expect((await failure(c.getAppLogsPage("p-1", "a-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON log page, got ${page}`);
-    expect((await failure(c.getBuildLogs("p-1", "a-1", "b-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON build logs object, got ${page}`);
-    const sa = await failure(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
+    expect((await rejectionOf(c.listInvoices("p-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON array, got ${page}`);
+    expect((await rejectionOf(c.getAppLogsPage("p-1", "a-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON log page, got ${page}`);
+    expect((await rejectionOf(c.getBuildLogs("p-1", "a-1", "b-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON build logs object, got ${page}`);
+    const sa = await rejectionOf(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
     expect(sa.serverMessage).toBe("unexpected response, expected a JSON service account object, got 37 characters of text");
     await srv.close();
     srv = await tinyServer(fixed(200, JSON.stringify({ message: "not a list" })));
-    expect((await failure(tinyClient(srv).listInvoices("p-1"), PimsError)).serverMessage).toBe("unexpected response, expected a JSON array, got a JSON object");
+    expect((await rejectionOf(tinyClient(srv).listInvoices("p-1"), PimsError)).serverMessage).toBe("unexpected response, expected a JSON array, got a JSON object");
   });
 
   it("an unexpected body that carries secrets is never quoted in the error", async () => {
@@ -751,9 +740,9 @@ describe("liberal parsing (tiny real server)", () => {
       res.end(req.method === "POST" ? oneTime : `{"keys":[{"apiKey":"${apiKey}"}]}`);
     });
     const c = tinyClient(srv);
-    const keys = await failure(c.listApiKeys("p-1"), PimsError);
+    const keys = await rejectionOf(c.listApiKeys("p-1"), PimsError);
     expect(keys.serverMessage).toBe("unexpected response, expected a JSON array, got a JSON object");
-    const sa = await failure(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
+    const sa = await rejectionOf(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
     expect(sa.serverMessage).toBe(`unexpected response, expected a JSON service account object, got ${oneTime.length} characters of text`);
     for (const err of [keys, sa]) expectErrorFreeOf(err, [apiKey, oneTime, TOKEN]);
   });
@@ -851,7 +840,7 @@ describe("liberal parsing (tiny real server)", () => {
     expect((await tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 })).token.secret).toBe("bare-secret-0123");
     await srv.close();
     srv = await tinyServer(fixed(201, JSON.stringify({ id: "sa-1", name: "ci", token: { id: "t-1" } })));
-    const err = await failure(tinyClient(srv).createServiceAccount("p 1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
+    const err = await rejectionOf(tinyClient(srv).createServiceAccount("p 1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
     expect(err.toString()).toBe('creating service account "ci" in project p 1: 201 the response carried no token');
     expect(err.path).toBe("/v2/projects/p%201/service-accounts");
   });
@@ -886,12 +875,12 @@ describe("liberal parsing (tiny real server)", () => {
 
   it("an error body that is not JSON becomes the server message (truncated)", async () => {
     srv = await tinyServer(fixed(404, `<html>${"x".repeat(400)}</html>`, "text/html"));
-    const err = await failure(tinyClient(srv).listInvoices("p-1"), NotFoundError);
+    const err = await rejectionOf(tinyClient(srv).listInvoices("p-1"), NotFoundError);
     expect(err.serverMessage).toHaveLength(301);
     expect(err.serverMessage?.endsWith("…")).toBe(true);
     await srv.close();
     srv = await tinyServer(fixed(404, ""));
-    const empty = await failure(tinyClient(srv).listInvoices("p-1"), NotFoundError);
+    const empty = await rejectionOf(tinyClient(srv).listInvoices("p-1"), NotFoundError);
     expect(empty.toString()).toBe("listing invoices of project p-1: 404 Not Found");
   });
 });

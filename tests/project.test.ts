@@ -3,12 +3,10 @@
  * and the SDK class under pulumi mocks (type token, outputs).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { UNKNOWN } from "../provider/common";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../provider/project";
 import { Project } from "../sdk/project";
-import { configureRequest, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator } from "./simulator";
+import { captureRegistrations, configureRequest, outputValue, useSimulatorProvider } from "./helpers";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;
@@ -70,82 +68,66 @@ describe("Project diff", () => {
 // ---- against the simulator -----------------------------------------------------------------------------
 
 describe("Project against the simulator", () => {
-  let sim: PimsSimulator;
-  let provider: ProjectProvider;
-  let warn: jest.SpyInstance;
-
-  beforeAll(async () => {
-    sim = await startSimulator();
-  });
-  afterAll(async () => {
-    await sim.stop();
-  });
-  beforeEach(async () => {
-    provider = new ProjectProvider();
-    await provider.configure(configureRequest(simConfig(sim)));
-    sim.clearRequests();
-    warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-  });
-  afterEach(() => warn.mockRestore());
+  const ctx = useSimulatorProvider(ProjectProvider);
 
   test("check never calls the service, even with bad input", async () => {
     for (const news of [{}, { name: "a" }, { name: "b".repeat(51) }, { name: 7 }, { name: "fine" }]) {
-      await provider.check(asInputs({}), asInputs(news));
+      await ctx.provider.check(asInputs({}), asInputs(news));
     }
-    expect(sim.requests).toHaveLength(0);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 
   test("create → replace on rename → read → delete", async () => {
-    const before = sim.projects().length;
+    const before = ctx.sim.projects().length;
 
     // create
-    const first = await provider.create({ name: "shop-prod" });
+    const first = await ctx.provider.create({ name: "shop-prod" });
     expect(first.id).toMatch(/^p-[0-9a-f]{8}$/);
     expect(first.outs).toEqual({ name: "shop-prod", projectId: first.id });
-    expect(sim.project(first.id)).toMatchObject({ id: first.id, name: "shop-prod" });
-    expect(sim.countRequests({ method: "POST", path: "/v2/projects" })).toBe(1);
-    expect(sim.requests[0].body).toEqual({ name: "shop-prod" });
+    expect(ctx.sim.project(first.id)).toMatchObject({ id: first.id, name: "shop-prod" });
+    expect(ctx.sim.countRequests({ method: "POST", path: "/v2/projects" })).toBe(1);
+    expect(ctx.sim.requests[0].body).toEqual({ name: "shop-prod" });
 
     // a rename replaces: the new project is created first, the old one is left in the service
     const outs = first.outs as ProjectOutputs;
-    expect(await provider.diff(first.id, outs, { name: "shop-production" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
-    const second = await provider.create({ name: "shop-production" });
+    expect(await ctx.provider.diff(first.id, outs, { name: "shop-production" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    const second = await ctx.provider.create({ name: "shop-production" });
     expect(second.id).not.toBe(first.id);
-    expect(sim.project(second.id)?.name).toBe("shop-production");
-    expect(sim.projects()).toHaveLength(before + 2);
+    expect(ctx.sim.project(second.id)?.name).toBe("shop-production");
+    expect(ctx.sim.projects()).toHaveLength(before + 2);
 
     // read (refresh): no read endpoint, state unchanged, no call
-    sim.clearRequests();
-    const read = await provider.read(second.id, second.outs as ProjectOutputs);
+    ctx.sim.clearRequests();
+    const read = await ctx.provider.read(second.id, second.outs as ProjectOutputs);
     expect(read).toEqual({ id: second.id, props: second.outs });
-    expect(sim.requests).toHaveLength(0);
+    expect(ctx.sim.requests).toHaveLength(0);
 
     // delete the old one: no call, the project is still there, one clear warning
-    await provider.delete(first.id, outs);
-    expect(sim.requests).toHaveLength(0);
-    expect(sim.project(first.id)?.name).toBe("shop-prod");
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]).toEqual([
+    await ctx.provider.delete(first.id, outs);
+    expect(ctx.sim.requests).toHaveLength(0);
+    expect(ctx.sim.project(first.id)?.name).toBe("shop-prod");
+    expect(ctx.warn).toHaveBeenCalledTimes(1);
+    expect(ctx.warn.mock.calls[0]).toEqual([
       `pulumi-pims: project ${first.id} ("shop-prod") was removed from the stack but still exists in the service: ` +
         "the service has no delete operation for projects; remove it in the web console if it should go.",
     ]);
-    expectTokenAbsent(warn.mock.calls.flat().join("\n"));
+    expectTokenAbsent(ctx.warn.mock.calls.flat().join("\n"));
   });
 
   test("update is never needed (every change replaces) but keeps the outputs if the engine calls it", async () => {
     const olds = { name: "keep", projectId: "p-00000001" };
-    expect(await provider.update("p-00000001", olds, { name: "keep" })).toEqual({ outs: olds });
-    await expect(provider.update("p-00000001", olds, { name: "other" })).rejects.toThrow(/cannot be renamed in place/);
-    expect(sim.requests).toHaveLength(0);
+    expect(await ctx.provider.update("p-00000001", olds, { name: "keep" })).toEqual({ outs: olds });
+    await expect(ctx.provider.update("p-00000001", olds, { name: "other" })).rejects.toThrow(/cannot be renamed in place/);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 
   test("import (read with no state) is refused with what to do instead", async () => {
-    await expect(provider.read("p-12345678")).rejects.toThrow(/project p-12345678 cannot be imported: the service has no operation to read a project/);
-    expect(sim.requests).toHaveLength(0);
+    await expect(ctx.provider.read("p-12345678")).rejects.toThrow(/project p-12345678 cannot be imported: the service has no operation to read a project/);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 
   test("a name the service refuses (check skipped) shows the service's rule and the name", async () => {
-    const err = await provider.create({ name: "q".repeat(51) }).catch((e: unknown) => e as Error);
+    const err = await ctx.provider.create({ name: "q".repeat(51) }).catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^creating project "q{51}": 422 name must be 2 to 50 characters$/);
     expectTokenAbsent((err as Error).message);
@@ -163,51 +145,27 @@ describe("Project against the simulator", () => {
       if (saved.t !== undefined) process.env.PIMS_TOKEN = saved.t;
       if (saved.u !== undefined) process.env.PIMS_BASE_URL = saved.u;
     }
-    expect(sim.requests).toHaveLength(0);
+    expect(ctx.sim.requests).toHaveLength(0);
   });
 
   function expectTokenAbsent(text: string): void {
-    expect(text.includes(sim.token)).toBe(false);
+    expect(text.includes(ctx.sim.token)).toBe(false);
   }
 });
 
 // ---- the SDK class under mocks -------------------------------------------------------------------------
 
 describe("Project SDK class", () => {
-  interface Registered {
-    type: string;
-    name: string;
-    additionalSecretOutputs: string[];
-    object: Loose;
-  }
-  const registered: Registered[] = [];
-
-  beforeAll(async () => {
-    type Req = { getType(): string; getName(): string; getAdditionalsecretoutputsList(): string[]; getObject(): { toJavaScript(): Loose } };
-    const original = MockMonitor.prototype.registerResource;
-    jest.spyOn(MockMonitor.prototype, "registerResource").mockImplementation(function (this: MockMonitor, req: Req, cb: (err: unknown, res: unknown) => void) {
-      registered.push({ type: req.getType(), name: req.getName(), additionalSecretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
-      return original.call(this, req, cb);
-    });
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => ({ id: `${args.name}-id`, state: { ...args.inputs, projectId: "p-0000abcd" } }),
-        call: (args) => args.inputs,
-      },
-      "proj",
-      "stack",
-      false,
-    );
+  const registered = captureRegistrations({
+    newResource: (args) => ({ id: `${args.name}-id`, state: { ...args.inputs, projectId: "p-0000abcd" } }),
+    call: (args) => args.inputs,
   });
-  afterAll(() => jest.restoreAllMocks());
-
-  const value = <T>(o: pulumi.Output<T>): Promise<T> => new Promise((resolve) => o.apply(resolve));
 
   test("registers pulumi-nodejs:dynamic/pims:Project with its inputs and exposes its outputs", async () => {
     const project = new Project("shop", { name: "shop-prod" });
-    expect(await value(project.urn)).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/pims:Project::shop");
-    expect(await value(project.name)).toBe("shop-prod");
-    expect(await value(project.projectId)).toBe("p-0000abcd");
+    expect(await outputValue(project.urn)).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/pims:Project::shop");
+    expect(await outputValue(project.name)).toBe("shop-prod");
+    expect(await outputValue(project.projectId)).toBe("p-0000abcd");
     const reg = registered.find((r) => r.name === "shop");
     expect(reg?.type).toBe("pulumi-nodejs:dynamic/pims:Project");
     expect(reg?.additionalSecretOutputs).toEqual([]);

@@ -19,7 +19,7 @@ import {
   ValidationError,
   type ClientOptions,
 } from "../provider/client";
-import { testClient } from "./helpers";
+import { rejectionOf, testClient } from "./helpers";
 import { PimsSimulator } from "./simulator";
 
 let sim: PimsSimulator;
@@ -31,16 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await sim.stop();
 });
-
-async function failure<T extends Error>(p: Promise<unknown>, cls: abstract new (...args: never[]) => T): Promise<T> {
-  const outcome = await p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  if (outcome.ok) throw new Error(`expected a ${cls.name}, got a result: ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(cls);
-  return outcome.error as T;
-}
 
 interface Ids {
   projectId: string;
@@ -100,7 +90,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const ids = await seed();
     const before = sim.projects().length;
     sim.addFault({ kind: "status", status: 402 });
-    const err = await failure(op.run(testClient(sim, opts), ids), PaymentError);
+    const err = await rejectionOf(op.run(testClient(sim, opts), ids), PaymentError);
     expect(err).toMatchObject({ kind: "payment", status: 402, method: op.method, attempts: 1, serverMessage: "injected fault" });
     expect(err.path).toBe(sim.requests[0].path);
     expect(sim.requests).toHaveLength(1);
@@ -111,7 +101,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const ids = await seed();
     const before = sim.projects().length;
     sim.addFault({ kind: "status", status: 500 });
-    const err = await failure(op.run(testClient(sim, opts), ids), ServerError);
+    const err = await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
     expect(err).toMatchObject({ kind: "server", status: 500, method: op.method, attempts: 1 });
     expect(sim.requests).toHaveLength(1);
     expectUnchanged(ids, before);
@@ -121,7 +111,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const ids = await seed();
     const before = sim.projects().length;
     sim.addFault({ kind: "rateLimit" });
-    const err = await failure(op.run(testClient(sim, opts), ids), RateLimitError);
+    const err = await rejectionOf(op.run(testClient(sim, opts), ids), RateLimitError);
     expect(err).toMatchObject({ kind: "rate_limit", status: 429, method: op.method, attempts: 3, serverMessage: "rate limited" });
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 429]);
     expectUnchanged(ids, before);
@@ -131,7 +121,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const ids = await seed();
     sim.addFault({ kind: "status", status: 503 });
     const expected = op.method === "POST" ? 1 : 3;
-    const err = await failure(op.run(testClient(sim, opts), ids), ServerError);
+    const err = await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
     expect(err).toMatchObject({ kind: "server", status: 503, attempts: expected });
     expect(sim.requests).toHaveLength(expected);
   });
@@ -141,7 +131,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const before = sim.projects().length;
     sim.addFault({ kind: "drop" });
     const expected = op.method === "POST" ? 1 : 3;
-    const err = await failure(op.run(testClient(sim, opts), ids), NetworkError);
+    const err = await rejectionOf(op.run(testClient(sim, opts), ids), NetworkError);
     expect(err).not.toBeInstanceOf(TimeoutError);
     expect(err).toMatchObject({ kind: "network", method: op.method, attempts: expected, code: "ECONNRESET" });
     expect(err.status).toBeUndefined();
@@ -154,7 +144,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     sim.addFault({ kind: "delay", delayMs: 5000 });
     const expected = op.method === "POST" ? 1 : 3;
     const started = Date.now();
-    const err = await failure(op.run(testClient(sim, { ...opts, timeoutMs: 80 }), ids), TimeoutError);
+    const err = await rejectionOf(op.run(testClient(sim, { ...opts, timeoutMs: 80 }), ids), TimeoutError);
     expect(err).toMatchObject({ kind: "timeout", method: op.method, attempts: expected, serverMessage: "timed out waiting for the service" });
     expect(sim.requests).toHaveLength(expected);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -164,7 +154,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const ids = await seed();
     sim.addFault({ kind: "status", status: 503, times: 1 });
     if (op.method === "POST") {
-      await failure(op.run(testClient(sim, opts), ids), ServerError);
+      await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
       expect(sim.requests.map((r) => r.status)).toEqual([503]);
     } else {
       await op.run(testClient(sim, opts), ids);
@@ -227,7 +217,7 @@ describe("what is retried", () => {
     const ids = await seed();
     sim.addFault({ kind: "rateLimit", retryAfter: "0" });
     const delays: number[] = [];
-    const err = await failure(
+    const err = await rejectionOf(
       testClient(sim, { retries: 3, minDelayMs: 40, maxDelayMs: 160, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId),
       RateLimitError,
     );
@@ -336,7 +326,7 @@ describe("what is never retried", () => {
       () => c.cancelRun(ids.projectId, ids.appId, ids.runId),
     ]) {
       sim.clearRequests();
-      const err = await failure(run(), cls);
+      const err = await rejectionOf(run(), cls);
       expect(err).toMatchObject({ kind, status, attempts: 1 });
       expect(sim.requests).toHaveLength(1);
     }
@@ -346,7 +336,7 @@ describe("what is never retried", () => {
     await seed();
     const before = sim.projects().length;
     sim.addFault({ kind: "drop", method: "POST", times: 1 });
-    const err = await failure(testClient(sim).createProject({ name: "dropped" }), NetworkError);
+    const err = await rejectionOf(testClient(sim).createProject({ name: "dropped" }), NetworkError);
     expect(err).toMatchObject({ attempts: 1, method: "POST", path: "/v2/projects" });
     expect(err.toString()).toBe('creating project "dropped": could not reach the service (ECONNRESET)');
     expect(sim.requests).toHaveLength(1);
@@ -356,7 +346,7 @@ describe("what is never retried", () => {
   it("a POST is not retried on a timeout (it may have reached the service)", async () => {
     const ids = await seed();
     sim.addFault({ kind: "delay", delayMs: 400, method: "POST", times: 1 });
-    await failure(testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, { name: "slow", grants: [ids.projectId], expiresIn: 0 }), TimeoutError);
+    await rejectionOf(testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, { name: "slow", grants: [ids.projectId], expiresIn: 0 }), TimeoutError);
     expect(sim.requests).toHaveLength(1);
     // The service did create it after the delay: exactly what a retry would have duplicated.
     await new Promise((r) => setTimeout(r, 500));
@@ -370,7 +360,7 @@ describe("bounds", () => {
     const ids = await seed();
     sim.addFault({ kind: "status", status: 503 });
     const onRetry: number[] = [];
-    const err = await failure(testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId), ServerError);
+    const err = await rejectionOf(testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId), ServerError);
     expect(err).toMatchObject({ status: 503, attempts: 3, serverMessage: "injected fault" });
     expect(err.toString()).toBe(`listing API keys of project ${ids.projectId}: 503 injected fault`);
     expect(sim.requests).toHaveLength(3);
@@ -380,12 +370,12 @@ describe("bounds", () => {
   it("default: 4 retries (5 requests); retries: 0 → 1 request", async () => {
     const ids = await seed();
     sim.addFault({ kind: "status", status: 502 });
-    const err = await failure(testClient(sim).listInvoices(ids.projectId), ServerError);
+    const err = await rejectionOf(testClient(sim).listInvoices(ids.projectId), ServerError);
     expect(err.attempts).toBe(5);
     expect(sim.requests).toHaveLength(5);
 
     sim.clearRequests();
-    const once = await failure(testClient(sim, { retries: 0 }).listInvoices(ids.projectId), ServerError);
+    const once = await rejectionOf(testClient(sim, { retries: 0 }).listInvoices(ids.projectId), ServerError);
     expect(once.attempts).toBe(1);
     expect(sim.requests).toHaveLength(1);
   });
@@ -394,7 +384,7 @@ describe("bounds", () => {
     const ids = await seed();
     sim.addFault({ kind: "status", status: 503 });
     const delays: number[] = [];
-    await failure(testClient(sim, { retries: 4, minDelayMs: 10, maxDelayMs: 40, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId), ServerError);
+    await rejectionOf(testClient(sim, { retries: 4, minDelayMs: 10, maxDelayMs: 40, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId), ServerError);
     expect(delays).toHaveLength(4);
     const ceilings = [10, 20, 40, 40];
     delays.forEach((d, i) => {
@@ -413,9 +403,9 @@ describe("bounds", () => {
 
     const reasons: string[] = [];
     const c = new PimsClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t0123456789", retries: 2, minDelayMs: 1, maxDelayMs: 2, onRetry: (i) => reasons.push(i.reason) });
-    const get = await failure(c.listInvoices("p-1"), NetworkError);
+    const get = await rejectionOf(c.listInvoices("p-1"), NetworkError);
     expect(get).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 3 });
-    const post = await failure(c.createProject({ name: "never-sent" }), NetworkError);
+    const post = await rejectionOf(c.createProject({ name: "never-sent" }), NetworkError);
     expect(post).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 3, method: "POST" });
     expect(reasons).toEqual(Array(4).fill("ECONNREFUSED"));
   });

@@ -29,7 +29,7 @@ import {
 } from "../provider/serviceAccount";
 import { ServiceAccount } from "../sdk/serviceAccount";
 import { providerShim } from "../sdk/shim";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
+import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, simConfig, startSimulator } from "./helpers";
 import type { PimsSimulator } from "./simulator";
 
 type Props = Record<string, unknown>;
@@ -742,48 +742,24 @@ describe("serialized provider", () => {
 // ---- the SDK class under pulumi mocks ---------------------------------------------------------------------------
 
 describe("ServiceAccount class (pulumi mocks)", () => {
-  interface RegisterRequest {
-    getType(): string;
-    getName(): string;
-    getAdditionalsecretoutputsList(): string[];
-  }
-  interface MonitorLike {
-    registerResource(req: RegisterRequest, cb: (err: unknown, res: unknown) => void): Promise<void>;
-  }
+  const newResourceArgs: pulumi.runtime.MockResourceArgs[] = [];
+  // The mock API's newResource does not receive resource options: `registered` holds the RegisterResourceRequests
+  // the SDK sends to the (mock) resource monitor, which carry additionalSecretOutputs as the engine sees them.
+  const registered = captureRegistrations({
+    newResource: (args) => {
+      newResourceArgs.push(args);
+      return { id: "sa-mock", state: { ...args.inputs, serviceAccountId: "sa-mock", token: "pims_sa_mocked_token_value" } };
+    },
+    call: (args) => args.inputs,
+  });
 
   test("registers pulumi-nodejs:dynamic/pims:ServiceAccount with additionalSecretOutputs [token]", async () => {
-    const newResourceArgs: pulumi.runtime.MockResourceArgs[] = [];
-    await pulumi.runtime.setMocks(
-      {
-        newResource: (args) => {
-          newResourceArgs.push(args);
-          return { id: "sa-mock", state: { ...args.inputs, serviceAccountId: "sa-mock", token: "pims_sa_mocked_token_value" } };
-        },
-        call: (args) => args.inputs,
-      },
-      "proj",
-      "stack",
-      false,
-    );
-    // The mock API's newResource does not receive resource options: capture the RegisterResourceRequest the SDK
-    // sends to the (mock) resource monitor instead, which carries additionalSecretOutputs as the engine sees it.
-    const monitor = pulumi.runtime.getMonitor() as unknown as MonitorLike;
-    const registered: Array<{ type: string; name: string; additionalSecretOutputs: string[] }> = [];
-    const original = monitor.registerResource.bind(monitor);
-    monitor.registerResource = (req, cb) => {
-      registered.push({ type: req.getType(), name: req.getName(), additionalSecretOutputs: req.getAdditionalsecretoutputsList() });
-      return original(req, cb);
-    };
-
     const envToken = `pims_env_${"9c1d".repeat(10)}`;
     extraSecrets.push(envToken);
     const savedToken = process.env.PIMS_TOKEN;
     process.env.PIMS_TOKEN = envToken;
     const sa = new ServiceAccount("ci", { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 3600 }, { additionalSecretOutputs: ["tokenId"] });
-    const [urn, token] = await Promise.all([
-      new Promise<string>((resolve) => sa.urn.apply(resolve)),
-      new Promise<string>((resolve) => sa.token.apply(resolve)),
-    ]);
+    const [urn, token] = await Promise.all([outputValue(sa.urn), outputValue(sa.token)]);
 
     expect(registered).toHaveLength(1);
     expect(registered[0].type).toBe("pulumi-nodejs:dynamic/pims:ServiceAccount");
