@@ -8,6 +8,7 @@ const config: Config = {
   testTimeout: 60_000,
   // e2e suites share one engine build and many processes: keep the machine (2 cores) from thrashing.
   maxWorkers: 2,
+  reporters: ["<rootDir>/tests/summaryReporter.js", "default"],
 };
 
 export default config;
