@@ -75,13 +75,6 @@ export function appSecretsDeleteWarning(projectId: string, appId: string, names:
   );
 }
 
-function requiredId(failures: Failures, field: "projectId" | "appId", value: unknown): void {
-  if (value === undefined || value === null) failures.add(field, `${field} is required`);
-  else if (isUnknown(value)) return;
-  else if (typeof value !== "string") failures.add(field, `${field} must be a string (got ${typeof value})`);
-  else if (value.trim() === "") failures.add(field, `${field} must not be empty`);
-}
-
 /** A secret name shown in a reason: names are not secret, but keep them short. */
 function shownName(name: string): string {
   return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
@@ -97,8 +90,8 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
    */
   async check(_olds: AppSecretsInputs, news: AppSecretsInputs): Promise<pulumi.dynamic.CheckResult<AppSecretsInputs>> {
     const failures = new Failures();
-    requiredId(failures, "projectId", news?.projectId);
-    requiredId(failures, "appId", news?.appId);
+    failures.requiredId("projectId", news?.projectId);
+    failures.requiredId("appId", news?.appId);
     const secrets: unknown = news?.secrets;
     if (secrets === undefined || secrets === null) {
       failures.add("secrets", "secrets is required");

@@ -53,6 +53,13 @@ export class Failures {
   add(property: string, reason: string): void {
     this.list.push({ property, reason });
   }
+  /** A required id (project, app, volume): present, a non-empty string; skipped when unknown at preview. */
+  requiredId(field: string, value: unknown): void {
+    if (value === undefined || value === null) this.add(field, `${field} is required`);
+    else if (isUnknown(value)) return;
+    else if (typeof value !== "string") this.add(field, `${field} must be a string (got ${typeof value})`);
+    else if (value.trim() === "") this.add(field, `${field} must not be empty`);
+  }
 }
 
 /** Length in characters (code points), as a person counts them. */

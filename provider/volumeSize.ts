@@ -49,13 +49,6 @@ export function volumeDeleteWarning(projectId: string, volumeId: string, sizeGb:
   );
 }
 
-function requiredId(failures: Failures, field: "projectId" | "volumeId", value: unknown): void {
-  if (value === undefined || value === null) failures.add(field, `${field} is required`);
-  else if (isUnknown(value)) return;
-  else if (typeof value !== "string") failures.add(field, `${field} must be a string (got ${typeof value})`);
-  else if (value.trim() === "") failures.add(field, `${field} must not be empty`);
-}
-
 // ---- provider -------------------------------------------------------------------------------------------
 
 export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<VolumeSizeInputs, VolumeSizeOutputs> {
@@ -66,8 +59,8 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
    */
   async check(olds: VolumeSizeInputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.CheckResult<VolumeSizeInputs>> {
     const failures = new Failures();
-    requiredId(failures, "projectId", news?.projectId);
-    requiredId(failures, "volumeId", news?.volumeId);
+    failures.requiredId("projectId", news?.projectId);
+    failures.requiredId("volumeId", news?.volumeId);
     const size: unknown = news?.sizeGb;
     if (size === undefined || size === null) {
       failures.add("sizeGb", "sizeGb is required");
