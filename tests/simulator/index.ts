@@ -1,17 +1,2 @@
-export { PimsSimulator } from "./server";
-export type {
-  FaultRule,
-  GenerateLogsOptions,
-  LogSeedLine,
-  RequestLogEntry,
-  SecretsMode,
-  SeedServiceAccount,
-  SimApp,
-  SimBuild,
-  SimProject,
-  SimRun,
-  SimRunStatus,
-  SimServiceAccount,
-  SimulatorOptions,
-  SimVolume,
-} from "./server";
+/** The PIMS simulator: a real HTTP server on loopback with seeding, inspection and fault switches. */
+export * from "./server";
