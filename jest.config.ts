@@ -1,14 +1,28 @@
 import type { Config } from "jest";
 
-const config: Config = {
+/**
+ * Three tiers, one jest project each:
+ * - unit: no network, no engine (seconds) — `npm run test:unit`
+ * - sim: against the simulator on loopback — `npm run test:sim`
+ * - engine: the real Pulumi engine (builds bin/ first when it is stale) — `npm run test:engine`
+ * `npm test` runs all three.
+ */
+const transform: Config["transform"] = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
+const tier = (name: string, extra: Partial<Config> = {}): Config => ({
+  displayName: name,
   testEnvironment: "node",
-  roots: ["<rootDir>/tests"],
+  roots: [`<rootDir>/tests/${name}`],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+  transform,
+  ...extra,
+});
+
+const config: Config = {
   testTimeout: 60_000,
   // e2e suites share one engine build and many processes: keep the machine (2 cores) from thrashing.
   maxWorkers: 2,
   reporters: ["<rootDir>/tests/summaryReporter.js", "default"],
+  projects: [tier("unit"), tier("sim", { globalSetup: "<rootDir>/tests/buildOnce.ts" }), tier("engine", { globalSetup: "<rootDir>/tests/buildOnce.ts" })],
 };
 
 export default config;

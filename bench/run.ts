@@ -27,7 +27,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type { MemoryJob, MemoryResult } from "./logs-memory";
 import type { SeedPlan } from "./sim-server";
-import { PimsSimulator } from "../tests/simulator";
+import { PimsSimulator } from "../simulator";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const axios = require("axios") as typeof import("axios").default;

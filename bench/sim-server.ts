@@ -4,7 +4,7 @@
  * process. Started by bench/run.ts with a seeding plan as the first argument (JSON, {@link SeedPlan}); prints one
  * JSON line `{ baseUrl, token }` when it listens; stops when its stdin closes or on SIGTERM.
  */
-import { PimsSimulator } from "../tests/simulator";
+import { PimsSimulator } from "../simulator";
 
 export interface SeedPlan {
   /** Projects to create with these ids. */

@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { PimsSimulator } from "../tests/simulator";
+import { PimsSimulator } from "../simulator";
 import { copyExample, createPimsStack, ensureEngine, exampleProgram, REPO_ROOT, tempDir } from "./engine";
 
 const STEPS = 6;
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   process.stdout.write(`\ndemo finished in ${secs(Date.now() - started)}\n`);
-  process.stdout.write("more: examples/ (quickstart, environments, rotation; a README each) and tests/e2e/, which runs them all\n");
+  process.stdout.write("more: examples/ (quickstart, environments, rotation; a README each) and tests/engine/, which runs them all\n");
 }
 
 function summary(changes: Record<string, number> | undefined): string {

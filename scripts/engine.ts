@@ -4,7 +4,7 @@
  *
  * How programs run here: through the Automation API's in-process Node runtime, as an inline `program` function
  * (the official Node language host cannot be obtained here; scripts/language-host is a small one of ours, used by
- * tests/e2e/languageHost.test.ts for a plain `pulumi up` in a project directory). An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
+ * tests/engine/languageHost.test.ts for a plain `pulumi up` in a project directory). An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
  * `index.ts`) is run by using a copy of its directory as `workDir` and a program that evaluates its `index.ts`
  * afresh and returns the module's exports as stack outputs ({@link exampleProgram}).
  *

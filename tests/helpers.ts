@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
-import { PimsSimulator, type SimulatorOptions } from "./simulator";
+import { PimsSimulator, type SimulatorOptions } from "../simulator";
 import { PimsClient, type ClientOptions } from "../provider/client";
 import type { PimsProviderBase } from "../provider/common";
 

@@ -22,10 +22,10 @@
  */
 import * as fs from "node:fs";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
-import { createPimsStack, tempDir } from "../scripts/engine";
-import { expectNoPlaintextSecrets } from "./helpers";
-import { PimsSimulator } from "./simulator";
-import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures, TOKEN_PATTERN, type Fixture } from "./fixtures/fixtures";
+import { createPimsStack, tempDir } from "../../scripts/engine";
+import { expectNoPlaintextSecrets } from "../helpers";
+import { PimsSimulator } from "../../simulator";
+import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures, TOKEN_PATTERN, type Fixture } from "../fixtures/fixtures";
 
 jest.setTimeout(180_000);
 

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, createPimsStack, ensureEngine, exampleProgram, randomSecret, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
-import type { PimsSimulator } from "../simulator";
+import type { PimsSimulator } from "../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles, sleep } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 /** The route table and one small handler per operation of the seed (numbers refer to its endpoint table). */
-import type { AppLogPage, LogDirection, LogStream } from "../../provider/client/types";
+import type { AppLogPage, LogDirection, LogStream } from "../provider/client/types";
 import type { LogCursor, LogFilter } from "./logStore";
 import type { NewServiceAccount, Principal, SimState } from "./state";
 import { HttpError, badRequest, charCount, isPlainObject, parseRfc3339, unprocessable } from "./util";

@@ -5,11 +5,11 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { MissingCredentialsError } from "../provider/credentials";
-import type { PimsSimulator } from "./simulator";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "./helpers";
+import { MissingCredentialsError } from "../../provider/credentials";
+import type { PimsSimulator } from "../../simulator";
+import { expectNoPlaintextSecrets, startSimulator, testClient } from "../helpers";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "bin", "cli", "pims.js");
 const NODE_BIN_DIR = path.join(ROOT, "node_modules", ".bin");
 const NODE = fs.existsSync(path.join(NODE_BIN_DIR, "node")) ? path.join(NODE_BIN_DIR, "node") : process.execPath;
@@ -68,23 +68,10 @@ function pims(args: string[], o: RunOptions = {}): Promise<RunResult> {
 
 const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
 
-/** Newest modification time (ms) of the files under `p`. */
-function newestMtime(p: string): number {
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return Math.max(0, ...fs.readdirSync(p).map((f) => newestMtime(path.join(p, f))));
-}
-
-beforeAll(async () => {
-  // Build bin/ when it is missing or older than the sources the CLI is made of (`npm test` builds first anyway).
-  const sources = ["cli", "sdk", "provider"].map((d) => newestMtime(path.join(ROOT, d)));
-  if (!fs.existsSync(CLI) || fs.statSync(CLI).mtimeMs < Math.max(...sources)) {
-    const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    // tsc exits non-zero on type errors in other engineers' files but still emits; only the result matters.
-    await new Promise<void>((resolve) => execFile(NODE, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT }, () => resolve()));
-  }
+beforeAll(() => {
+  // bin/ is built by the tier's global setup (tests/buildOnce.ts) when it is stale.
   expect(fs.existsSync(CLI)).toBe(true);
-}, 180_000);
+});
 
 beforeEach(async () => {
   sim = await startSimulator();

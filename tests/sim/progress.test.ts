@@ -3,9 +3,9 @@
  * stderr (the engine shows the dynamic-provider host's stderr in its diagnostics), naming method, path and
  * reason — never the token.
  */
-import { VolumeSizeProvider } from "../provider/volumeSize";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator } from "./simulator";
+import { VolumeSizeProvider } from "../../provider/volumeSize";
+import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";
+import type { PimsSimulator } from "../../simulator";
 
 describe("retry progress lines from providers", () => {
   let sim: PimsSimulator;

@@ -1,6 +1,6 @@
 import * as http from "node:http";
-import type { ApiKey, AppLogLine, AppLogPage, ServiceAccount } from "../provider/client/types";
-import { PimsSimulator } from "./simulator";
+import type { ApiKey, AppLogLine, AppLogPage, ServiceAccount } from "../../provider/client/types";
+import { PimsSimulator } from "../../simulator";
 
 interface CallOptions {
   body?: unknown;

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, engineEnv, ensureEngine, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
-import type { PimsSimulator } from "../simulator";
+import type { PimsSimulator } from "../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, isEncryptedSecret, resource } from "./harness";
 import type { Deployment } from "@pulumi/pulumi/automation";
 

@@ -5,9 +5,9 @@
  * simulator. The stored text must be small and hold no credential.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { providerShim, type ResourceKind } from "../sdk/shim";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator } from "./simulator";
+import { providerShim, type ResourceKind } from "../../sdk/shim";
+import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";
+import type { PimsSimulator } from "../../simulator";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
 async function storedProviderText(kind: ResourceKind): Promise<string> {

@@ -18,9 +18,9 @@ import {
   TimeoutError,
   ValidationError,
   type ClientOptions,
-} from "../provider/client";
-import { rejectionOf, testClient } from "./helpers";
-import { PimsSimulator } from "./simulator";
+} from "../../provider/client";
+import { rejectionOf, testClient } from "../helpers";
+import { PimsSimulator } from "../../simulator";
 
 let sim: PimsSimulator;
 

@@ -6,7 +6,7 @@ import type {
   Invoice,
   LogStream,
   ServiceAccount,
-} from "../../provider/client/types";
+} from "../provider/client/types";
 import { LogStore } from "./logStore";
 import { HttpError, notFound, parseRfc3339, randomHex } from "./util";
 

@@ -17,10 +17,10 @@ import {
   getInvoicesOutput,
   toMajorUnits,
   type PimsCallOptions,
-} from "../sdk/functions";
-import { MissingCredentialsError } from "../provider/credentials";
-import type { PimsSimulator } from "./simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "./helpers";
+} from "../../sdk/functions";
+import { MissingCredentialsError } from "../../provider/credentials";
+import type { PimsSimulator } from "../../simulator";
+import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 
 let sim: PimsSimulator;
 

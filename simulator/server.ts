@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ApiKey, AppLogLine, Invoice } from "../../provider/client/types";
+import type { ApiKey, AppLogLine, Invoice } from "../provider/client/types";
 import { matchRoute, type Reply } from "./routes";
 import {
   type GenerateLogsOptions,
@@ -23,7 +23,15 @@ import {
 } from "./state";
 import { HttpError, methodMatches, pathMatches, randomHex, seededRandom } from "./util";
 
+/**
+ * How the simulator answers where the service's documentation is silent. `default`: the shapes the client was
+ * first written against. `quirky`: other plausible shapes (see simulator/README.md).
+ */
+export type SimulatorProfile = "default" | "quirky";
+
 export interface SimulatorOptions {
+  /** Default "default", or the PIMS_SIM_PROFILE environment variable. */
+  profile?: SimulatorProfile;
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;

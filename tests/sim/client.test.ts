@@ -17,9 +17,9 @@ import {
   ValidationError,
   validateLogsQuery,
   type AppLogsQuery,
-} from "../provider/client";
-import { expectNoPlaintextSecrets, rejectionOf, testClient } from "./helpers";
-import { PimsSimulator } from "./simulator";
+} from "../../provider/client";
+import { expectNoPlaintextSecrets, rejectionOf, testClient } from "../helpers";
+import { PimsSimulator } from "../../simulator";
 
 let sim: PimsSimulator;
 let client: PimsClient;

@@ -31,10 +31,10 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { AppSecrets, ServiceAccount, VolumeSize } from "pulumi-pims";
-import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../scripts/engine";
-import { exportEncrypted } from "./e2e/harness";
-import { expectNoPlaintextSecrets, testClient } from "./helpers";
-import { PimsSimulator } from "./simulator";
+import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../scripts/engine";
+import { exportEncrypted } from "./harness";
+import { expectNoPlaintextSecrets, testClient } from "../helpers";
+import { PimsSimulator } from "../../simulator";
 
 jest.setTimeout(240_000);
 

@@ -3,10 +3,10 @@
  * delete), the 1024 GB rule on unprotected and protected projects, and the SDK class under pulumi mocks.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../provider/common";
-import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../provider/volumeSize";
-import { VolumeSize } from "../sdk/volumeSize";
-import { captureRegistrations, outputValue, useSimulatorProvider } from "./helpers";
+import { UNKNOWN } from "../../provider/common";
+import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
+import { VolumeSize } from "../../sdk/volumeSize";
+import { captureRegistrations, outputValue, useSimulatorProvider } from "../helpers";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInputs;

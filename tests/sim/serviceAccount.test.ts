@@ -15,9 +15,9 @@ import {
   TimeoutError,
   ValidationError,
   type ApiKey,
-} from "../provider/client";
-import { UNKNOWN } from "../provider/common";
-import { MissingCredentialsError } from "../provider/credentials";
+} from "../../provider/client";
+import { UNKNOWN } from "../../provider/common";
+import { MissingCredentialsError } from "../../provider/credentials";
 import {
   isAmbiguousCreateFailure,
   MAX_EXPIRES_IN,
@@ -26,11 +26,11 @@ import {
   ServiceAccountProvider,
   UncertainCreateError,
   type ServiceAccountOutputs,
-} from "../provider/serviceAccount";
-import { ServiceAccount } from "../sdk/serviceAccount";
-import { providerShim } from "../sdk/shim";
-import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator } from "./simulator";
+} from "../../provider/serviceAccount";
+import { ServiceAccount } from "../../sdk/serviceAccount";
+import { providerShim } from "../../sdk/shim";
+import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, simConfig, startSimulator } from "../helpers";
+import type { PimsSimulator } from "../../simulator";
 
 type Props = Record<string, unknown>;
 

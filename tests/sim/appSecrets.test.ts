@@ -7,11 +7,11 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../provider/common";
-import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../provider/appSecrets";
-import { AppSecrets } from "../sdk/appSecrets";
-import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, useSimulatorProvider } from "./helpers";
-import type { SecretsMode } from "./simulator";
+import { UNKNOWN } from "../../provider/common";
+import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
+import { AppSecrets } from "../../sdk/appSecrets";
+import { captureRegistrations, configureRequest, expectNoPlaintextSecrets, outputValue, useSimulatorProvider } from "../helpers";
+import type { SecretsMode } from "../../simulator";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;

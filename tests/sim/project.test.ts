@@ -3,10 +3,10 @@
  * and the SDK class under pulumi mocks (type token, outputs).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../provider/common";
-import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../provider/project";
-import { Project } from "../sdk/project";
-import { captureRegistrations, configureRequest, outputValue, useSimulatorProvider } from "./helpers";
+import { UNKNOWN } from "../../provider/common";
+import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
+import { Project } from "../../sdk/project";
+import { captureRegistrations, configureRequest, outputValue, useSimulatorProvider } from "../helpers";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;

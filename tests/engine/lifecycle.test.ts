@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator, testClient } from "../helpers";
-import type { PimsSimulator } from "../simulator";
+import type { PimsSimulator } from "../../simulator";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,

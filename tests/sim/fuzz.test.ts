@@ -16,10 +16,10 @@
  * and only asserts that check() returns a well-formed result without throwing.
  */
 import fc from "fast-check";
-import { UNKNOWN } from "../provider/common";
-import { newProvider } from "../provider/index";
-import { configureRequest, simConfig, startSimulator } from "./helpers";
-import type { PimsSimulator } from "./simulator";
+import { UNKNOWN } from "../../provider/common";
+import { newProvider } from "../../provider/index";
+import { configureRequest, simConfig, startSimulator } from "../helpers";
+import type { PimsSimulator } from "../../simulator";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
