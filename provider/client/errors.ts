@@ -120,3 +120,18 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
 export function isPimsError(e: unknown): e is PimsError {
   return e instanceof PimsError;
 }
+
+/**
+ * A successful create-service-account answer (2xx) that names the new account (`accountId`) but carries no token
+ * secret that can be identified unambiguously. The account exists on the service and nobody holds its token: the
+ * caller must delete it. `members` lists the member names seen in the token object (names only, never values).
+ */
+export class UnreadableTokenError extends PimsError {
+  readonly accountId: string;
+  readonly members: readonly string[];
+  constructor(init: PimsErrorInit & { accountId: string; members: readonly string[] }) {
+    super(init);
+    this.accountId = init.accountId;
+    this.members = init.members;
+  }
+}
