@@ -1,0 +1,181 @@
+/**
+ * The consumer matrix: the packed package installed the way the README's "Use it in your own project" tells a user
+ * to, in a fresh project outside this repository, once per `@pulumi/pulumi` version — the oldest this package
+ * supports (its peer range's floor), the one this repository pins, and the newest the registry serves — then
+ * `pulumi up`, a no-change `pulumi preview` and `pulumi destroy` with the real engine against the simulator.
+ * Each install must hold exactly one copy of the SDK (`npm ls`).
+ *
+ * The files and commands come from README.md itself (blocks marked `<!-- guide:file NAME -->` and
+ * `<!-- guide:shell -->`), so the guide cannot rot. Three substitutions only, all about this test's sandbox:
+ * `pulumi-pims` is the packed tarball and `@pulumi/pulumi` gets the version under test; `pulumi login --local`
+ * logs in to a temporary `file://` backend; `pulumi up` gets `--yes` (no terminal to confirm on). The token reaches
+ * the guide's commands as `PIMS_TOKEN` in the environment, as it would for a user.
+ *
+ * Needs the npm registry (CI has it) and the pulumi CLI (ensureEngine builds it when missing).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import type { PimsSimulator } from "../../simulator";
+import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+
+/** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
+jest.setTimeout(15 * 60_000);
+
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+/** The floor of the peer range, e.g. `>=3.139.0 <4` → `3.139.0`. */
+const OLDEST = /^>=\s*(\d+\.\d+\.\d+)/.exec(pkg.peerDependencies["@pulumi/pulumi"])?.[1];
+const PINNED = pkg.devDependencies["@pulumi/pulumi"];
+
+interface Guide {
+  files: Array<{ name: string; text: string }>;
+  commands: string[];
+}
+
+/** The README's guide: every `guide:file` block and the commands of the `guide:shell` block, in order. */
+export function readGuide(readme: string): Guide {
+  const files: Guide["files"] = [];
+  const commands: string[] = [];
+  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+  for (let m = block.exec(readme); m !== null; m = block.exec(readme)) {
+    if (m[2] !== undefined) files.push({ name: m[2], text: m[3] });
+    else commands.push(...m[3].split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter(Boolean));
+  }
+  return { files, commands };
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+}
+
+let sim: PimsSimulator;
+let scratch: string;
+let tarball: string;
+let engineDir: string;
+/** All output of the guide's commands (scanned for the token at the end). */
+let printed = "";
+
+/** Runs one shell command in `cwd` (asynchronously: the simulator serves from this process). */
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      printed += out;
+      resolve({ code, out });
+    });
+  });
+}
+
+async function shOk(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const r = await sh(command, cwd, env);
+  if (r.code !== 0) throw new Error(`\`${command}\` exited ${r.code}:\n${r.out.slice(-4000)}`);
+  return r.out;
+}
+
+beforeAll(async () => {
+  engineDir = ensureEngine();
+  sim = await startSimulator();
+  scratch = tempDir("pims-consumer-");
+  // The package as npm would publish it (bin/ is built by the tier's global setup).
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: REPO_ROOT, encoding: "utf8" }).trim().split("\n").pop() ?? "";
+  tarball = path.join(scratch, packed);
+  expect(fs.existsSync(tarball)).toBe(true);
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await sim?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test("the README's guide has the files and the commands this test runs", () => {
+  const guide = readGuide(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
+  expect(guide.files.map((f) => f.name)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);
+  expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
+  expect(guide.commands).toContain("pulumi up");
+  expect(OLDEST).toBe("3.139.0");
+});
+
+const newest = (): string => execFileSync("npm", ["view", "@pulumi/pulumi", "version"], { encoding: "utf8" }).trim();
+
+describe.each([
+  ["the oldest supported", () => OLDEST ?? ""],
+  ["the pinned", () => PINNED],
+  ["the newest", newest],
+])("a new project with %s @pulumi/pulumi", (_label, version) => {
+  test("follows the README: install, config, up; then a no-change preview and destroy; one SDK copy", async () => {
+    const v = version();
+    const dir = path.join(scratch, `project-${v}`);
+    const backend = path.join(scratch, `backend-${v}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(backend, { recursive: true });
+    const guide = readGuide(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
+    for (const f of guide.files) fs.writeFileSync(path.join(dir, f.name), f.text);
+
+    // A user's machine: the pulumi CLI and Node 22 on PATH; nothing from this repository's node_modules.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+      NODE_PATH: "",
+      PULUMI_HOME: path.join(backend, ".pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
+      PIMS_TOKEN: sim.token,
+    };
+    delete env.PIMS_BASE_URL;
+    for (const command of guide.commands) {
+      const run = command
+        .replace(/^npm install pulumi-pims @pulumi\/pulumi /, `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `)
+        .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
+        .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
+        .replace(/^pulumi up$/, "pulumi up --yes --non-interactive");
+      await shOk(run, dir, env);
+    }
+
+    // One copy of the SDK: the project's own, used by pulumi-pims too.
+    const tree = JSON.parse(await shOk("npm ls @pulumi/pulumi --all --json", dir, env)) as unknown;
+    const copies = new Set<string>();
+    const walk = (node: unknown, at: string): void => {
+      const deps = (node as { dependencies?: Record<string, { version?: string; dependencies?: unknown }> }).dependencies ?? {};
+      for (const [name, d] of Object.entries(deps)) {
+        if (name === "@pulumi/pulumi" && !("deduped" in d && (d as { deduped?: boolean }).deduped)) copies.add(`${at}>${d.version}`);
+        walk(d, `${at}>${name}`);
+      }
+    };
+    walk(tree, "");
+    expect([...copies]).toEqual([`>${v}`]);
+    expect(fs.existsSync(path.join(dir, "node_modules", "pulumi-pims", "node_modules", "@pulumi"))).toBe(false);
+
+    const outputs = JSON.parse(await shOk("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+    const projectId = outputs.projectId as string;
+    expect(outputs.deployerToken).toBe("[secret]");
+    expect(sim.project(projectId)?.name).toBe("my-first-app");
+    const [account, ...others] = sim.serviceAccounts(projectId);
+    expect(others).toEqual([]);
+    expect(account).toMatchObject({ name: "deployer", grants: [projectId] });
+
+    sim.clearRequests();
+    await shOk("pulumi preview --expect-no-changes --non-interactive", dir, env);
+    expect(sim.requests).toEqual([]);
+
+    await shOk("pulumi destroy --yes --non-interactive", dir, env);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
+    expect(sim.deletedServiceAccounts()).toContain(account.id);
+  });
+});
+
+test("no token appears in anything the guide's commands printed", () => {
+  expect(printed.length).toBeGreaterThan(500);
+  expectNoPlaintextSecrets(printed, [sim.token, ...sim.issuedSecrets()], "the output of the guide's commands");
+});
