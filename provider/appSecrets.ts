@@ -1,8 +1,8 @@
 /**
- * AppSecrets: secrets of an app, set with operation 9 (PATCH .../apps/{app_id}/secrets).
+ * AppSecrets: secrets of an app, set with PATCH /v2/projects/{project_id}/apps/{app_id}/secrets.
  *
- * The seed does not say whether the PATCH merges into or replaces the app's secrets, and there is no operation
- * to read or delete secrets. So this resource works the same under both behaviours:
+ * Whether that PATCH merges into or replaces the app's secrets is not documented, and there is no operation to
+ * read or delete secrets. So this resource works the same under both behaviours:
  * - create and update always send the full desired map (never a partial one),
  * - a key removed from the map disappears under a replacing service, but stays (with its last value) under a
  *   merging one: update warns, naming the keys (never the values), that they may remain in the app,
@@ -12,25 +12,35 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { redact } from "./client";
+import { isPlainObject, quote } from "./client/values";
 import { clean, Failures, isUnknown, PimsProviderBase, UNKNOWN } from "./common";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
-/** What the program declares. */
+/** What the program declares (the SDK's `AppSecretsArgs` are these, each a `pulumi.Input`). */
 export interface AppSecretsInputs {
-  /** Project that owns the app. */
+  /** Id of the project that owns the app, e.g. `p-1a2b3c4d`. Changing it replaces the resource. */
   projectId: string;
-  /** App id, e.g. `p-1a2b3c4d-web`. */
+  /** Id of the app, e.g. `p-1a2b3c4d-web`. Changing it replaces the resource. */
   appId: string;
-  /** Secret name → value. Names match /^[A-Za-z_][A-Za-z0-9_]*$/ (at most 256 characters); values are strings. */
+  /**
+   * The app's secrets: name → value. At least one entry. Each name matches `^[A-Za-z_][A-Za-z0-9_]*$`
+   * (a letter or underscore, then letters, digits or underscores) and has at most 256 characters; each value is
+   * a string. The whole map is stored as a secret in the state, in inputs and outputs alike.
+   */
   secrets: Record<string, string>;
 }
 
-/** What the state holds (and what `diff` receives as `olds`). `secrets` is a secret output. */
+/** What the state holds (and what `diff` receives as `olds`); the SDK class's output properties are these. */
 export interface AppSecretsOutputs extends AppSecretsInputs {
   /** The names of `secrets`, sorted (not secret: for display). */
   secretNames: string[];
 }
+
+/** Every output key, once: the annotation makes the compiler reject a missing or unknown key. */
+const OUTPUT_KEY_SET: Record<keyof AppSecretsOutputs, true> = { projectId: true, appId: true, secrets: true, secretNames: true };
+/** The output keys, which the SDK class seeds on the resource. */
+export const APP_SECRETS_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
 
 /** Rules for secret names. */
 export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -41,8 +51,6 @@ const REPLACE_ON = ["projectId", "appId"] as const;
 
 export const appSecretsId = (projectId: string, appId: string): string => `${projectId}/${appId}`;
 
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function outputs(i: AppSecretsInputs): AppSecretsOutputs {
   const secrets: Record<string, string> = { ...i.secrets };
   return clean({ projectId: i.projectId, appId: i.appId, secrets, secretNames: Object.keys(secrets).sort() });
@@ -50,7 +58,7 @@ function outputs(i: AppSecretsInputs): AppSecretsOutputs {
 
 /** Same names with the same values. */
 export function sameSecrets(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
-  if (!isMap(a) || !isMap(b)) return false;
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
 }
@@ -75,11 +83,6 @@ export function appSecretsDeleteWarning(projectId: string, appId: string, names:
   );
 }
 
-/** A secret name shown in a reason: names are not secret, but keep them short. */
-function shownName(name: string): string {
-  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
-}
-
 // ---- provider -------------------------------------------------------------------------------------------
 
 export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<AppSecretsInputs, AppSecretsOutputs> {
@@ -97,7 +100,7 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
       failures.add("secrets", "secrets is required");
     } else if (secrets === UNKNOWN) {
       // the whole map is unknown at preview: nothing to validate yet
-    } else if (!isMap(secrets)) {
+    } else if (!isPlainObject(secrets)) {
       failures.add("secrets", `secrets must be a map of secret names to string values (got ${Array.isArray(secrets) ? "an array" : typeof secrets})`);
     } else if (Object.keys(secrets).length === 0) {
       failures.add(
@@ -107,12 +110,16 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
     } else {
       for (const [name, value] of Object.entries(secrets)) {
         if (name.length > SECRET_NAME_MAX) {
-          failures.add("secrets", `secret name ${shownName(name)} must be at most ${SECRET_NAME_MAX} characters (got ${name.length})`);
+          failures.add("secrets", `secret name ${quote(name)} must be at most ${SECRET_NAME_MAX} characters (got ${name.length})`);
         } else if (!SECRET_NAME_PATTERN.test(name)) {
-          failures.add("secrets", `secret name ${shownName(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then letters, digits or underscores)`);
+          failures.add(
+            "secrets",
+            `secret name ${quote(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then letters, digits or underscores)`,
+          );
         }
-        if (value === undefined || value === null) failures.add("secrets", `secret ${shownName(name)} has no value: values must be strings`);
-        else if (!isUnknown(value) && typeof value !== "string") failures.add("secrets", `secret ${shownName(name)} must have a string value (got ${Array.isArray(value) ? "an array" : typeof value})`);
+        if (value === undefined || value === null) failures.add("secrets", `secret ${quote(name)} has no value: values must be strings`);
+        else if (!isUnknown(value) && typeof value !== "string")
+          failures.add("secrets", `secret ${quote(name)} must have a string value (got ${Array.isArray(value) ? "an array" : typeof value})`);
       }
     }
     return { inputs: news, failures: failures.list };
@@ -136,7 +143,7 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
   // ---- read ----
   /** No read endpoint: refresh returns the state unchanged. Import (no state to start from) is refused. */
   async read(id: string, props?: AppSecretsOutputs): Promise<pulumi.dynamic.ReadResult<AppSecretsOutputs>> {
-    if (!props || typeof props.projectId !== "string" || typeof props.appId !== "string" || !isMap(props.secrets)) {
+    if (!props || typeof props.projectId !== "string" || typeof props.appId !== "string" || !isPlainObject(props.secrets)) {
       throw new Error(
         `pulumi-pims: app secrets ${id} cannot be imported: the service has no operation to read secrets. ` +
           `Declare an AppSecrets with the full map of secrets the app should have instead: creating it sends them to the app.`,
@@ -152,7 +159,7 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
    */
   async update(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.UpdateResult<AppSecretsOutputs>> {
     await this.send(news);
-    const previous = isMap(olds?.secrets) ? Object.keys(olds.secrets) : Array.isArray(olds?.secretNames) ? olds.secretNames : [];
+    const previous = isPlainObject(olds?.secrets) ? Object.keys(olds.secrets) : Array.isArray(olds?.secretNames) ? olds.secretNames : [];
     const removed = previous.filter((k) => !Object.prototype.hasOwnProperty.call(news.secrets, k)).sort();
     if (removed.length > 0) console.warn(removedKeysWarning(news.projectId, news.appId, removed));
     return { outs: outputs(news) };
@@ -162,11 +169,14 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
   /** Changes nothing in the service (no HTTP call) and warns that the secrets stay in the app (names only). */
   async delete(id: string, props: AppSecretsOutputs): Promise<void> {
     const [p, a] = id.split("/");
-    const names = isMap(props?.secrets) ? Object.keys(props.secrets).sort() : Array.isArray(props?.secretNames) ? props.secretNames : [];
+    const names = isPlainObject(props?.secrets) ? Object.keys(props.secrets).sort() : Array.isArray(props?.secretNames) ? props.secretNames : [];
     console.warn(appSecretsDeleteWarning(props?.projectId ?? p, props?.appId ?? a, names));
   }
 
-  /** PATCH with the full map. Any error text is scrubbed of the values before it leaves the provider. */
+  /**
+   * PATCH /v2/projects/{project_id}/apps/{app_id}/secrets with the full map. Any error text is scrubbed of the values
+   * before it leaves the provider.
+   */
   private async send(i: AppSecretsInputs): Promise<void> {
     try {
       await this.client().updateAppSecrets(i.projectId, i.appId, { ...i.secrets });
@@ -174,6 +184,7 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
       const values = Object.values(i.secrets ?? {}).filter((v): v is string => typeof v === "string");
       const message = redact(e instanceof Error ? e.message : String(e), values);
       if (e instanceof Error && message === e.message) throw e;
+      // eslint-disable-next-line preserve-caught-error -- the caught error's text holds the secret values: it must not travel on as a cause
       throw new Error(message);
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Project: a PIMS project, created with operation 5 (POST /v2/projects).
+ * Project: a PIMS project, created with POST /v2/projects.
  *
  * The service has no operation to read, rename or delete a project, so:
  * - a name change replaces the resource (a new project is created first; the old one stays in the service),
@@ -7,25 +7,33 @@
  * - `delete` only removes the project from the stack and warns that it still exists in the service.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { quote } from "./client/values";
 import { clean, charLength, Failures, isUnknown, PimsProviderBase } from "./common";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
-/** What the program declares. */
+/** What the program declares (the SDK's `ProjectArgs` are these, each a `pulumi.Input`). */
 export interface ProjectInputs {
-  /** Project name, 2 to 50 characters. */
+  /**
+   * Name of the project: 2 to 50 characters (counted as a person counts them).
+   * Changing it replaces the project: a new project is created and the old one stays in the service
+   * (the service has no rename or delete operation).
+   */
   name: string;
 }
 
-/** What the state holds (and what `diff` receives as `olds`). */
-export interface ProjectOutputs {
-  /** The name the project was created with. */
-  name: string;
-  /** The id the service returned (also the resource id), e.g. `p-1a2b3c4d`. */
+/** What the state holds (and what `diff` receives as `olds`); the SDK class's output properties are these. */
+export interface ProjectOutputs extends ProjectInputs {
+  /** The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id. */
   projectId: string;
 }
 
-/** Seed limits (operation 5). */
+/** Every output key, once: the annotation makes the compiler reject a missing or unknown key. */
+const OUTPUT_KEY_SET: Record<keyof ProjectOutputs, true> = { name: true, projectId: true };
+/** The output keys, which the SDK class seeds on the resource. */
+export const PROJECT_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
+
+/** Limits of the project name in POST /v2/projects. */
 export const PROJECT_NAME_MIN = 2;
 export const PROJECT_NAME_MAX = 50;
 
@@ -34,11 +42,6 @@ const REPLACE_ON = ["name"] as const;
 
 function outputs(o: ProjectOutputs): ProjectOutputs {
   return clean({ name: o.name, projectId: o.projectId });
-}
-
-/** A user value shown in a failure reason, quoted and shortened. */
-function shown(s: string): string {
-  return JSON.stringify(charLength(s) > 60 ? `${Array.from(s).slice(0, 60).join("")}…` : s);
 }
 
 /** The one line `delete` writes (stderr of the provider host: the engine shows it as a warning diagnostic). */
@@ -66,7 +69,7 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
       } else {
         const n = charLength(name);
         if (n < PROJECT_NAME_MIN || n > PROJECT_NAME_MAX) {
-          failures.add("name", `name must be ${PROJECT_NAME_MIN} to ${PROJECT_NAME_MAX} characters (got ${n}: ${shown(name)})`);
+          failures.add("name", `name must be ${PROJECT_NAME_MIN} to ${PROJECT_NAME_MAX} characters (got ${n}: ${quote(name)})`);
         }
       }
     }

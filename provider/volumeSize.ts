@@ -1,5 +1,5 @@
 /**
- * VolumeSize: the size of an existing volume, set with operation 4 (PATCH .../volumes/{volume_id}/resize).
+ * VolumeSize: the size of an existing volume, set with PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize.
  *
  * The service has no operation to create, read or delete a volume; this resource manages only its size:
  * - create and update resize the volume to `sizeGb` (an absolute size, so repeating a call is harmless),
@@ -10,24 +10,37 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isPimsError } from "./client";
+import { quote } from "./client/values";
 import { clean, Failures, isUnknown, PimsProviderBase } from "./common";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
-/** What the program declares. */
+/** What the program declares (the SDK's `VolumeSizeArgs` are these, each a `pulumi.Input`). */
 export interface VolumeSizeInputs {
-  /** Project that owns the volume. */
+  /** Id of the project that owns the volume, e.g. `p-1a2b3c4d`. Changing it replaces the resource. */
   projectId: string;
-  /** Volume id, e.g. `default-us-east-1`. */
+  /** Id of an existing volume in that project, e.g. `default-us-east-1`. Changing it replaces the resource. */
   volumeId: string;
-  /** Size in GB: an integer, at least 50, never smaller than before; above 1024 only in a protected project. */
+  /**
+   * Size of the volume in GB: an integer, at least 50. It can only grow: a value smaller than the current
+   * one fails at preview. Above 1024 GB the service allows it only for a protected project (otherwise it
+   * refuses the update with its own message).
+   */
   sizeGb: number;
 }
 
-/** What the state holds (and what `diff` receives as `olds`). */
+/**
+ * What the state holds (and what `diff` receives as `olds`); the SDK class's output properties are these:
+ * the volume's project and id, and the size it was last resized to, in GB.
+ */
 export type VolumeSizeOutputs = VolumeSizeInputs;
 
-/** Seed limits (operation 4). */
+/** Every output key, once: the annotation makes the compiler reject a missing or unknown key. */
+const OUTPUT_KEY_SET: Record<keyof VolumeSizeOutputs, true> = { projectId: true, volumeId: true, sizeGb: true };
+/** The output keys, which the SDK class seeds on the resource. */
+export const VOLUME_SIZE_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
+
+/** Limits of `newSizeGb` in PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize. */
 export const VOLUME_MIN_GB = 50;
 export const VOLUME_UNPROTECTED_MAX_GB = 1024;
 
@@ -66,7 +79,7 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
       failures.add("sizeGb", "sizeGb is required");
     } else if (!isUnknown(size)) {
       if (typeof size !== "number" || !Number.isInteger(size)) {
-        failures.add("sizeGb", `sizeGb must be an integer (got ${JSON.stringify(size)})`);
+        failures.add("sizeGb", `sizeGb must be an integer (got ${quote(size)})`);
       } else if (size < VOLUME_MIN_GB) {
         failures.add("sizeGb", `sizeGb must be at least ${VOLUME_MIN_GB} (got ${size})`);
       } else {
@@ -127,13 +140,16 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
     console.warn(volumeDeleteWarning(props?.projectId ?? p, props?.volumeId ?? v, props?.sizeGb));
   }
 
-  /** PATCH resize. A 403 above 1024 GB is the service's rule for unprotected projects: say so if it did not. */
+  /**
+   * PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize. A 403 above 1024 GB is the service's rule for
+   * unprotected projects: say so if it did not.
+   */
   private async resize(v: VolumeSizeInputs): Promise<void> {
     try {
       await this.client().resizeVolume(v.projectId, v.volumeId, v.sizeGb);
     } catch (e) {
       if (isPimsError(e) && e.status === 403 && v.sizeGb > VOLUME_UNPROTECTED_MAX_GB && !/protected/i.test(e.message)) {
-        throw new Error(`${e.message} (sizes above ${VOLUME_UNPROTECTED_MAX_GB} GB are allowed only in a protected project)`);
+        throw new Error(`${e.message} (sizes above ${VOLUME_UNPROTECTED_MAX_GB} GB are allowed only in a protected project)`, { cause: e });
       }
       throw e;
     }

@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { PimsSimulator } from "../simulator";
-import { copyExample, createPimsStack, ensureEngine, exampleProgram, REPO_ROOT, tempDir } from "./engine";
+import { copyExample, createPimsStack, ensureEngine, REPO_ROOT, tempDir } from "./engine";
 
 const STEPS = 6;
 const quiet = process.argv.includes("--quiet");
@@ -93,7 +93,6 @@ async function main(): Promise<void> {
     const stack: Stack = await createPimsStack({
       stackName: "dev",
       workDir,
-      program: exampleProgram(workDir),
       backendDir,
       baseUrl: sim.baseUrl,
       token: sim.token,

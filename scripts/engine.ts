@@ -2,11 +2,12 @@
  * The real Pulumi engine for the demo, the e2e suite and the benchmarks: one place that finds (or builds) the
  * `pulumi` CLI, sets up the offline environment around it and creates stacks that talk to a PIMS simulator.
  *
- * How programs run here: through the Automation API's in-process Node runtime, as an inline `program` function
- * (the official Node language host cannot be obtained here; scripts/language-host is a small one of ours, used by
- * tests/engine/languageHost.test.ts for a plain `pulumi up` in a project directory). An example project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and
- * `index.ts`) is run by using a copy of its directory as `workDir` and a program that evaluates its `index.ts`
- * afresh and returns the module's exports as stack outputs ({@link exampleProgram}).
+ * How programs run here, through the Automation API: an inline `program` function runs in this process; an example
+ * project (a directory with `Pulumi.yaml`, `Pulumi.<stack>.yaml` and `index.ts`) runs as a local program, exactly as
+ * `pulumi up` runs it in that directory: the CLI starts the Node language host (`pulumi-language-nodejs`), which runs
+ * the SDK's own program runner (`@pulumi/pulumi/cmd/run`: ts-node, the project's entry point, its exports as stack
+ * outputs) in a fresh `node` process for every operation. The official host cannot be obtained here, so the host is
+ * this repository's scripts/language-host (put beside the CLI by scripts/ensure-pulumi, and on PATH after it).
  *
  * What the CLI needs (all set by {@link engineEnv}): PATH starting with the engine directory (the CLI and the
  * dynamic-provider plugin `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`) and this repository's
@@ -16,7 +17,6 @@
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
-import { builtinModules } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
@@ -27,6 +27,8 @@ export const REPO_ROOT = path.resolve(__dirname, "..");
 export const NODE_BIN = path.join(REPO_ROOT, "node_modules", ".bin");
 /** The example projects. */
 export const EXAMPLES_DIR = path.join(REPO_ROOT, "examples");
+/** This repository's Node language host (see the top of this file). */
+export const LANGUAGE_HOST_DIR = path.join(REPO_ROOT, "scripts", "language-host");
 
 let engineDirCache: string | undefined;
 
@@ -51,9 +53,9 @@ export function ensureEngine(): string {
   } catch (e) {
     const status = (e as { status?: number }).status;
     const said = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").trim() : "";
-    throw new Error(
-      `scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available` + (said ? `:\n${said}` : ""),
-    );
+    throw new Error(`scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available` + (said ? `:\n${said}` : ""), {
+      cause: e,
+    });
   } finally {
     fs.rmSync(logFile, { force: true });
   }
@@ -70,8 +72,9 @@ export const PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-pims-l
 
 /**
  * Environment for every CLI call: offline, a `file://` backend in `backendDir`, `PULUMI_HOME` inside it, PATH with
- * the engine directory and Node 22 first. `NODE_PATH` lets the dynamic-provider plugin find `@pulumi/pulumi` and
- * `pulumi-pims` whatever directory it is started in.
+ * the engine directory, this repository's Node language host (a host beside the CLI comes first) and Node 22 first.
+ * `NODE_PATH` lets the dynamic-provider plugin find `@pulumi/pulumi` and `pulumi-pims` whatever directory it is
+ * started in.
  */
 export function engineEnv(backendDir: string, engineDir: string = ensureEngine()): Record<string, string> {
   fs.mkdirSync(backendDir, { recursive: true });
@@ -79,7 +82,7 @@ export function engineEnv(backendDir: string, engineDir: string = ensureEngine()
   fs.mkdirSync(home, { recursive: true });
   const nodePath = [path.join(REPO_ROOT, "node_modules"), process.env.NODE_PATH].filter(Boolean).join(path.delimiter);
   return {
-    PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+    PATH: [engineDir, LANGUAGE_HOST_DIR, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
     NODE_PATH: nodePath,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -131,69 +134,21 @@ export function copyExample(name: string, destRoot: string): string {
   return dest;
 }
 
-/**
- * Evaluates a program file (TypeScript or JavaScript) afresh and returns its exports. The file is transpiled with
- * `typescript` and run with a `require` that resolves from the file's directory but returns the modules already
- * loaded by this process (real paths), so the program shares `@pulumi/pulumi` — and the running program's state —
- * with the Automation API that runs it. This works the same under ts-node and under jest (where `require.cache`
- * cannot be cleared and `jest.isolateModules` would load a second, incompatible copy of the SDK's gRPC classes).
- * Relative imports of `.ts`/`.js` files next to it are evaluated the same way.
- */
-export function loadProgramFile(file: string, seen: Map<string, Record<string, unknown>> = new Map()): Record<string, unknown> {
-  const abs = path.resolve(file);
-  const cached = seen.get(abs);
-  if (cached) return cached;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ts = require("typescript") as typeof import("typescript");
-  const { outputText } = ts.transpileModule(fs.readFileSync(abs, "utf8"), {
-    fileName: abs,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
-  });
-  const dir = path.dirname(abs);
-  const mod = { exports: {} as Record<string, unknown> };
-  seen.set(abs, mod.exports);
-  const localRequire = (spec: string): unknown => {
-    if (spec.startsWith("node:") || builtinModules.includes(spec)) return require(spec);
-    if (spec.startsWith("./") || spec.startsWith("../")) {
-      const base = path.resolve(dir, spec);
-      const local = [base, `${base}.ts`, `${base}.js`, path.join(base, "index.ts"), path.join(base, "index.js")].find(
-        (c) => /\.(ts|js)$/.test(c) && fs.existsSync(c) && fs.statSync(c).isFile(),
-      );
-      if (local) return loadProgramFile(local, seen);
-    }
-    return require(fs.realpathSync(require.resolve(spec, { paths: [dir] })));
-  };
-  const run = new Function("exports", "require", "module", "__filename", "__dirname", `${outputText}\n//# sourceURL=${abs}`);
-  run(mod.exports, localRequire, mod, abs, dir);
-  seen.set(abs, mod.exports);
-  return mod.exports;
-}
-
-/**
- * The inline program that runs an example project: evaluates its `index.ts` afresh on every run (see
- * {@link loadProgramFile}) and returns the module's exports as the stack outputs.
- */
-export function exampleProgram(projectDir: string, load: (file: string) => Record<string, unknown> = (f) => loadProgramFile(f)): PulumiFn {
-  const index = path.join(projectDir, "index.ts");
-  return async () => {
-    const exported = load(index);
-    const outputs: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(exported)) if (k !== "__esModule" && k !== "default") outputs[k] = v;
-    return outputs;
-  };
-}
-
 /** What {@link createPimsStack} needs. */
 export interface PimsStackOptions {
   /** Stack name, e.g. `dev`. */
   stackName: string;
-  /** The program: an inline function, or {@link exampleProgram} for a project directory. */
-  program: PulumiFn;
+  /**
+   * An inline program, run in this process. Omitted: `workDir` is a project directory (e.g. a {@link copyExample}
+   * copy) and its own program runs, as `pulumi up` would run it there (see the top of this file).
+   */
+  program?: PulumiFn;
   /** Project name when `workDir` has no Pulumi.yaml (inline programs). Default `pims-inline`. */
   projectName?: string;
   /**
    * The project's directory (with Pulumi.yaml; for an inline program one is written there). Stack config files
-   * (`Pulumi.<stack>.yaml`, holding the encrypted `pims:token`) are written here. Default `<backendDir>/workspace`.
+   * (`Pulumi.<stack>.yaml`, holding the encrypted `pims:token`) are written here. Default `<backendDir>/workspace`;
+   * required when there is no `program`.
    */
   workDir?: string;
   /** Directory of the `file://` backend (created if missing). */
@@ -236,10 +191,19 @@ export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
     ...opts.env,
     PULUMI_CONFIG_PASSPHRASE: opts.passphrase ?? PASSPHRASE,
   };
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: opts.stackName, projectName: opts.projectName ?? "pims-inline", program: opts.program },
-    { workDir, envVars, pulumiCommand: await pulumiCommand(engineDir) },
-  );
+  const workspace = { workDir, envVars, pulumiCommand: await pulumiCommand(engineDir) };
+  let stack: Stack;
+  if (opts.program) {
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: opts.stackName, projectName: opts.projectName ?? "pims-inline", program: opts.program },
+      workspace,
+    );
+  } else {
+    if (opts.workDir === undefined || !fs.existsSync(path.join(workDir, "Pulumi.yaml"))) {
+      throw new Error(`createPimsStack: without a program, workDir must be a project directory with a Pulumi.yaml (got ${JSON.stringify(opts.workDir)})`);
+    }
+    stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir }, workspace);
+  }
   const config: Record<string, { value: string; secret?: boolean }> = {
     "pims:baseUrl": { value: opts.baseUrl },
     "pims:token": { value: opts.token, secret: true },

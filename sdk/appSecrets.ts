@@ -1,22 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
+import { APP_SECRETS_OUTPUT_KEYS, type AppSecretsInputs, type AppSecretsOutputs } from "../provider/appSecrets";
+import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
-/** Arguments of {@link AppSecrets}. */
-export interface AppSecretsArgs {
-  /** Id of the project that owns the app, e.g. `p-1a2b3c4d`. Changing it replaces the resource. */
-  projectId: pulumi.Input<string>;
-  /** Id of the app, e.g. `p-1a2b3c4d-web`. Changing it replaces the resource. */
-  appId: pulumi.Input<string>;
-  /**
-   * The app's secrets: name → value. At least one entry. Each name matches `^[A-Za-z_][A-Za-z0-9_]*$`
-   * (a letter or underscore, then letters, digits or underscores) and has at most 256 characters; each value is
-   * a string. The whole map is stored as a secret in the state, in inputs and outputs alike.
-   */
-  secrets: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+/** Arguments of {@link AppSecrets}: the inputs documented on `AppSecretsInputs`, each a `pulumi.Input`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
+export interface AppSecretsArgs extends Inputs<AppSecretsInputs> {}
+
+/** The outputs of {@link AppSecrets} (documented on `AppSecretsOutputs`), merged into the class. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
+export interface AppSecrets extends OutputProps<AppSecretsOutputs> {}
 
 /**
- * Secrets of a PIMS app (operation 9, `PATCH .../apps/{app_id}/secrets`).
+ * Secrets of a PIMS app, set with `PATCH /v2/projects/{project_id}/apps/{app_id}/secrets`.
  *
  * The service does not say whether this update merges into or replaces the app's secrets, and it has no
  * operation to read or delete secrets. This resource behaves correctly under both:
@@ -53,16 +49,8 @@ export interface AppSecretsArgs {
  * });
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class AppSecrets extends pulumi.dynamic.Resource {
-  /** Project that owns the app. */
-  declare public readonly projectId: pulumi.Output<string>;
-  /** The app's id. */
-  declare public readonly appId: pulumi.Output<string>;
-  /** The secrets last sent to the app (secret). */
-  declare public readonly secrets: pulumi.Output<Record<string, string>>;
-  /** The names of `secrets`, sorted (not secret). */
-  declare public readonly secretNames: pulumi.Output<string[]>;
-
   /**
    * @param name The unique name of this resource in the Pulumi program.
    * @param args Which app, and its secrets.
@@ -72,7 +60,8 @@ export class AppSecrets extends pulumi.dynamic.Resource {
     super(
       providerShim("AppSecrets"),
       name,
-      { projectId: args.projectId, appId: args.appId, secrets: pulumi.secret(args.secrets), secretNames: undefined },
+      // the map travels as a secret input, so the state's inputs hold it encrypted too
+      { ...resourceProps(args, APP_SECRETS_OUTPUT_KEYS), secrets: pulumi.secret(args.secrets) },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secrets"] }),
       "pims",
       "AppSecrets",

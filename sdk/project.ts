@@ -1,18 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
+import { PROJECT_OUTPUT_KEYS, type ProjectInputs, type ProjectOutputs } from "../provider/project";
+import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
-/** Arguments of {@link Project}. */
-export interface ProjectArgs {
-  /**
-   * Name of the project: 2 to 50 characters (counted as a person counts them).
-   * Changing it replaces the project: a new project is created and the old one stays in the service
-   * (the service has no rename or delete operation).
-   */
-  name: pulumi.Input<string>;
-}
+/** Arguments of {@link Project}: the inputs documented on `ProjectInputs`, each a `pulumi.Input`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
+export interface ProjectArgs extends Inputs<ProjectInputs> {}
+
+/** The outputs of {@link Project} (documented on `ProjectOutputs`), merged into the class. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
+export interface Project extends OutputProps<ProjectOutputs> {}
 
 /**
- * A PIMS project (operation 5, `POST /v2/projects`).
+ * A PIMS project, created with `POST /v2/projects`.
  *
  * Behaviour and limits:
  * - `name` must be 2 to 50 characters; a bad name fails at preview, before any call to the service.
@@ -37,18 +37,14 @@ export interface ProjectArgs {
  * export const projectId = project.projectId;
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Project extends pulumi.dynamic.Resource {
-  /** The project's name, as created (2 to 50 characters). */
-  declare public readonly name: pulumi.Output<string>;
-  /** The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id. */
-  declare public readonly projectId: pulumi.Output<string>;
-
   /**
    * @param name The unique name of this resource in the Pulumi program (not the project's name).
    * @param args The project's settings.
    * @param opts Resource options.
    */
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim("Project"), name, { name: args.name, projectId: undefined }, opts, "pims", "Project");
+    super(providerShim("Project"), name, resourceProps(args, PROJECT_OUTPUT_KEYS), opts, "pims", "Project");
   }
 }

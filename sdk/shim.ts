@@ -30,9 +30,14 @@ function makeShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
     async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
       let impl: pulumi.dynamic.ResourceProvider;
       try {
-        impl = require(m).newProvider(kind);
+        // a require() at call time, not an import: the installed package's code runs, not code stored in the state
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const entry = require(m) as { newProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider };
+        impl = entry.newProvider(kind);
       } catch (e) {
-        throw new Error(`pulumi-pims: cannot load ${m}: ${(e as Error).message}. Install pulumi-pims in this Pulumi project (npm install pulumi-pims).`);
+        throw new Error(`pulumi-pims: cannot load ${m}: ${(e as Error).message}. Install pulumi-pims in this Pulumi project (npm install pulumi-pims).`, {
+          cause: e,
+        });
       }
       Object.assign(this, impl);
       if (impl.configure) await impl.configure(req);

@@ -1,22 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
+import { VOLUME_SIZE_OUTPUT_KEYS, type VolumeSizeInputs, type VolumeSizeOutputs } from "../provider/volumeSize";
+import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
-/** Arguments of {@link VolumeSize}. */
-export interface VolumeSizeArgs {
-  /** Id of the project that owns the volume, e.g. `p-1a2b3c4d`. Changing it replaces the resource. */
-  projectId: pulumi.Input<string>;
-  /** Id of an existing volume in that project, e.g. `default-us-east-1`. Changing it replaces the resource. */
-  volumeId: pulumi.Input<string>;
-  /**
-   * Size of the volume in GB: an integer, at least 50. It can only grow: a value smaller than the current
-   * one fails at preview. Above 1024 GB the service allows it only for a protected project (otherwise it
-   * refuses the update with its own message).
-   */
-  sizeGb: pulumi.Input<number>;
-}
+/** Arguments of {@link VolumeSize}: the inputs documented on `VolumeSizeInputs`, each a `pulumi.Input`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
+export interface VolumeSizeArgs extends Inputs<VolumeSizeInputs> {}
+
+/** The outputs of {@link VolumeSize} (documented on `VolumeSizeInputs`), merged into the class. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
+export interface VolumeSize extends OutputProps<VolumeSizeOutputs> {}
 
 /**
- * The size of an existing PIMS volume (operation 4, `PATCH .../volumes/{volume_id}/resize`).
+ * The size of an existing PIMS volume, set with `PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize`.
  *
  * The service has no operation to create, read or delete a volume: this resource manages only its size.
  *
@@ -45,27 +41,14 @@ export interface VolumeSizeArgs {
  * const data = new pims.VolumeSize("data", { projectId: "p-1a2b3c4d", volumeId: "default-us-east-1", sizeGb: 200 });
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class VolumeSize extends pulumi.dynamic.Resource {
-  /** Project that owns the volume. */
-  declare public readonly projectId: pulumi.Output<string>;
-  /** The volume's id. */
-  declare public readonly volumeId: pulumi.Output<string>;
-  /** The size the volume was last resized to, in GB. */
-  declare public readonly sizeGb: pulumi.Output<number>;
-
   /**
    * @param name The unique name of this resource in the Pulumi program.
    * @param args Which volume, and its size.
    * @param opts Resource options.
    */
   constructor(name: string, args: VolumeSizeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerShim("VolumeSize"),
-      name,
-      { projectId: args.projectId, volumeId: args.volumeId, sizeGb: args.sizeGb },
-      opts,
-      "pims",
-      "VolumeSize",
-    );
+    super(providerShim("VolumeSize"), name, resourceProps(args, VOLUME_SIZE_OUTPUT_KEYS), opts, "pims", "VolumeSize");
   }
 }

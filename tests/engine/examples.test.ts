@@ -1,8 +1,8 @@
 /**
  * The example projects run as real project directories (Pulumi.yaml, Pulumi.<stack>.yaml, index.ts) by the real
  * engine against an in-process simulator. Each example is copied into a temporary directory first (setting
- * `pims:token` writes the stack's config file, which must not happen in the repository); its index.ts is
- * evaluated afresh for every operation (see `exampleProgram` in scripts/engine.ts). The simulator is seeded with what the examples' config names
+ * `pims:token` writes the stack's config file, which must not happen in the repository); its own program runs, as
+ * `pulumi up` would run it there (see createPimsStack in scripts/engine.ts). The simulator is seeded with what the examples' config names
  * (existing projects, apps and volumes: the service cannot create apps or volumes).
  *
  * Needs the pulumi CLI: `ensureEngine()` finds it or builds it; without it this suite fails, it never skips.
@@ -10,7 +10,7 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { copyExample, createPimsStack, ensureEngine, exampleProgram, randomSecret, tempDir } from "../../scripts/engine";
+import { copyExample, createPimsStack, ensureEngine, randomSecret, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles, sleep } from "./harness";
@@ -39,7 +39,6 @@ function exampleStack(workDir: string, stackName: string, config: Parameters<typ
   return createPimsStack({
     stackName,
     workDir,
-    program: exampleProgram(workDir),
     backendDir: path.join(scratch, "backend"),
     baseUrl: sim.baseUrl,
     token: sim.token,

@@ -1,0 +1,220 @@
+/**
+ * Fuzzed inputs: property-based tests (fast-check) of every provider's `check()` — Project, ServiceAccount,
+ * VolumeSize, AppSecrets.
+ *
+ * Each field gets arbitrary JSON values plus values near its boundaries (strings of 0/1/2/49/50/51/… code
+ * points, astral characters whose UTF-16 length differs from their length in characters, blank strings, numbers
+ * around 0, 50, 1024 and 31536000, fractions, huge and negative numbers, null, absent, the preview-unknown
+ * placeholder): see fuzz/inputs.ts. An oracle written from each resource's documented rules (fuzz/oracles.ts) says,
+ * per field, whether the value is valid and which rule it breaks. For every generated input:
+ *   - check() never throws;
+ *   - the set of fields with failures is exactly the set the oracle calls invalid (valid inputs are accepted);
+ *   - every failure names its field (`property`) and its reason states the broken rule (a regex per rule);
+ *   - no secret value appears in a reason (AppSecrets);
+ *   - no HTTP call: the providers have no credentials at all (neither configured nor in the environment), so any
+ *     attempt to reach the service would throw. (The simulator-backed suites also assert an empty request log.)
+ * A second property per provider feeds completely arbitrary values (any JS value, not only JSON) as olds/news
+ * and only asserts that check() returns a well-formed result without throwing.
+ */
+import fc from "fast-check";
+import { isPlainObject } from "../../provider/client/values";
+import { UNKNOWN } from "../../provider/common";
+import { newProvider } from "../../provider/index";
+import { configureRequest } from "../helpers";
+import {
+  anyField,
+  appSecretsNews,
+  idLike,
+  projectNews,
+  rotationEdge,
+  secretValue,
+  serviceAccountNews,
+  stringOfLength,
+  VALUE_MARK,
+  volumeSizeNews,
+  volumeSizeOlds,
+  type Props,
+} from "./fuzz/inputs";
+import { appSecretsOracle, projectOracle, serviceAccountOracle, volumeSizeOracle, type Verdict } from "./fuzz/oracles";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const fcParams = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
+
+type Kind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
+
+// ---- the properties --------------------------------------------------------------------------------------
+
+const providers = {} as Record<Kind, ReturnType<typeof newProvider>>;
+const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
+
+beforeAll(async () => {
+  // No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
+  delete process.env.PIMS_TOKEN;
+  delete process.env.PIMS_BASE_URL;
+  for (const kind of ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"] as const) {
+    providers[kind] = newProvider(kind);
+    await providers[kind].configure?.(configureRequest({}));
+  }
+});
+afterAll(() => {
+  if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
+  if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
+});
+
+/** Runs check and compares its failures with the oracle's verdicts; returns whether the input was valid. */
+async function checkAgainstOracle(kind: Kind, olds: Props, news: Props, verdicts: Record<string, Verdict>): Promise<boolean> {
+  const provider = providers[kind];
+  const result = await provider.check!(olds, news);
+  const failures = result.failures ?? [];
+  // The marked secret values of this input (names may be shown in reasons; values never).
+  const values = isPlainObject(news.secrets) ? Object.values(news.secrets).filter((v): v is string => typeof v === "string" && v.startsWith(VALUE_MARK)) : [];
+  const invalid = Object.entries(verdicts)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k)
+    .sort();
+  const failed = [...new Set(failures.map((f) => f.property))].sort();
+  if (JSON.stringify(failed) !== JSON.stringify(invalid)) {
+    throw new Error(
+      `${kind}: fields with failures ${JSON.stringify(failed)} but the rules make ${JSON.stringify(invalid)} invalid; failures: ${JSON.stringify(failures)}`,
+    );
+  }
+  for (const f of failures) {
+    const patterns = verdicts[f.property] ?? [];
+    if (!patterns.some((p) => p.test(f.reason))) {
+      throw new Error(
+        `${kind}: reason for ${f.property} does not state the broken rule: ${JSON.stringify(f.reason)} (expected one of ${patterns.join(" | ")})`,
+      );
+    }
+    if (values.some((v) => f.reason.includes(v))) throw new Error(`${kind}: a secret value appears in the reason for ${f.property}`);
+  }
+  if (result.inputs === undefined) throw new Error(`${kind}: check returned no inputs`);
+  return invalid.length === 0;
+}
+
+/** Counts valid and invalid inputs so a generator that stops producing one of them fails the test. */
+function tally(): { valid: number; invalid: number; add(ok: boolean): void } {
+  return {
+    valid: 0,
+    invalid: 0,
+    add(ok: boolean) {
+      if (ok) this.valid++;
+      else this.invalid++;
+    },
+  };
+}
+
+describe("check() against the rules, with fuzzed inputs", () => {
+  test("Project", async () => {
+    const t = tally();
+    await fc.assert(
+      fc.asyncProperty(projectNews, async (news) => t.add(await checkAgainstOracle("Project", {}, news, projectOracle(news)))),
+      fcParams,
+    );
+    expect(t.valid).toBeGreaterThan(RUNS / 20);
+    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+  });
+
+  test("ServiceAccount", async () => {
+    const t = tally();
+    const allValidFields = fc.record({
+      projectId: idLike,
+      name: fc.integer({ min: 1, max: 100 }).chain(stringOfLength),
+      description: fc.integer({ min: 0, max: 500 }).chain(stringOfLength),
+      grants: fc.array(idLike, { minLength: 1, maxLength: 3 }).map((g) => [...new Set(g)]),
+      expiresIn: fc.integer({ min: 0, max: 31_536_000 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ weight: 3, arbitrary: serviceAccountNews }, { weight: 1, arbitrary: allValidFields }, { weight: 1, arbitrary: rotationEdge }),
+        async (news) => t.add(await checkAgainstOracle("ServiceAccount", {}, news, serviceAccountOracle(news))),
+      ),
+      fcParams,
+    );
+    expect(t.valid).toBeGreaterThan(RUNS / 20);
+    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+  });
+
+  test("VolumeSize (with previous inputs: volumes only grow)", async () => {
+    const t = tally();
+    const pair = volumeSizeNews.chain((news) => volumeSizeOlds(news).map((olds) => ({ olds, news })));
+    await fc.assert(
+      fc.asyncProperty(pair, async ({ olds, news }) => t.add(await checkAgainstOracle("VolumeSize", olds, news, volumeSizeOracle(olds, news)))),
+      fcParams,
+    );
+    expect(t.valid).toBeGreaterThan(RUNS / 20);
+    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+  });
+
+  test("AppSecrets (no secret value in any reason)", async () => {
+    const t = tally();
+    const allValidFields = fc.record({
+      projectId: idLike,
+      appId: idLike,
+      secrets: fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,255}$/), fc.oneof(secretValue, fc.constant(UNKNOWN)), { minKeys: 1, maxKeys: 5 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields }), async (news) =>
+        t.add(await checkAgainstOracle("AppSecrets", {}, news, appSecretsOracle(news))),
+      ),
+      fcParams,
+    );
+    expect(t.valid).toBeGreaterThan(RUNS / 20);
+    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+  });
+});
+
+describe("check() never throws, whatever JSON it is given", () => {
+  // The dynamic-provider host hands check() plain JSON (protobuf Struct values): any JSON value as olds, as news
+  // and as each of their members — including objects whose keys shadow Object.prototype (`toString`,
+  // `valueOf`, `__proto__`, `constructor`), deep nesting and the preview placeholder.
+  const trickyKeys = fc.constantFrom("toString", "valueOf", "__proto__", "constructor", "hasOwnProperty", "length", "toJSON");
+  const trickyObject = fc.dictionary(trickyKeys, fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 });
+  const member = fc.oneof(anyField, trickyObject, fc.array(trickyObject, { maxLength: 2 }), fc.jsonValue({ maxDepth: 4 }));
+  const bagOf = (keys: string[]): fc.Arbitrary<unknown> =>
+    fc.oneof(
+      { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) },
+      { weight: 4, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...keys), trickyKeys), member) },
+    );
+  const keysOf: Record<Kind, string[]> = {
+    Project: ["name", "projectId"],
+    ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry", "token"],
+    VolumeSize: ["projectId", "volumeId", "sizeGb"],
+    AppSecrets: ["projectId", "appId", "secrets", "secretNames"],
+  };
+
+  test.each(Object.keys(keysOf) as Kind[])("%s", async (kind) => {
+    await fc.assert(
+      fc.asyncProperty(bagOf(keysOf[kind]), bagOf(keysOf[kind]), async (olds, news) => {
+        const result = await providers[kind].check!(olds, news);
+        expect(result).toBeDefined();
+        for (const f of result.failures ?? []) {
+          expect(keysOf[kind]).toContain(f.property);
+          expect(typeof f.reason).toBe("string");
+          expect(f.reason.length).toBeGreaterThan(0);
+        }
+      }),
+      fcParams,
+    );
+  });
+});
+
+describe("check() with JSON objects whose keys shadow Object.prototype (found by the fuzzer)", () => {
+  // `{"toString": 0}` is valid JSON a program can pass for any field (from JavaScript, or `as any`). Turning it
+  // into text with String(v) or `${v}` throws "Cannot convert object to primitive value": a crash instead of a
+  // failure naming the field.
+  const shadowing: Props[] = [{ toString: 0 }, { valueOf: [] }, { toString: {}, valueOf: null }];
+  const fieldsOf: Record<Kind, string[]> = {
+    Project: ["name"],
+    ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
+    VolumeSize: ["projectId", "volumeId", "sizeGb"],
+    AppSecrets: ["projectId", "appId", "secrets"],
+  };
+  const cases = (Object.keys(fieldsOf) as Kind[]).flatMap((kind) => fieldsOf[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)));
+  test.each(cases)("%s.%s = %j is rejected with a failure naming the field", async (kind, f, value) => {
+    const result = await providers[kind].check!({}, { [f]: value });
+    const reasons = (result.failures ?? []).filter((x) => x.property === f);
+    // AppSecrets.secrets accepts a map, so { toString: 0 } is a map with one badly-typed secret: still a failure.
+    expect(reasons.length).toBeGreaterThan(0);
+  });
+});
