@@ -6,7 +6,7 @@
  * is the insertion counter, and a page cursor is that key: paging is a binary search to the cursor followed by
  * a linear scan, and stays correct when lines are appended between pages.
  */
-import type { AppLogLine, LogDirection, LogStream } from "../provider/client/types";
+import type { AppLogLine, LogDirection, LogStream } from "./types";
 
 export interface LogInput {
   /** Milliseconds since the epoch. */

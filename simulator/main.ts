@@ -1,16 +1,29 @@
 /**
- * `npm run simulator [-- --port N]`: starts the simulator with a seeded demo project and prints, one per line,
- * PIMS_BASE_URL=..., PIMS_TOKEN=... (and the demo ids as PIMS_PROJECT_ID=..., etc.), then runs until
- * SIGINT or SIGTERM. The port comes from --port, else the env PIMS_SIM_PORT, else a free one.
+ * `npm run simulator [-- --port N] [--profile default|quirky] [--token-layout L] [--rate R --burst B]
+ * [--retry-after seconds|date]`: starts the simulator with a seeded demo project and prints, one per line,
+ * PIMS_BASE_URL=..., PIMS_TOKEN=... (and the demo ids as PIMS_PROJECT_ID=..., etc.), then runs until SIGINT or
+ * SIGTERM. The port comes from --port, else the env PIMS_SIM_PORT, else a free one; the profile from --profile,
+ * else PIMS_SIM_PROFILE, else "default". --rate alone gives a burst of the same size.
  */
-import { PimsSimulator } from "./server";
+import { isSimulatorProfile, SIMULATOR_PROFILES } from "./dialect";
+import type { RateLimit } from "./rateLimit";
+import { PimsSimulator, type SimulatorOptions } from "./server";
+import { isTokenLayoutMode } from "./tokenLayouts";
 
-function portFromArgs(argv: string[]): string | undefined {
+const FLAGS = ["port", "profile", "token-layout", "rate", "burst", "retry-after"] as const;
+type Flag = (typeof FLAGS)[number];
+
+function parseArgs(argv: string[]): Partial<Record<Flag, string>> {
+  const out: Partial<Record<Flag, string>> = {};
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--port") return argv[i + 1];
-    if (argv[i].startsWith("--port=")) return argv[i].slice("--port=".length);
+    const [name, inline] = argv[i].startsWith("--") ? argv[i].slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
+    const flag = FLAGS.find((f) => f === name);
+    if (!flag) throw new Error(`unknown argument ${argv[i]} (known: ${FLAGS.map((f) => `--${f}`).join(", ")})`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`--${flag} needs a value`);
+    out[flag] = value;
   }
-  return undefined;
+  return out;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -18,6 +31,34 @@ function parsePort(raw: string | undefined): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${raw}`);
   return port;
+}
+
+function parseNumber(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n)) throw new Error(`--${flag} must be a number, got ${raw}`);
+  return n;
+}
+
+function options(argv: string[]): SimulatorOptions {
+  const args = parseArgs(argv);
+  const opts: SimulatorOptions = { port: parsePort(args.port ?? process.env.PIMS_SIM_PORT) };
+  if (args.profile !== undefined) {
+    if (!isSimulatorProfile(args.profile)) throw new Error(`--profile must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${args.profile}`);
+    opts.profile = args.profile;
+  }
+  if (args["token-layout"] !== undefined) {
+    if (!isTokenLayoutMode(args["token-layout"])) throw new Error(`--token-layout is not a token layout: ${args["token-layout"]}`);
+    opts.tokenLayout = args["token-layout"];
+  }
+  if (args.rate !== undefined || args.burst !== undefined) {
+    if (args.rate === undefined) throw new Error("--burst needs --rate");
+    const rate = parseNumber("rate", args.rate);
+    const retryAfter = args["retry-after"] ?? "seconds";
+    if (retryAfter !== "seconds" && retryAfter !== "date") throw new Error(`--retry-after must be seconds or date, got ${retryAfter}`);
+    const limit: RateLimit = { rate, burst: args.burst === undefined ? Math.max(1, rate) : parseNumber("burst", args.burst), retryAfter };
+    opts.rateLimit = limit;
+  }
+  return opts;
 }
 
 function seedDemo(sim: PimsSimulator): Record<string, string> {
@@ -46,10 +87,11 @@ function seedDemo(sim: PimsSimulator): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const port = parsePort(portFromArgs(process.argv.slice(2)) ?? process.env.PIMS_SIM_PORT);
-  const sim = await PimsSimulator.start({ port });
+  const sim = await PimsSimulator.start(options(process.argv.slice(2)));
   const ids = seedDemo(sim);
-  const lines = [`PIMS_BASE_URL=${sim.baseUrl}`, `PIMS_TOKEN=${sim.token}`];
+  const lines = [`PIMS_BASE_URL=${sim.baseUrl}`, `PIMS_TOKEN=${sim.token}`, `PIMS_SIM_PROFILE=${sim.profile}`];
+  const limit = sim.rateLimit();
+  if (limit) lines.push(`PIMS_SIM_RATE=${limit.rate}`, `PIMS_SIM_BURST=${limit.burst}`);
   for (const [name, value] of Object.entries(ids)) lines.push(`${name}=${value}`);
   process.stdout.write(lines.join("\n") + "\n");
 

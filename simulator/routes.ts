@@ -1,17 +1,19 @@
-/** The route table and one small handler per operation of the seed (numbers refer to its endpoint table). */
-import type { AppLogPage, LogDirection, LogStream } from "../provider/client/types";
+/**
+ * The route table and one small handler per endpoint: validation, state changes and errors live here; how a
+ * success is worded (status, member names, plain text or JSON) is the dialect's choice (dialect.ts).
+ */
+import type { Dialect } from "./dialect";
 import type { LogCursor, LogFilter } from "./logStore";
+import type { Reply } from "./reply";
 import type { NewServiceAccount, Principal, SimState } from "./state";
+import type { LogDirection, LogStream } from "./types";
 import { HttpError, badRequest, charCount, isPlainObject, parseRfc3339, unprocessable } from "./util";
 
-export type Reply = (
-  | { kind: "json"; body: unknown }
-  | { kind: "text"; body: string }
-  | { kind: "empty" }
-) & { status: number; headers?: Record<string, string> };
+export type { Reply };
 
 export interface RouteContext {
   state: SimState;
+  dialect: Dialect;
   limits: { maxPageSize: number; defaultPageSize: number };
   params: Record<string, string>;
   query: URLSearchParams;
@@ -28,13 +30,7 @@ interface Route {
   handler: Handler;
 }
 
-export type RouteMatch =
-  | { kind: "found"; handler: Handler; params: Record<string, string> }
-  | { kind: "wrongMethod"; allowed: string[] }
-  | { kind: "none" };
-
-const json = (status: number, body: unknown): Reply => ({ kind: "json", status, body });
-const text = (status: number, body: string): Reply => ({ kind: "text", status, body });
+export type RouteMatch = { kind: "found"; handler: Handler; params: Record<string, string> } | { kind: "wrongMethod"; allowed: string[] } | { kind: "none" };
 
 // ---- helpers for bodies and validation ----
 
@@ -64,11 +60,11 @@ function integerField(body: Record<string, unknown>, field: string): number {
   return value;
 }
 
-// ---- 1. list API keys ----
+// ---- GET /v2/projects/{project_id}/api-keys ----
 
-const listApiKeys: Handler = (ctx) => json(200, ctx.state.apiKeys(ctx.params.projectId));
+const listApiKeys: Handler = (ctx) => ctx.dialect.apiKeys(ctx.state.apiKeys(ctx.params.projectId));
 
-// ---- 2. create service account ----
+// ---- POST /v2/projects/{project_id}/service-accounts ----
 
 const MAX_EXPIRES_IN = 31_536_000;
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -103,18 +99,18 @@ const createServiceAccount: Handler = (ctx) => {
   const { projectId } = ctx.params;
   ctx.state.requireProject(projectId);
   const request = validateServiceAccount(objectBody(ctx), ctx.state);
-  return json(201, ctx.state.createServiceAccount(projectId, request));
+  return ctx.dialect.serviceAccountCreated((chosen) => ctx.state.createServiceAccount(projectId, request, chosen));
 };
 
-// ---- 3. delete service account ----
+// ---- DELETE /v2/projects/{project_id}/service-accounts/{service_account_id} ----
 
 const deleteServiceAccount: Handler = (ctx) => {
   const { projectId, accountId } = ctx.params;
   ctx.state.deleteServiceAccount(projectId, accountId, ctx.principal);
-  return json(200, { message: `service account ${accountId} deleted` });
+  return ctx.dialect.serviceAccountDeleted(accountId);
 };
 
-// ---- 4. resize volume ----
+// ---- PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize ----
 
 const MIN_VOLUME_GB = 50;
 const MAX_UNPROTECTED_VOLUME_GB = 1024;
@@ -131,21 +127,21 @@ const resizeVolume: Handler = (ctx) => {
     throw new HttpError(403, `volumes above ${MAX_UNPROTECTED_VOLUME_GB} GB require a protected project`);
   }
   ctx.state.resizeVolume(volume, newSizeGb);
-  return text(200, `volume ${volumeId} resized to ${newSizeGb} GB`);
+  return ctx.dialect.volumeResized(volumeId, newSizeGb);
 };
 
-// ---- 5. create project ----
+// ---- POST /v2/projects ----
 
 const createProject: Handler = (ctx) => {
   const name = stringWithLength(objectBody(ctx), "name", 2, 50);
-  return text(201, ctx.state.addProject({ name }).id);
+  return ctx.dialect.projectCreated(ctx.state.addProject({ name }).id);
 };
 
-// ---- 6. list invoices ----
+// ---- GET /v2/projects/{project_id}/invoices ----
 
-const listInvoices: Handler = (ctx) => json(200, ctx.state.invoices(ctx.params.projectId));
+const listInvoices: Handler = (ctx) => ctx.dialect.invoices(ctx.state.invoices(ctx.params.projectId));
 
-// ---- 7. app logs ----
+// ---- GET /v2/projects/{project_id}/apps/{app_id}/logs ----
 
 interface LogsRequest {
   filter: LogFilter;
@@ -222,27 +218,18 @@ const appLogs: Handler = (ctx) => {
   const store = ctx.state.appLogs(ctx.params.projectId, ctx.params.appId);
   const { filter, direction, pageSize, cursor } = parseLogsQuery(ctx.query, ctx.limits);
   const page = store.page(filter, direction, pageSize, cursor);
-  if (page.lines.length === 0) return { kind: "empty", status: 204 };
-  const body: AppLogPage = { hasMore: page.hasMore, logs: page.lines };
-  if (page.hasMore && page.last) body.nextPageToken = encodeCursor(direction, page.last);
-  return json(200, body);
+  const nextPageToken = page.hasMore && page.last ? encodeCursor(direction, page.last) : undefined;
+  return ctx.dialect.logPage({ lines: page.lines, hasMore: page.hasMore, nextPageToken });
 };
 
-// ---- 8. build logs ----
+// ---- GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs ----
 
 const buildLogs: Handler = (ctx) => {
   const { projectId, appId, buildId } = ctx.params;
-  const build = ctx.state.requireBuild(projectId, appId, buildId);
-  return json(200, {
-    app_id: appId,
-    build_id: buildId,
-    project_id: projectId,
-    status: build.status,
-    logs: build.logs.map((entry) => ({ ...entry })),
-  });
+  return ctx.dialect.buildLogs(ctx.state.requireBuild(projectId, appId, buildId));
 };
 
-// ---- 9. update secrets ----
+// ---- PATCH /v2/projects/{project_id}/apps/{app_id}/secrets ----
 
 const updateSecrets: Handler = (ctx) => {
   const { projectId, appId } = ctx.params;
@@ -256,10 +243,10 @@ const updateSecrets: Handler = (ctx) => {
     if (typeof value !== "string") throw unprocessable(`secret ${key} must be a string`);
   }
   ctx.state.updateSecrets(projectId, appId, body as Record<string, string>);
-  return text(200, "secrets updated");
+  return ctx.dialect.secretsUpdated();
 };
 
-// ---- 10. cancel run ----
+// ---- DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id} ----
 
 const cancelRun: Handler = (ctx) => {
   const { projectId, appId, runId } = ctx.params;
@@ -268,7 +255,7 @@ const cancelRun: Handler = (ctx) => {
     throw new HttpError(409, `run ${runId} has already finished (status: ${run.status})`);
   }
   run.status = "cancelled";
-  return text(200, `run ${runId} cancelled`);
+  return ctx.dialect.runCancelled(runId);
 };
 
 // ---- the table ----

@@ -1,10 +1,16 @@
 /**
- * PimsSimulator: a real HTTP server (node:http) that implements the PIMS interface with in-memory state,
- * fault injection and a request log, for tests and local demos.
+ * PimsSimulator: a real HTTP server (node:http) that implements the PIMS interface with in-memory state, two
+ * profiles of wording (dialect.ts), fault injection, a rate limit and a request log, for tests, the benchmark and
+ * local demos. See README.md.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ApiKey, AppLogLine, Invoice } from "../provider/client/types";
+import { DefaultDialect, type Dialect, type SimulatorProfile } from "./dialect";
+import { Faults } from "./faults";
+import { bearerToken, readBody, requestUrl, writeReply } from "./http";
+import { profileFromEnv, tokenLayoutFromEnv, type FaultRule, type RequestLogEntry, type SimulatorOptions, type SimulatorStats } from "./options";
+import { QuirkyDialect } from "./quirky";
+import { RateLimiter, type RateLimit } from "./rateLimit";
 import { matchRoute, type Reply } from "./routes";
 import {
   type GenerateLogsOptions,
@@ -21,61 +27,11 @@ import {
   type SimVolume,
   SimState,
 } from "./state";
-import { HttpError, methodMatches, pathMatches, randomHex, seededRandom } from "./util";
+import type { TokenLayoutMode, TokenLayoutName } from "./tokenLayouts";
+import type { ApiKey, AppLogLine, Invoice } from "./types";
+import { HttpError, methodMatches, pathMatches, randomHex } from "./util";
 
-/**
- * How the simulator answers where the service's documentation is silent. `default`: the shapes the client was
- * first written against. `quirky`: other plausible shapes (see simulator/README.md).
- */
-export type SimulatorProfile = "default" | "quirky";
-
-export interface SimulatorOptions {
-  /** Default "default", or the PIMS_SIM_PROFILE environment variable. */
-  profile?: SimulatorProfile;
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Default: random `pims_admin_` + 32 hex. */
-  token?: string;
-  /** How operation 9 applies a body. Default "merge". */
-  secretsMode?: SecretsMode;
-  /** Largest accepted app logs pageSize. Default 1000. */
-  maxPageSize?: number;
-  /** App logs pageSize when none is given. Default 200. */
-  defaultPageSize?: number;
-}
-
-export interface RequestLogEntry {
-  method: string;
-  /** The URL pathname. */
-  path: string;
-  query: Record<string, string>;
-  /** Final status; 0 when the connection was dropped. */
-  status: number;
-  /** Arrival time, ms since the epoch (wall clock, not the simulator clock). */
-  at: number;
-  /** Parsed JSON body (the raw text when it is not JSON); absent when the request had none. */
-  body?: unknown;
-}
-
-export interface FaultRule {
-  method?: string;
-  /** Matched against the URL pathname; a string is an exact pathname or a prefix ending in `*`. */
-  path?: string | RegExp;
-  kind: "status" | "rateLimit" | "delay" | "drop";
-  /** For kind status; default 503. */
-  status?: number;
-  /** Retry-After header value for rateLimit; default "0". */
-  retryAfter?: string;
-  /** For delay: wait this long, then handle normally. */
-  delayMs?: number;
-  /** How many matching requests it affects; default Infinity. */
-  times?: number;
-  /** 0..1, default 1; drawn from a PRNG seeded with `seed` so runs are reproducible. */
-  probability?: number;
-  seed?: number;
-}
-
+export type { FaultRule, RateLimit, RequestLogEntry, SimulatorOptions, SimulatorProfile, SimulatorStats, TokenLayoutMode, TokenLayoutName };
 export type {
   GenerateLogsOptions,
   LogSeedLine,
@@ -89,46 +45,22 @@ export type {
   SimServiceAccount,
   SimVolume,
 };
-
-interface ActiveFault {
-  rule: FaultRule;
-  remaining: number;
-  random: () => number;
-}
+export { profileFromEnv, tokenLayoutFromEnv } from "./options";
+export { READABLE_TOKEN_LAYOUT_NAMES, TOKEN_LAYOUTS, UNREADABLE_TOKEN_LAYOUT_NAMES } from "./tokenLayouts";
 
 const UNAUTHORIZED = "invalid or missing bearer token";
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function requestUrl(req: IncomingMessage): URL {
-  const target = req.url ?? "/";
-  try {
-    // Concatenate rather than resolve, so a pathname like `//x` is not read as a host.
-    return target.startsWith("/") ? new URL(`http://simulator.invalid${target}`) : new URL(target);
-  } catch {
-    return new URL("http://simulator.invalid/");
-  }
-}
-
-function bearerToken(req: IncomingMessage): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
-  return match ? match[1].trim() : undefined;
-}
 
 export class PimsSimulator {
   readonly baseUrl: string;
   readonly token: string;
   readonly requests: RequestLogEntry[] = [];
+  readonly profile: SimulatorProfile;
 
   private readonly state: SimState;
-  private readonly faults: ActiveFault[] = [];
+  private readonly dialect: Dialect;
+  private readonly faultSet = new Faults();
+  private readonly rateLimiter: RateLimiter;
+  private counters: SimulatorStats = { requests: 0, refused: 0, byStatus: {} };
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly limits: { maxPageSize: number; defaultPageSize: number };
   private stopped = false;
@@ -143,11 +75,23 @@ export class PimsSimulator {
     this.baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     this.token = token;
     this.state = new SimState(token, opts.secretsMode ?? "merge");
+    this.profile = opts.profile ?? profileFromEnv() ?? "default";
+    const layout = opts.tokenLayout ?? tokenLayoutFromEnv();
+    const accounts = this.state.accounts;
+    this.dialect =
+      this.profile === "quirky" ? new QuirkyDialect(accounts, layout, opts.tokenLayoutSeed) : new DefaultDialect(accounts, layout, opts.tokenLayoutSeed);
+    this.rateLimiter = new RateLimiter(opts.rateLimit);
     this.limits = { maxPageSize: opts.maxPageSize ?? 1000, defaultPageSize: opts.defaultPageSize ?? 200 };
     server.on("request", (req: IncomingMessage, res: ServerResponse) => void this.onRequest(req, res));
   }
 
+  /**
+   * Starts a simulator on a free port (or `port`). The profile comes from the option, else PIMS_SIM_PROFILE, else
+   * "default"; an unknown value in the environment is an error.
+   */
   static async start(opts: SimulatorOptions = {}): Promise<PimsSimulator> {
+    profileFromEnv();
+    tokenLayoutFromEnv();
     const host = opts.host ?? "127.0.0.1";
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
@@ -191,11 +135,7 @@ export class PimsSimulator {
   generateLogs(projectId: string, appId: string, count: number, opts?: GenerateLogsOptions): void {
     this.state.generateLogs(projectId, appId, count, opts);
   }
-  addBuild(
-    projectId: string,
-    appId: string,
-    b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> },
-  ): SimBuild {
+  addBuild(projectId: string, appId: string, b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> }): SimBuild {
     return this.state.addBuild(projectId, appId, b);
   }
   setBuildStatus(projectId: string, appId: string, buildId: string, status: string, appendLogs?: string[]): void {
@@ -208,9 +148,10 @@ export class PimsSimulator {
     return this.state.addApiKey(projectId, k);
   }
   /**
-   * Seeds a live service account with a chosen id and token secret (both optional), as if operation 2 had created
-   * it: it is listed by serviceAccounts() and by the API-key list, its secret is a valid bearer token (and counted
-   * in issuedSecrets()), and operation 3 deletes it. Returns the stored view (without the secret).
+   * Seeds a live service account with a chosen id and token secret (both optional), as if
+   * `POST /v2/projects/{project_id}/service-accounts` had created it: it is listed by serviceAccounts() and by the
+   * API-key list, its secret is a valid bearer token (and counted in issuedSecrets()), and
+   * `DELETE /v2/projects/{project_id}/service-accounts/{id}` deletes it. Returns the stored view (without the secret).
    */
   addServiceAccount(s: SeedServiceAccount): SimServiceAccount {
     return this.state.addServiceAccount(s);
@@ -225,8 +166,7 @@ export class PimsSimulator {
     this.requests.length = 0;
   }
   countRequests(filter: { method?: string; path?: string | RegExp } = {}): number {
-    return this.requests.filter((r) => methodMatches(filter.method, r.method) && pathMatches(filter.path, r.path))
-      .length;
+    return this.requests.filter((r) => methodMatches(filter.method, r.method) && pathMatches(filter.path, r.path)).length;
   }
   projects(): SimProject[] {
     return this.state.projects();
@@ -259,13 +199,42 @@ export class PimsSimulator {
     return this.state.issuedSecrets();
   }
 
-  // ---- faults and clock ----
+  /** The token layout a service account created over HTTP was answered with. */
+  tokenLayoutOf(accountId: string): TokenLayoutName | undefined {
+    return this.dialect.tokenLayoutOf(accountId);
+  }
+  stats(): SimulatorStats {
+    return { ...this.counters, byStatus: { ...this.counters.byStatus } };
+  }
+  resetStats(): void {
+    this.counters = { requests: 0, refused: 0, byStatus: {} };
+  }
 
+  // ---- profile, faults, rate limit and clock ----
+
+  /** Layout of the token in later service-account creation answers (see README.md). */
+  setTokenLayout(mode: TokenLayoutMode, seed?: number): void {
+    this.dialect.setTokenLayout(mode, seed);
+  }
   addFault(rule: FaultRule): void {
-    this.faults.push({ rule, remaining: rule.times ?? Infinity, random: seededRandom(rule.seed ?? 1) });
+    this.faultSet.add(rule);
   }
   clearFaults(): void {
-    this.faults.length = 0;
+    this.faultSet.clear();
+  }
+  /** Sets (or with undefined removes) the rate limit; every bucket starts full. */
+  setRateLimit(limit: RateLimit | undefined): void {
+    this.rateLimiter.set(limit);
+  }
+  rateLimit(): RateLimit | undefined {
+    return this.rateLimiter.current;
+  }
+  /**
+   * Removes a project as if it had been deleted outside any tool: every route under it answers 404 afterwards; the
+   * service accounts it owns are deleted (their tokens stop working, their API keys are gone).
+   */
+  removeProject(projectId: string): void {
+    this.state.removeProject(projectId);
   }
   now(): Date {
     return this.state.now();
@@ -283,12 +252,13 @@ export class PimsSimulator {
     for (const [key, value] of url.searchParams) if (!(key in query)) query[key] = value;
     const entry: RequestLogEntry = { method, path: url.pathname, query, status: 0, at: Date.now() };
     this.requests.push(entry);
+    this.counters.requests++;
 
     let raw: string;
     try {
       raw = await readBody(req);
     } catch {
-      return; // the client went away; status stays 0
+      return this.count(0); // the client went away; status stays 0
     }
     if (raw !== "") {
       try {
@@ -298,21 +268,32 @@ export class PimsSimulator {
       }
     }
 
-    const fault = this.takeFault(method, url.pathname);
-    if (fault?.kind === "drop") {
-      req.socket.destroy();
-      return;
+    // The rate limit comes first: a refused request does nothing, not even trip a fault rule.
+    const retryAfter = this.rateLimiter.take(bearerToken(req) ?? "");
+    if (retryAfter !== undefined) {
+      this.counters.refused++;
+      const headers = { "Retry-After": retryAfter };
+      return this.send(res, entry, { kind: "json", status: 429, headers, body: { message: "rate limit exceeded, retry later" } });
     }
-    if (fault?.kind === "status") {
-      return this.send(res, entry, { kind: "json", status: fault.status ?? 503, body: { message: "injected fault" } });
-    }
+
+    const fault = this.faultSet.take(method, url.pathname);
+    const injected: Reply = { kind: "json", status: fault?.status ?? 503, body: { message: "injected fault" } };
+    if (fault?.kind === "drop" && !fault.afterCommit) return this.drop(req);
+    if (fault?.kind === "status" && !fault.afterCommit) return this.send(res, entry, injected);
     if (fault?.kind === "rateLimit") {
       const headers = { "Retry-After": fault.retryAfter ?? "0" };
       return this.send(res, entry, { kind: "json", status: 429, headers, body: { message: "rate limited" } });
     }
     if (fault?.kind === "delay") await this.sleep(fault.delayMs ?? 0);
 
-    this.send(res, entry, this.dispatch(req, method, url, raw));
+    const who = this.state.authenticate(bearerToken(req));
+    if (who) entry.principal = who.kind === "admin" ? "admin" : who.accountId;
+    const reply = this.dispatch(req, method, url, raw);
+    if (!fault?.afterCommit) return this.send(res, entry, reply);
+    // The handler ran and its change is committed; the client sees a failure instead of the answer.
+    entry.handledStatus = reply.status;
+    if (fault.kind === "drop") return this.drop(req);
+    this.send(res, entry, injected);
   }
 
   /** Authenticates, routes and runs the handler; every failure becomes a `{message}` reply. */
@@ -321,7 +302,7 @@ export class PimsSimulator {
       const principal: Principal | undefined = this.state.authenticate(bearerToken(req));
       if (!principal) throw new HttpError(401, UNAUTHORIZED);
       const match = matchRoute(method, url.pathname);
-      if (match.kind === "none") throw new HttpError(404, `no route for ${method} ${url.pathname}`);
+      if (match.kind === "none") throw this.dialect.noRoute(method, url.pathname);
       if (match.kind === "wrongMethod") {
         throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`, {
           Allow: match.allowed.join(", "),
@@ -329,6 +310,7 @@ export class PimsSimulator {
       }
       return match.handler({
         state: this.state,
+        dialect: this.dialect,
         limits: this.limits,
         params: match.params,
         query: url.searchParams,
@@ -353,30 +335,18 @@ export class PimsSimulator {
 
   private send(res: ServerResponse, entry: RequestLogEntry, reply: Reply): void {
     entry.status = reply.status;
-    if (res.destroyed || res.writableEnded) return;
-    if (reply.kind === "empty") {
-      res.writeHead(reply.status, reply.headers).end();
-      return;
-    }
-    const body = reply.kind === "json" ? JSON.stringify(reply.body) : reply.body;
-    res.writeHead(reply.status, {
-      ...reply.headers,
-      "Content-Type": reply.kind === "json" ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
-      "Content-Length": Buffer.byteLength(body),
-    });
-    res.end(body);
+    this.count(reply.status);
+    writeReply(res, reply);
   }
 
-  /** The first rule that matches, has uses left and passes its probability draw; consumes one use. */
-  private takeFault(method: string, pathname: string): FaultRule | undefined {
-    for (const fault of this.faults) {
-      const { rule } = fault;
-      if (fault.remaining <= 0 || !methodMatches(rule.method, method) || !pathMatches(rule.path, pathname)) continue;
-      if (rule.probability !== undefined && rule.probability < 1 && fault.random() >= rule.probability) continue;
-      fault.remaining--;
-      return rule;
-    }
-    return undefined;
+  /** Destroys the connection without an answer (the request log keeps status 0). */
+  private drop(req: IncomingMessage): void {
+    this.count(0);
+    req.socket.destroy();
+  }
+
+  private count(status: number): void {
+    this.counters.byStatus[status] = (this.counters.byStatus[status] ?? 0) + 1;
   }
 
   /** Resolves after ms, or never when the simulator stops first (stop() clears the timer). */

@@ -1,18 +1,23 @@
 /** The simulator's in-memory state and the domain operations on it (no HTTP here). */
-import type {
-  ApiKey,
-  AppLogLine,
-  BuildLogEntry,
-  Invoice,
-  LogStream,
-  ServiceAccount,
-} from "../provider/client/types";
-import { LogStore } from "./logStore";
-import { HttpError, notFound, parseRfc3339, randomHex } from "./util";
+import {
+  AccountStore,
+  NEVER,
+  expiryMs,
+  type AccountState,
+  type ChosenAccountIds,
+  type NewServiceAccount,
+  type Principal,
+  type SimServiceAccount,
+} from "./accounts";
+import { AppState, type GenerateLogsOptions, type LogSeedLine, type SimApp, type SimBuild, type SimRun, type SimRunStatus } from "./apps";
+import type { LogStore } from "./logStore";
+import type { ApiKey, AppLogLine, Invoice } from "./types";
+import { notFound, randomHex } from "./util";
+
+export type { AccountState, NewServiceAccount, Principal, SimServiceAccount };
+export type { AppState, GenerateLogsOptions, LogSeedLine, SimApp, SimBuild, SimRun, SimRunStatus };
 
 export type SecretsMode = "merge" | "replace";
-export type SimRunStatus = "running" | "finished" | "cancelled";
-
 export interface SimProject {
   id: string;
   name: string;
@@ -21,72 +26,10 @@ export interface SimProject {
   createdAt: string;
 }
 
-export interface SimApp {
-  /** `${projectId}-${name}` */
-  id: string;
-  projectId: string;
-  name: string;
-  createdAt: string;
-}
-
 export interface SimVolume {
   id: string;
   projectId: string;
   sizeGb: number;
-}
-
-export interface SimRun {
-  id: string;
-  projectId: string;
-  appId: string;
-  status: SimRunStatus;
-  createdAt: string;
-}
-
-export interface SimBuildLogEntry extends BuildLogEntry {
-  id: string;
-}
-
-export interface SimBuild {
-  id: string;
-  projectId: string;
-  appId: string;
-  status: string;
-  createdAt: string;
-  logs: SimBuildLogEntry[];
-}
-
-/** A live service account as the simulator holds it (never with its secret). */
-export type SimServiceAccount = Omit<ServiceAccount, "token"> & {
-  tokenId: string;
-  tokenExpiresAt: string;
-  deleted?: false;
-};
-
-/** Who made a request. */
-export type Principal = { kind: "admin" } | { kind: "serviceAccount"; accountId: string };
-
-export interface LogSeedLine extends Partial<AppLogLine> {
-  logLine: string;
-}
-
-export interface GenerateLogsOptions {
-  /** Container names; lines rotate over them. Default `["web"]`. */
-  containers?: string[];
-  /** Run ids; the lines are split into consecutive blocks, one per run. Default: the app's newest run. */
-  runIds?: string[];
-  /** Timestamp of the first line. Default: so that the last line is at the simulator's now. */
-  startTime?: Date;
-  /** Milliseconds between lines. Default 1000. */
-  stepMs?: number;
-}
-
-/** Validated body of operation 2. */
-export interface NewServiceAccount {
-  name: string;
-  description: string;
-  grants: string[];
-  expiresIn: number;
 }
 
 /** What {@link SimState.addServiceAccount} seeds. */
@@ -108,14 +51,6 @@ export interface SeedServiceAccount {
   tokenId?: string;
 }
 
-interface AppState {
-  record: SimApp;
-  secrets: Record<string, string>;
-  logs: LogStore;
-  builds: Map<string, SimBuild>;
-  runs: Map<string, SimRun>;
-}
-
 interface ProjectState {
   record: SimProject;
   apps: Map<string, AppState>;
@@ -124,43 +59,18 @@ interface ProjectState {
   apiKeys: ApiKey[];
 }
 
-interface AccountState {
-  account: Omit<ServiceAccount, "token">;
-  tokenId: string;
-  tokenExpiresAt: string;
-  secret: string;
-  deleted: boolean;
-}
-
-const NEVER = "never";
-const DEFAULT_RUN_ID = "run-00000000";
-
-/** Deterministic container id for a container name, e.g. `web` -> `ctr-web-3f2a9c`. */
-function containerIdFor(appId: string, name: string): string {
-  let h = 2166136261;
-  for (const ch of `${appId}/${name}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return `ctr-${name}-${h.toString(16).padStart(8, "0").slice(0, 6)}`;
-}
-
-function expiryMs(expiresAt: string): number {
-  return expiresAt === NEVER ? Infinity : (parseRfc3339(expiresAt) ?? Infinity);
-}
-
 export class SimState {
   secretsMode: SecretsMode;
   private clockOffsetMs = 0;
   private readonly projectsById = new Map<string, ProjectState>();
-  /** Every account ever created, deleted ones included, by id. */
-  private readonly accounts = new Map<string, AccountState>();
-  private readonly accountIdBySecret = new Map<string, string>();
-  private readonly issued: string[] = [];
+  readonly accounts: AccountStore;
 
   constructor(
     readonly adminToken: string,
     secretsMode: SecretsMode,
   ) {
     this.secretsMode = secretsMode;
-    this.issued.push(adminToken);
+    this.accounts = new AccountStore(adminToken, () => this.now());
   }
 
   // ---- clock ----
@@ -180,16 +90,7 @@ export class SimState {
   // ---- auth ----
 
   authenticate(token: string | undefined): Principal | undefined {
-    if (token === undefined) return undefined;
-    if (token === this.adminToken) return { kind: "admin" };
-    const accountId = this.accountIdBySecret.get(token);
-    const state = accountId === undefined ? undefined : this.accounts.get(accountId);
-    if (!state || state.deleted || this.isExpired(state.tokenExpiresAt)) return undefined;
-    return { kind: "serviceAccount", accountId: state.account.id };
-  }
-
-  private isExpired(expiresAt: string): boolean {
-    return this.now().getTime() >= expiryMs(expiresAt);
+    return this.accounts.authenticate(token);
   }
 
   // ---- lookups that fail with 404 (used by routes) ----
@@ -231,7 +132,12 @@ export class SimState {
   // ---- projects, apps, volumes ----
 
   addProject(p: { id?: string; name?: string; protected?: boolean } = {}): SimProject {
-    const id = p.id ?? this.freshId(() => `p-${randomHex(8)}`, (c) => this.projectsById.has(c));
+    const id =
+      p.id ??
+      this.freshId(
+        () => `p-${randomHex(8)}`,
+        (c) => this.projectsById.has(c),
+      );
     if (this.projectsById.has(id)) throw new Error(`project ${id} already exists`);
     const record: SimProject = {
       id,
@@ -250,14 +156,7 @@ export class SimState {
   }
 
   private createApp(project: ProjectState, id: string, name: string): AppState {
-    const projectId = project.record.id;
-    const app: AppState = {
-      record: { id, projectId, name, createdAt: this.nowIso() },
-      secrets: {},
-      logs: new LogStore(projectId, id),
-      builds: new Map(),
-      runs: new Map(),
-    };
+    const app = new AppState(project.record.id, id, name, () => this.now());
     project.apps.set(id, app);
     return app;
   }
@@ -267,7 +166,10 @@ export class SimState {
     const id =
       v.id ??
       (project.volumes.has("default-us-east-1")
-        ? this.freshId(() => `vol-${randomHex(6)}-us-east-1`, (c) => project.volumes.has(c))
+        ? this.freshId(
+            () => `vol-${randomHex(6)}-us-east-1`,
+            (c) => project.volumes.has(c),
+          )
         : "default-us-east-1");
     if (project.volumes.has(id)) throw new Error(`volume ${id} already exists in project ${projectId}`);
     const record: SimVolume = { id, projectId, sizeGb: v.sizeGb };
@@ -279,100 +181,26 @@ export class SimState {
     volume.sizeGb = newSizeGb;
   }
 
-  // ---- runs ----
+  // ---- runs, logs and builds (seeding) ----
 
   addRun(projectId: string, appId: string, r: { id?: string; status?: SimRunStatus } = {}): SimRun {
-    const app = this.seedApp(projectId, appId);
-    const id = r.id ?? this.freshId(() => `run-${randomHex(8)}`, (c) => app.runs.has(c));
-    if (app.runs.has(id)) throw new Error(`run ${id} already exists in app ${appId}`);
-    const record: SimRun = { id, projectId, appId, status: r.status ?? "running", createdAt: this.nowIso() };
-    app.runs.set(id, record);
-    return record;
+    return this.seedApp(projectId, appId).addRun(r);
   }
 
-  // ---- logs ----
-
   addLogs(projectId: string, appId: string, lines: LogSeedLine[]): AppLogLine[] {
-    const app = this.seedApp(projectId, appId);
-    const runId = this.defaultRunId(app);
-    return lines.map((line) => {
-      const parsed = line.timestamp === undefined ? undefined : parseRfc3339(line.timestamp);
-      if (line.timestamp !== undefined && parsed === undefined) {
-        throw new Error(`invalid log timestamp ${line.timestamp}`);
-      }
-      const ts = parsed ?? Math.max(this.now().getTime(), (app.logs.newestTs() ?? -Infinity) + 1);
-      const containerName = line.containerName ?? line.containerId ?? "web";
-      return app.logs.append({
-        ts,
-        tsText: line.timestamp !== undefined && line.timestamp !== new Date(ts).toISOString() ? line.timestamp : undefined,
-        logId: line.logId,
-        lineNumber: line.lineNumber,
-        containerId: line.containerId ?? containerIdFor(appId, containerName),
-        containerName,
-        runId: line.runId ?? runId,
-        stream: line.stream ?? "stdout",
-        text: line.logLine,
-      });
-    });
+    return this.seedApp(projectId, appId).addLogs(lines);
   }
 
   generateLogs(projectId: string, appId: string, count: number, opts: GenerateLogsOptions = {}): void {
-    const app = this.seedApp(projectId, appId);
-    const stepMs = opts.stepMs ?? 1000;
-    const start = opts.startTime?.getTime() ?? this.now().getTime() - (count - 1) * stepMs;
-    const containers = (opts.containers?.length ? opts.containers : ["web"]).map((name) => ({
-      name,
-      id: containerIdFor(appId, name),
-    }));
-    const runIds = opts.runIds?.length ? opts.runIds : [this.defaultRunId(app)];
-    for (let i = 0; i < count; i++) {
-      const container = containers[i % containers.length];
-      const stream: LogStream = i % 10 === 9 ? "stderr" : "stdout";
-      app.logs.appendQuiet({
-        ts: start + i * stepMs,
-        containerId: container.id,
-        containerName: container.name,
-        runId: runIds[Math.floor((i * runIds.length) / count)],
-        stream,
-        text:
-          stream === "stderr"
-            ? `error: simulated failure #${i}`
-            : `GET /api/items/${i % 97} 200 ${(i * 7) % 50}ms (line ${i})`,
-      });
-    }
+    this.seedApp(projectId, appId).generateLogs(count, opts);
   }
 
-  private defaultRunId(app: AppState): string {
-    let newest: string | undefined;
-    for (const id of app.runs.keys()) newest = id;
-    return newest ?? DEFAULT_RUN_ID;
-  }
-
-  // ---- builds ----
-
-  addBuild(
-    projectId: string,
-    appId: string,
-    b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> },
-  ): SimBuild {
-    const app = this.seedApp(projectId, appId);
-    const id = b.id ?? this.freshId(() => `build-${randomHex(8)}`, (c) => app.builds.has(c));
-    if (app.builds.has(id)) throw new Error(`build ${id} already exists in app ${appId}`);
-    const record: SimBuild = { id, projectId, appId, status: b.status, createdAt: this.nowIso(), logs: [] };
-    app.builds.set(id, record);
-    for (const entry of b.logs ?? []) this.appendBuildLog(record, entry.log, entry.createdAt);
-    return record;
+  addBuild(projectId: string, appId: string, b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> }): SimBuild {
+    return this.seedApp(projectId, appId).addBuild(b);
   }
 
   setBuildStatus(projectId: string, appId: string, buildId: string, status: string, appendLogs: string[] = []): void {
-    const build = this.seedApp(projectId, appId).builds.get(buildId);
-    if (!build) throw new Error(`build ${buildId} does not exist in app ${appId}`);
-    build.status = status;
-    for (const log of appendLogs) this.appendBuildLog(build, log);
-  }
-
-  private appendBuildLog(build: SimBuild, log: string, createdAt?: string): void {
-    build.logs.push({ id: `${build.id}-${build.logs.length + 1}`, createdAt: createdAt ?? this.nowIso(), log });
+    this.seedApp(projectId, appId).setBuildStatus(buildId, status, appendLogs);
   }
 
   // ---- invoices and API keys ----
@@ -422,21 +250,7 @@ export class SimState {
   /** Keys of a project (seeded ones, then one per live service account), by expiresAt ascending, `never` last. */
   apiKeys(projectId: string): ApiKey[] {
     const project = this.requireProject(projectId);
-    const accountKeys = [...this.accounts.values()]
-      .filter((s) => !s.deleted && s.account.projectId === projectId)
-      .map((s): ApiKey => ({
-        id: s.tokenId,
-        name: s.account.name,
-        description: s.account.description,
-        apiKey: `pims_...${s.secret.slice(-4)}`,
-        projectId,
-        principalId: s.account.id,
-        source: "service_account",
-        status: this.isExpired(s.tokenExpiresAt) ? "expired" : "active",
-        createdAt: s.account.createdAt,
-        updatedAt: s.account.createdAt,
-        expiresAt: s.tokenExpiresAt,
-      }));
+    const accountKeys = this.accounts.apiKeys(projectId);
     return [...project.apiKeys, ...accountKeys].sort((a, b) => {
       const x = expiryMs(a.expiresAt);
       const y = expiryMs(b.expiresAt);
@@ -446,24 +260,22 @@ export class SimState {
 
   // ---- service accounts ----
 
-  createServiceAccount(projectId: string, req: NewServiceAccount): ServiceAccount {
+  /** Stores a new account for `POST /v2/projects/{project_id}/service-accounts`; the route renders the answer. */
+  createServiceAccount(projectId: string, req: NewServiceAccount, chosen: ChosenAccountIds = {}): AccountState {
     this.requireProject(projectId);
-    const state = this.storeAccount(projectId, req, {});
-    const { account, tokenId: id, secret, tokenExpiresAt: expiresAt } = state;
-    return { ...account, grants: [...account.grants], token: { id, secret, expiresAt } };
+    return this.accounts.store(projectId, req, chosen);
   }
 
   /**
-   * Seeds a live service account, as if operation 2 had created it, with a chosen id and token (for tests that
+   * Seeds a live service account, as if it had been created over HTTP, with a chosen id and token (for tests that
    * must match ids and tokens stored elsewhere, e.g. in a Pulumi state). Throws (a programming error, not an HTTP
    * error) when the project or a granted project does not exist, when the id was ever used, or when the token
    * secret is already a valid token.
    */
   addServiceAccount(s: SeedServiceAccount): SimServiceAccount {
     this.seedProject(s.projectId);
-    if (s.id !== undefined && this.accounts.has(s.id)) {
-      throw new Error(`service account ${s.id} already exists${this.accounts.get(s.id)?.deleted ? " (deleted)" : ""}`);
-    }
+    const existing = s.id === undefined ? undefined : this.accounts.get(s.id);
+    if (existing) throw new Error(`service account ${s.id} already exists${existing.deleted ? " (deleted)" : ""}`);
     const grants = s.grants ?? [s.projectId];
     for (const grant of grants) {
       if (!this.projectsById.has(grant)) throw new Error(`granted project ${grant} does not exist; call addProject first`);
@@ -473,57 +285,28 @@ export class SimState {
     if (!Number.isInteger(expiresIn) || expiresIn < 0) throw new Error(`expiresIn must be a non-negative integer, got ${expiresIn}`);
     if (s.tokenSecret !== undefined) {
       if (s.tokenSecret === "") throw new Error("tokenSecret must not be empty");
-      if (s.tokenSecret === this.adminToken || this.accountIdBySecret.has(s.tokenSecret)) {
+      if (this.accounts.isLiveSecret(s.tokenSecret)) {
         throw new Error("tokenSecret is already the token of the admin or of a live service account");
       }
     }
     const request: NewServiceAccount = { name: s.name, description: s.description ?? "", grants, expiresIn };
-    return this.view(this.storeAccount(s.projectId, request, { id: s.id, tokenId: s.tokenId, secret: s.tokenSecret }));
-  }
-
-  /** Stores a new live account (ids and secret chosen or fresh) and registers its token. */
-  private storeAccount(
-    projectId: string,
-    req: NewServiceAccount,
-    chosen: { id?: string; tokenId?: string; secret?: string },
-  ): AccountState {
-    const now = this.now();
-    const id = chosen.id ?? this.freshId(() => `sa-${randomHex(12)}`, (c) => this.accounts.has(c));
-    const state: AccountState = {
-      account: {
-        id,
-        name: req.name,
-        description: req.description,
-        projectId,
-        grants: [...req.grants],
-        createdAt: now.toISOString(),
-        createdByUserId: "u-admin",
-      },
-      tokenId: chosen.tokenId ?? `tok-${randomHex(16)}`,
-      tokenExpiresAt: req.expiresIn === 0 ? NEVER : new Date(now.getTime() + req.expiresIn * 1000).toISOString(),
-      secret: chosen.secret ?? `pims_sa_${randomHex(40)}`,
-      deleted: false,
-    };
-    this.accounts.set(id, state);
-    this.accountIdBySecret.set(state.secret, id);
-    this.issued.push(state.secret);
-    return state;
-  }
-
-  private view(s: AccountState): SimServiceAccount {
-    return { ...s.account, grants: [...s.account.grants], tokenId: s.tokenId, tokenExpiresAt: s.tokenExpiresAt };
+    const chosen = { id: s.id, tokenId: s.tokenId, secret: s.tokenSecret };
+    return this.accounts.view(this.accounts.store(s.projectId, request, chosen));
   }
 
   /** Deletes a live account of the project; 404 when there is none, 409 when it is the caller's own. */
   deleteServiceAccount(projectId: string, accountId: string, caller: Principal): void {
     this.requireProject(projectId);
-    const state = this.accounts.get(accountId);
-    if (!state || state.deleted || state.account.projectId !== projectId) throw notFound("service account", accountId);
-    if (caller.kind === "serviceAccount" && caller.accountId === accountId) {
-      throw new HttpError(409, "cannot delete the service account used by this request");
-    }
-    state.deleted = true;
-    this.accountIdBySecret.delete(state.secret);
+    this.accounts.delete(projectId, accountId, caller);
+  }
+
+  /**
+   * Removes a project as if it had been deleted outside any tool: every route under it answers 404 afterwards, and
+   * the service accounts it owns are deleted (their tokens stop working, their API keys are gone).
+   */
+  removeProject(projectId: string): void {
+    if (!this.projectsById.delete(projectId)) throw new Error(`project ${projectId} does not exist`);
+    this.accounts.deleteAllOf(projectId);
   }
 
   // ---- secrets ----
@@ -544,19 +327,15 @@ export class SimState {
   }
 
   serviceAccounts(projectId?: string): SimServiceAccount[] {
-    return [...this.accounts.values()]
-      .filter((s) => !s.deleted && (projectId === undefined || s.account.projectId === projectId))
-      .map((s) => this.view(s));
+    return this.accounts.live(projectId);
   }
 
   deletedServiceAccounts(): string[] {
-    return [...this.accounts.values()].filter((s) => s.deleted).map((s) => s.account.id);
+    return this.accounts.deleted();
   }
 
   volumes(projectId?: string): SimVolume[] {
-    return [...this.projectsById.values()]
-      .filter((p) => projectId === undefined || p.record.id === projectId)
-      .flatMap((p) => [...p.volumes.values()]);
+    return [...this.projectsById.values()].filter((p) => projectId === undefined || p.record.id === projectId).flatMap((p) => [...p.volumes.values()]);
   }
 
   volume(projectId: string, volumeId: string): SimVolume | undefined {
@@ -578,7 +357,7 @@ export class SimState {
   }
 
   issuedSecrets(): string[] {
-    return [...this.issued];
+    return this.accounts.issuedSecrets();
   }
 
   // ---- helpers ----

@@ -17,7 +17,9 @@ export const unprocessable = (message: string): HttpError => new HttpError(422, 
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 
 export function randomHex(chars: number): string {
-  return randomBytes(Math.ceil(chars / 2)).toString("hex").slice(0, chars);
+  return randomBytes(Math.ceil(chars / 2))
+    .toString("hex")
+    .slice(0, chars);
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

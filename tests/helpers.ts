@@ -4,12 +4,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
-import { PimsSimulator, type SimulatorOptions } from "../simulator";
+import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../simulator";
 import { PimsClient, type ClientOptions } from "../provider/client";
 import type { PimsProviderBase } from "../provider/common";
 
+/**
+ * A simulator for one suite. The profile is the option, else PIMS_SIM_PROFILE (`default` or `quirky`), else
+ * "default": set `PIMS_SIM_PROFILE=quirky` to run a simulator-backed suite against the quirky profile.
+ */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<PimsSimulator> {
-  return PimsSimulator.start(opts);
+  return PimsSimulator.start({ ...opts, profile: opts.profile ?? profileFromEnv() });
 }
 
 /** A client against the simulator with fast retries (tests must not sleep for seconds). */

@@ -1,0 +1,196 @@
+/** The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed. */
+import { PimsSimulator } from "../../../simulator";
+import { message, simCalls } from "./http";
+
+let sim: PimsSimulator;
+const { call, seedApp } = simCalls(() => sim);
+
+beforeEach(async () => {
+  sim = await PimsSimulator.start({ profile: "default" });
+});
+
+afterEach(async () => {
+  await sim.stop();
+});
+
+describe("faults", () => {
+  it("status: answers the injected status the given number of times, then normally", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "status", status: 502, times: 2, path: `/v2/projects/${projectId}/invoices` });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call("GET", `/v2/projects/${projectId}/invoices`)).status);
+    expect(statuses).toEqual([502, 502, 200]);
+    expect(sim.countRequests({ path: `/v2/projects/${projectId}/invoices` })).toBe(3);
+    expect(sim.requests.map((r) => r.status)).toEqual([502, 502, 200]);
+
+    sim.addFault({ kind: "status", method: "POST" });
+    const r = await call("POST", "/v2/projects", { body: { name: "xx" } });
+    expect(r.json).toEqual({ message: "injected fault" });
+    expect(r.status).toBe(503);
+    expect(sim.projects()).toHaveLength(1);
+    expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
+  });
+
+  it("rateLimit: 429 with Retry-After, matching a path prefix", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "rateLimit", retryAfter: "2", times: 1, path: "/v2/projects/*" });
+    const limited = await call("GET", `/v2/projects/${projectId}/api-keys`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect(limited.json).toEqual({ message: "rate limited" });
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`)).status).toBe(200);
+    expect(sim.requests.map((r) => r.status)).toEqual([429, 200]);
+
+    sim.addFault({ kind: "rateLimit" });
+    expect((await call("GET", `/v2/projects/${projectId}/api-keys`)).headers.get("retry-after")).toBe("0");
+  });
+
+  it("delay: waits, then handles normally", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "delay", delayMs: 300, times: 1 });
+    const started = Date.now();
+    const r = await call("POST", "/v2/projects", { body: { name: "slow" } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(r.status).toBe(201);
+    expect(sim.projects().map((p) => p.name)).toContain("slow");
+    expect(sim.requests).toHaveLength(1);
+    expect(sim.requests[0].status).toBe(201);
+    expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
+  });
+
+  it("drop: destroys the connection and logs status 0", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "drop", times: 1, method: "PATCH" });
+    const volume = sim.addVolume(projectId, { sizeGb: 100 });
+    const path = `/v2/projects/${projectId}/volumes/${volume.id}/resize`;
+    await expect(call("PATCH", path, { body: { newSizeGb: 300 } })).rejects.toThrow();
+    expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(100);
+    const ok = await call("PATCH", path, { body: { newSizeGb: 300 } });
+    expect(ok.status).toBe(200);
+    expect(sim.requests.map((r) => [r.method, r.status])).toEqual([
+      ["PATCH", 0],
+      ["PATCH", 200],
+    ]);
+    expect(sim.requests[0].body).toEqual({ newSizeGb: 300 });
+  });
+
+  it("probability: draws from a seeded PRNG so the pattern is reproducible", async () => {
+    const pattern = async (): Promise<number[]> => {
+      const { projectId } = seedApp();
+      sim.clearFaults();
+      sim.addFault({ kind: "status", status: 500, probability: 0.5, seed: 42 });
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push((await call("GET", `/v2/projects/${projectId}/invoices`)).status);
+      return out;
+    };
+    const a = await pattern();
+    const b = await pattern();
+    expect(a).toEqual(b);
+    expect(a).toContain(500);
+    expect(a).toContain(200);
+    sim.clearFaults();
+    const { projectId } = seedApp();
+    expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
+  });
+
+  it("the first matching rule with uses left wins", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "status", status: 500, times: 1, method: "GET" });
+    sim.addFault({ kind: "status", status: 502, times: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call("GET", `/v2/projects/${projectId}/invoices`)).status);
+    expect(statuses).toEqual([500, 502, 200]);
+  });
+});
+
+describe("faults after the change is committed (afterCommit)", () => {
+  it("status: the service account is created, the answer is 503, the request log keeps the handler's status", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "status", method: "POST", path: /\/service-accounts$/, afterCommit: true, times: 1 });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({ message: "injected fault" });
+    expect(r.text).not.toContain("pims_sa_");
+    const held = sim.serviceAccounts(projectId);
+    expect(held.map((a) => a.name)).toEqual(["ci"]);
+    expect(sim.requests.map((e) => [e.status, e.handledStatus])).toEqual([[503, 201]]);
+
+    // the next request is answered normally: a second account, and the first one is still there
+    const again = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    expect(again.status).toBe(201);
+    expect(sim.serviceAccounts(projectId)).toHaveLength(2);
+    expect(sim.requests[1].handledStatus).toBeUndefined();
+  });
+
+  it("status before commit (the default) leaves nothing behind", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "status", status: 502, method: "POST", times: 1 });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    expect(r.status).toBe(502);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
+    expect(sim.requests[0].handledStatus).toBeUndefined();
+  });
+
+  it("drop: the project is created, the connection is dropped", async () => {
+    sim.addFault({ kind: "drop", method: "POST", path: "/v2/projects", afterCommit: true, times: 1 });
+    await expect(call("POST", "/v2/projects", { body: { name: "dropped" } })).rejects.toThrow();
+    expect(sim.projects().map((p) => p.name)).toEqual(["dropped"]);
+    expect(sim.requests.map((e) => [e.status, e.handledStatus])).toEqual([[0, 201]]);
+  });
+
+  it("a handler failure stays a failure underneath: nothing committed, the log says so", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "status", afterCommit: true, times: 1 });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "", grants: [projectId], expiresIn: 0 } });
+    expect(r.status).toBe(503);
+    expect(sim.serviceAccounts()).toEqual([]);
+    expect(sim.requests[0].handledStatus).toBe(422);
+  });
+
+  it("refuses afterCommit on kinds where it means nothing", () => {
+    expect(() => sim.addFault({ kind: "delay", delayMs: 1, afterCommit: true })).toThrow("afterCommit applies to faults of kind status or drop");
+    expect(() => sim.addFault({ kind: "rateLimit", afterCommit: true })).toThrow("afterCommit applies to faults of kind status or drop");
+  });
+});
+
+describe("removeProject: a project deleted outside any tool", () => {
+  it("answers 404 on every route under it, deletes its accounts and their keys, leaves other projects alone", async () => {
+    const { projectId, appId } = seedApp();
+    const other = seedApp("api");
+    const volume = sim.addVolume(projectId, { sizeGb: 100 });
+    const run = sim.addRun(projectId, appId);
+    const build = sim.addBuild(projectId, appId, { status: "success" });
+    sim.addApiKey(projectId, { id: "k-seeded" });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId, other.projectId], expiresIn: 0 } });
+    const account = r.json as { id: string; token: { secret: string } };
+    const keep = await call("POST", `/v2/projects/${other.projectId}/service-accounts`, { body: { name: "keep", grants: [other.projectId], expiresIn: 0 } });
+    const kept = keep.json as { id: string };
+
+    sim.removeProject(projectId);
+
+    expect(sim.project(projectId)).toBeUndefined();
+    expect(sim.serviceAccounts().map((a) => a.id)).toEqual([kept.id]);
+    expect(sim.deletedServiceAccounts()).toEqual([account.id]);
+    const base = `/v2/projects/${projectId}`;
+    const calls: Array<[string, string, unknown?]> = [
+      ["GET", `${base}/api-keys`],
+      ["POST", `${base}/service-accounts`, { name: "x", grants: [other.projectId], expiresIn: 0 }],
+      ["DELETE", `${base}/service-accounts/${account.id}`],
+      ["PATCH", `${base}/volumes/${volume.id}/resize`, { newSizeGb: 200 }],
+      ["GET", `${base}/invoices`],
+      ["GET", `${base}/apps/${appId}/logs`],
+      ["GET", `${base}/apps/${appId}/builds/${build.id}/logs`],
+      ["PATCH", `${base}/apps/${appId}/secrets`, { A: "b" }],
+      ["DELETE", `${base}/apps/${appId}/runs/${run.id}`],
+    ];
+    for (const [method, path, body] of calls) {
+      const answer = await call(method, path, { body });
+      expect([method, path, answer.status, message(answer)]).toEqual([method, path, 404, `project ${projectId} not found`]);
+    }
+    // the removed project's account token no longer works anywhere
+    expect((await call("GET", `/v2/projects/${other.projectId}/invoices`, { token: account.token.secret })).status).toBe(401);
+    const keys = (await call("GET", `/v2/projects/${other.projectId}/api-keys`)).json as Array<{ principalId?: string }>;
+    expect(keys.map((k) => k.principalId)).toEqual([kept.id]);
+    expect(() => sim.removeProject(projectId)).toThrow(`project ${projectId} does not exist`);
+  });
+});
