@@ -1,5 +1,6 @@
 /** Text helpers of the `pims` command-line tool: tables, masking, log lines, argument parsing. */
 import type { AppLogLine, BuildLogEntry } from "../provider/client";
+import { quote } from "../provider/client/values";
 
 /** A usage or configuration problem found before any request: exit code 2. */
 export class UsageError extends Error {
@@ -19,15 +20,47 @@ export function maskSecret(value: string): string {
   return value === "" ? "" : "****";
 }
 
-/** An aligned text table: a header row, then one row per record; `right` lists right-aligned columns. */
-export function table(headers: string[], rows: string[][], right: ReadonlySet<number> = new Set()): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+/** Characters that take no column: combining marks, format characters (zero-width space, joiners, BOM). */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+/** East Asian wide and fullwidth characters (CJK, Hangul, fullwidth forms) and emoji: two columns each. */
+const WIDE =
+  /^[\u{1100}-\u{115F}\u{2E80}-\u{303E}\u{3041}-\u{33FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{A000}-\u{A4CF}\u{AC00}-\u{D7A3}\u{F900}-\u{FAFF}\u{FE30}-\u{FE4F}\u{FF00}-\u{FF60}\u{FFE0}-\u{FFE6}\u{20000}-\u{3FFFD}\p{Extended_Pictographic}]$/u;
+
+/** Columns a terminal gives `s`: wide characters count 2, combining and zero-width ones 0, others 1. */
+export function displayWidth(s: string): number {
+  let width = 0;
+  for (const ch of s) width += ZERO_WIDTH.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+  return width;
+}
+
+/**
+ * A value as one table cell: control characters (a newline or tab from the service, an escape sequence) shown
+ * escaped, so a cell can neither break its row nor drive the terminal.
+ */
+export function cellText(v: string | null | undefined): string {
+  if (v === null || v === undefined) return "-";
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  return v.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+const CONTROL_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * An aligned text table: a header row, then one row per record; `right` lists right-aligned columns. Widths are
+ * measured on the cells as printed (display columns, not string length), whatever the values look like.
+ */
+export function table(headers: string[], rows: Array<Array<string | null | undefined>>, right: ReadonlySet<number> = new Set()): string {
+  const cells = [headers, ...rows.map((r) => headers.map((_h, i) => cellText(r[i])))];
+  const widths = headers.map((_h, i) => Math.max(...cells.map((r) => displayWidth(r[i]))));
+  const line = (row: string[]): string =>
+    row
+      .map((c, i) => {
+        const pad = " ".repeat(widths[i] - displayWidth(c));
+        return right.has(i) ? pad + c : c + pad;
+      })
       .join("  ")
       .trimEnd();
-  return [line(headers), ...rows.map(line)].join("\n") + "\n";
+  return cells.map(line).join("\n") + "\n";
 }
 
 /** `timestamp [stream] container: line` */
@@ -70,7 +103,7 @@ export function intOption(flag: string, min: number, max: number): (raw: string)
   return (raw: string) => {
     const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+      throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${quote(raw)})`);
     }
     return n;
   };
@@ -90,6 +123,6 @@ export function instantOption(flag: string, now: () => number = Date.now): (raw:
     const rel = RELATIVE.exec(v);
     if (rel) return new Date(now() - Number(rel[1]) * UNIT_MS[rel[2]]).toISOString();
     if (RFC3339.test(v) && !Number.isNaN(Date.parse(v.replace(" ", "T")))) return v;
-    throw new UsageError(`${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${JSON.stringify(raw)})`);
+    throw new UsageError(`${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`);
   };
 }

@@ -9,6 +9,7 @@ export * from "./project";
 export * from "./serviceAccount";
 export * from "./volumeSize";
 export * from "./appSecrets";
+export * from "./provider";
 export * from "./functions";
 export {
   PimsClient,

@@ -1,0 +1,93 @@
+/**
+ * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose),
+ * credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Command } from "commander";
+import { resolveCredentials } from "../provider/credentials";
+import type { PimsCallOptions } from "../sdk/functions";
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_STILL_RUNNING = 3;
+
+/** Runs a command's promise and records its exit code (set by `buildProgram`). */
+export type Runner = (command: Promise<number>) => Promise<void>;
+
+interface GlobalOptions {
+  baseUrl?: string;
+  verbose?: boolean;
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export const io: Io = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/** `--json` output: two-space indented, nulls kept as `null`. */
+export const printJson = (value: unknown): void => io.out(JSON.stringify(value, null, 2) + "\n");
+
+export function packageVersion(): string {
+  for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-pims" && pkg.version) return pkg.version;
+    } catch {
+      // keep looking upward
+    }
+  }
+  return "0.0.0";
+}
+
+/**
+ * Client options for this invocation: the token only from PIMS_TOKEN (an argument would land in shell history and
+ * `ps`), the address from --base-url or PIMS_BASE_URL (checked and normalized: a trailing `/v2` is fine); retries
+ * shown with --verbose. Missing or unusable values throw the configuration errors of provider/credentials, worded
+ * for the CLI (environment variables and --base-url: there is no stack config here).
+ */
+export function callOptions(cmd: Command): PimsCallOptions {
+  const globals = cmd.optsWithGlobals<GlobalOptions>();
+  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
+  const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
+  if (globals.verbose) {
+    opts.onRetry = (r) => io.err(`retry ${r.attempt}: ${r.method} ${r.path} failed (${r.reason}); trying again in ${r.delayMs} ms\n`);
+  }
+  return opts;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Aborts on the first SIGINT (stop following, exit normally); a second SIGINT exits at once. */
+export function interruptSignal(): AbortSignal {
+  const ctl = new AbortController();
+  process.on("SIGINT", () => {
+    if (ctl.signal.aborted) process.exit(130);
+    ctl.abort();
+  });
+  return ctl.signal;
+}
+
+/** Options of the list commands (api-keys, invoices, service-accounts list). */
+export interface ListOptions {
+  json?: boolean;
+  showSecrets?: boolean;
+}

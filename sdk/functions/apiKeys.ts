@@ -1,0 +1,102 @@
+/** API keys of a project: `GET /v2/projects/{project_id}/api-keys`. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ApiKey } from "../../provider/client";
+import type { Inputs } from "../inputs";
+import { clientForProviderCall, loadPulumi, outputOf, requireId, type PimsCallOptions } from "./call";
+
+/** Arguments of {@link getApiKeys}. */
+export interface GetApiKeysArgs {
+  /** Project whose API keys are listed, e.g. `p-1a2b3c4d`. */
+  projectId: string;
+}
+
+/** Arguments of {@link getApiKeysOutput}: {@link GetApiKeysArgs} as Inputs. */
+export type GetApiKeysOutputArgs = Inputs<GetApiKeysArgs>;
+
+/**
+ * An API key as the service sends it, plus its expiry as a number. Safe to carry in an Output (no `Date`).
+ *
+ * `apiKey` is sensitive: {@link getApiKeysOutput} marks its whole result secret; with {@link getApiKeys} it is
+ * the caller's job to keep the value out of logs and outputs (wrap it with `pulumi.secret`).
+ */
+export interface ApiKeyInfo extends ApiKey {
+  /** True when `expiresAt` is the literal `never`. */
+  neverExpires: boolean;
+  /** `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read. */
+  expiresAtEpochMs: number | null;
+}
+
+/** An API key returned by {@link getApiKeys}: {@link ApiKeyInfo} plus the expiry as a `Date`. */
+export interface ApiKeyResult extends ApiKeyInfo {
+  /** `expiresAt` as a Date; null when the key never expires or the date cannot be read. */
+  expiresAtDate: Date | null;
+}
+
+/** Result of {@link getApiKeys}. */
+export interface GetApiKeysResult {
+  /** The project's keys in the service's order: `expiresAt` ascending, keys that never expire last. */
+  keys: ApiKeyResult[];
+}
+
+/** Result of {@link getApiKeysOutput} (an Output cannot carry `Date` values, so there is no `expiresAtDate`). */
+export interface GetApiKeysOutputResult {
+  /** The project's keys in the service's order: `expiresAt` ascending, keys that never expire last. */
+  keys: ApiKeyInfo[];
+}
+
+function apiKeyInfo(key: ApiKey): ApiKeyInfo {
+  const neverExpires = key.expiresAt.trim().toLowerCase() === "never";
+  const ms = neverExpires ? NaN : Date.parse(key.expiresAt);
+  return { ...key, neverExpires, expiresAtEpochMs: Number.isNaN(ms) ? null : ms };
+}
+
+/**
+ * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service's order (`expiresAt`
+ * ascending, `never` last).
+ *
+ * @remarks Each key's `apiKey` value is **sensitive**. This Promise form returns it in plain text: do not
+ * export it as a stack output or log it without `pulumi.secret(...)`. Prefer {@link getApiKeysOutput} in Pulumi
+ * programs: its result is a secret Output.
+ *
+ * @example
+ * ```ts
+ * import * as pims from "pulumi-pims";
+ * const { keys } = await pims.getApiKeys({ projectId: "p-1a2b3c4d" });
+ * const expiring = keys.filter((k) => k.expiresAtDate && k.expiresAtDate.getTime() < Date.now() + 7 * 86400_000);
+ * console.log(expiring.map((k) => k.name));
+ * ```
+ */
+export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
+  const projectId = requireId("getApiKeys", "projectId", args?.projectId);
+  const keys = await (await clientForProviderCall(opts)).listApiKeys(projectId);
+  return {
+    keys: keys.map((k) => {
+      const info = apiKeyInfo(k);
+      return { ...info, expiresAtDate: info.expiresAtEpochMs === null ? null : new Date(info.expiresAtEpochMs) };
+    }),
+  };
+}
+
+/**
+ * Output form of {@link getApiKeys}. The whole result is a **secret** Output (it carries the key values), so
+ * anything derived from it stays encrypted in state and masked in the CLI's output.
+ *
+ * @example
+ * ```ts
+ * import * as pims from "pulumi-pims";
+ * const keys = pims.getApiKeysOutput({ projectId: project.id });
+ * export const keyNames = keys.apply((r) => r.keys.map((k) => k.name)); // secret too
+ * ```
+ */
+export function getApiKeysOutput(args: GetApiKeysOutputArgs, opts?: PimsCallOptions): pulumi.Output<GetApiKeysOutputResult> {
+  const out = outputOf(
+    args,
+    async (a) => {
+      const { keys } = await getApiKeys(a, opts);
+      // Dates do not survive an Output: drop expiresAtDate, keep expiresAtEpochMs.
+      return { keys: keys.map(({ expiresAtDate: _dropped, ...info }) => info) };
+    },
+    opts,
+  );
+  return loadPulumi().secret(out);
+}

@@ -1,0 +1,150 @@
+/**
+ * What every SDK function shares: per-call options (credentials, client tuning), the client built from them, argument
+ * errors raised before any request, and the `getXOutput` wrapper.
+ *
+ * Dynamic providers do not serve functions, so these run in the program process. Credentials are read at call time,
+ * in this order: `opts.token` / `opts.baseUrl`, then the settings of `opts.provider` (a `pims.Provider`), then stack
+ * config `pims:token` / `pims:baseUrl` (inside a Pulumi program), then the `PIMS_TOKEN` / `PIMS_BASE_URL` environment
+ * variables; missing ones fail with the same `MissingCredentialsError` the resources use.
+ *
+ * `@pulumi/pulumi` is loaded only when it is needed (Output forms, stack config), so scripts and the `pims` CLI that
+ * pass credentials explicitly start quickly.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
+import { idProblem } from "../../provider/common";
+import { clientFor, PimsConfigurationError, type ConfiguredCredentials } from "../../provider/credentials";
+import type { Provider, ProviderCallSettings } from "../provider";
+
+/**
+ * Per-call options: explicit credentials (for scripts and tests) and client tuning. Everything is optional;
+ * by default credentials come from stack config (`pims:token`, `pims:baseUrl`) or the environment
+ * (`PIMS_TOKEN`, `PIMS_BASE_URL`).
+ */
+export interface PimsCallOptions extends RetryOptions {
+  /** Service address; overrides `pims:baseUrl` and `PIMS_BASE_URL`. */
+  baseUrl?: string;
+  /** Service-account token; overrides `pims:token` and `PIMS_TOKEN`. Sensitive: never log it. */
+  token?: string;
+  /** Per-attempt timeout in ms. Default 30000 (or `PIMS_TIMEOUT_MS`). */
+  timeoutMs?: number;
+  /** User-Agent sent to the service. Default `pulumi-pims`. */
+  userAgent?: string;
+  /**
+   * A `pims.Provider` whose token and base address this call uses (its Outputs resolved when the call runs; an Output
+   * form's result is secret when the provider's token is). `token` / `baseUrl` given here still win.
+   */
+  provider?: Provider;
+}
+
+export function loadPulumi(): typeof pulumi {
+  // Loaded lazily: the Promise forms and the CLI do not need the Pulumi runtime.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@pulumi/pulumi") as typeof pulumi;
+}
+
+/** `pims:<key>` from stack config, or undefined outside a Pulumi program (or when it cannot be read). */
+function stackConfig(key: "token" | "baseUrl"): string | undefined {
+  try {
+    return new (loadPulumi().Config)("pims").get(key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client for one call: explicit options first, then stack config, then the environment. */
+export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
+  const { baseUrl, token, provider, ...tuning } = opts;
+  if (provider !== undefined) throw new TypeError("clientForCall: a provider's settings are known asynchronously: use clientForProviderCall");
+  const configured: ConfiguredCredentials = {
+    token: token ?? stackConfig("token"),
+    baseUrl: baseUrl ?? stackConfig("baseUrl"),
+  };
+  const extra: Partial<ClientOptions> = {};
+  for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;
+  return clientFor(configured, extra);
+}
+
+/** The client for one call, once the settings of `opts.provider` (if any) are known. */
+export async function clientForProviderCall(opts: PimsCallOptions = {}): Promise<PimsClient> {
+  const { provider, ...rest } = opts;
+  if (provider === undefined) return clientForCall(rest);
+  const s = await providerSettings(provider);
+  return clientForCall({ ...rest, token: rest.token ?? s.token, baseUrl: rest.baseUrl ?? s.baseUrl });
+}
+
+/** What the Output of a provider's settings offers beyond `apply` (present on every Output of the SDK). */
+interface Settled<T> {
+  isKnown?: Promise<boolean>;
+  promise?: () => Promise<T>;
+}
+
+/**
+ * The provider's token and base address. At preview they may depend on resources not created yet: a Promise form
+ * cannot wait for them, so it fails with a message pointing at the Output form, which waits.
+ */
+async function providerSettings(provider: Provider): Promise<ProviderCallSettings> {
+  const out = callSettingsOf(provider);
+  if (out === undefined) {
+    const got = typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
+    throw new ValidationError({
+      action: "checking the provider option",
+      method: "-",
+      path: "(not sent)",
+      serverMessage: `provider must be a pims.Provider (got ${got})`,
+    });
+  }
+  const settled = out as unknown as Settled<ProviderCallSettings>;
+  if (settled.isKnown !== undefined && settled.promise !== undefined) {
+    if (!(await settled.isKnown)) {
+      throw new PimsConfigurationError(
+        "the provider's token or base address is not known yet",
+        "they come from resources this update creates: use the getXOutput form of the function, which waits for them",
+      );
+    }
+    return settled.promise();
+  }
+  return new Promise((resolve) => out.apply((v) => void resolve(v)));
+}
+
+/** The settings Output of a `pims.Provider`, or undefined for anything else. */
+function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> | undefined {
+  if (provider === undefined) return undefined;
+  // Loaded only when a provider is given: a Provider exists only where @pulumi/pulumi is loaded already.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Provider: P } = require("../provider") as typeof import("../provider");
+  return P.isInstance(provider) ? provider.callSettings() : undefined;
+}
+
+/** A ValidationError for an argument of `fn`, raised before any request is sent. */
+export function badArgument(fn: string, field: string, rule: string): ValidationError {
+  return new ValidationError({ action: `checking ${fn} arguments`, method: "-", path: "(not sent)", serverMessage: `${field} ${rule}` });
+}
+
+/** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
+export function requireId(fn: string, field: string, value: unknown): string {
+  const problem = idProblem(field, value);
+  if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
+  return value as string;
+}
+
+/**
+ * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or
+ * in an Output) is passed on as its RFC 3339 text: `pulumi.output` would turn a Date into an empty object.
+ */
+export function outputOf<A extends object, R>(args: A, fn: (resolved: pulumi.Unwrap<A>) => Promise<R>, opts?: PimsCallOptions): pulumi.Output<R> {
+  const p = loadPulumi();
+  const dated: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (p.Output.isInstance(v)) dated[k] = v.apply(undated);
+    else if (v instanceof Promise) dated[k] = v.then(undated);
+    else dated[k] = undated(v);
+  }
+  // With a provider, the call waits for its settings, and the result is secret (and unknown) when they are.
+  const settings = callSettingsOf(opts?.provider);
+  const inputs = settings === undefined ? p.output(dated) : p.all([p.output(dated), settings]).apply(([resolved]) => resolved);
+  return inputs.apply((resolved) => fn(resolved as pulumi.Unwrap<A>));
+}
+
+/** A Date as RFC 3339 (an invalid one as `Invalid Date`, which the function's own check rejects naming the field). */
+const undated = (v: unknown): unknown => (v instanceof Date ? (Number.isNaN(v.getTime()) ? String(v) : v.toISOString()) : v);

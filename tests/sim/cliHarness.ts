@@ -1,0 +1,118 @@
+/**
+ * Shared wiring of the `pims` CLI suites: the compiled bin/cli/pims.js run as a child process (Node 22) against a
+ * simulator started per test, with every byte it printed scanned for the token afterwards.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { PimsSimulator, SimulatorOptions } from "../../simulator";
+import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+
+export const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "bin", "cli", "pims.js");
+const NODE_BIN_DIR = path.join(ROOT, "node_modules", ".bin");
+const NODE = fs.existsSync(path.join(NODE_BIN_DIR, "node")) ? path.join(NODE_BIN_DIR, "node") : process.execPath;
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Replaces variables; undefined removes one. */
+  env?: Record<string, string | undefined>;
+  /** Called whenever stdout grows, with everything printed so far, and the child (e.g. to signal it). */
+  onStdout?: (stdout: string, child: ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+export interface CliSuite {
+  /** The current test's simulator. */
+  readonly sim: PimsSimulator;
+  /** Runs `pims <args>` asynchronously (the simulator lives in this process and must keep serving). */
+  pims(args: string[], o?: RunOptions): Promise<RunResult>;
+  /** A project with one app, `web`. */
+  seedApp(): { p: string; app: string };
+}
+
+/** Registers the suite's hooks (a simulator per test, the token scan after each) and returns its handles. */
+export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
+  let current: PimsSimulator | undefined;
+  /** Everything every CLI run printed in the current test, scanned for the token afterwards. */
+  let transcript: string[] = [];
+  const sim = (): PimsSimulator => {
+    if (!current) throw new Error("useCli: the simulator exists only inside tests");
+    return current;
+  };
+
+  beforeAll(() => {
+    // bin/ is built by the tier's global setup (tests/buildOnce.ts) when it is stale.
+    expect(fs.existsSync(CLI)).toBe(true);
+  });
+  beforeEach(async () => {
+    current = await startSimulator(simOptions);
+    transcript = [];
+  });
+  afterEach(async () => {
+    // PIMS_TOKEN must never be printed, whatever the command did.
+    expectNoPlaintextSecrets(transcript.join("\n"), [sim().token], "the CLI's stdout/stderr");
+    await sim().stop();
+    current = undefined;
+  });
+
+  function pims(args: string[], o: RunOptions = {}): Promise<RunResult> {
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
+      PIMS_TOKEN: sim().token,
+      PIMS_BASE_URL: sim().baseUrl,
+      PIMS_RETRY_MIN_DELAY_MS: "5",
+      PULUMI_CONFIG: undefined,
+      ...o.env,
+    };
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    return new Promise((resolve, reject) => {
+      const child = spawn(NODE, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
+      }, o.timeoutMs ?? 20_000);
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        o.onStdout?.(stdout, child);
+      });
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        transcript.push(stdout, stderr);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  return {
+    get sim() {
+      return sim();
+    },
+    pims,
+    seedApp() {
+      const p = sim().addProject().id;
+      return { p, app: sim().addApp(p, "web").id };
+    },
+  };
+}
+
+export const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
+
+/** Resolves when `cond()` holds; fails after `ms`. */
+export async function waitFor(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,95 @@
+/** Text helpers of the `pims` CLI (no network): table layout by display width, cell escaping, masking, options. */
+import { RecentKeys, UsageError, cellText, displayWidth, instantOption, intOption, maskSecret, table } from "../../cli/format";
+
+describe("displayWidth", () => {
+  it.each([
+    ["", 0],
+    ["2024-05-01T12:00:00Z", 20],
+    ["pims…wxyz", 9],
+    ["fe\u0301vr.", 5], // e + combining acute accent: one column
+    ["févr.", 5],
+    ["2024年5月1日", 12], // ideographs take two columns
+    ["한국", 4],
+    ["ＡＢ", 4], // fullwidth forms
+    ["a\u200bb", 2], // zero-width space
+    ["🚀 ok", 5],
+  ])("%j is %i columns", (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+});
+
+describe("cellText", () => {
+  it("escapes control characters so a value cannot break its row or drive the terminal", () => {
+    expect(cellText("a\nb\tc\r")).toBe("a\\nb\\tc\\r");
+    expect(cellText("\u001b[31mred")).toBe("\\u001b[31mred");
+    expect(cellText("plain")).toBe("plain");
+  });
+  it("shows a missing value as -", () => {
+    expect([cellText(null), cellText(undefined), cellText("")]).toEqual(["-", "-", ""]);
+  });
+});
+
+describe("table", () => {
+  it("pads by display width: every column starts at the same terminal column", () => {
+    const out = table(
+      ["ID", "CREATED", "AMOUNT"],
+      [
+        ["a", "2024年5月1日", "1.00 USD"],
+        ["bb", "1 fe\u0301vr. 2024", "100.00 USD"],
+        ["ccc", "1714564800", "0 JPY"],
+      ],
+      new Set([2]),
+    );
+    const rows = out.trimEnd().split("\n");
+    expect(rows).toHaveLength(4);
+    const colOf = (row: string, text: string): number => displayWidth(row.slice(0, row.indexOf(text)));
+    expect(rows.slice(1).map((r, i) => colOf(r, ["2024年", "1 fe", "1714"][i]))).toEqual([5, 5, 5]);
+    expect(colOf(rows[0], "CREATED")).toBe(5);
+    // Right-aligned amounts end where the header does.
+    const end = colOf(rows[0], "AMOUNT") + "AMOUNT".length;
+    expect(rows.slice(1).map((r) => displayWidth(r))).toEqual([end, end, end]);
+  });
+
+  it("keeps one line per record whatever the values hold; null cells show -", () => {
+    const out = table(["A", "B"], [["x\ny", null]]);
+    expect(out).toBe("A     B\nx\\ny  -\n");
+  });
+
+  it("trims trailing spaces of each line", () => {
+    expect(table(["NAME", "NOTE"], [["n", ""]])).toBe("NAME  NOTE\nn\n");
+  });
+});
+
+describe("maskSecret", () => {
+  it.each([
+    ["pims_live_0123456789abcdefghij_wxyz", "pims…wxyz"],
+    ["abcdefghijkl", "…ijkl"],
+    ["short", "****"],
+    ["", ""],
+  ])("%j → %j", (value, masked) => {
+    expect(maskSecret(value)).toBe(masked);
+  });
+});
+
+describe("option parsers", () => {
+  it("intOption accepts integers in range and names the flag otherwise", () => {
+    const parse = intOption("--limit", 1, 10);
+    expect(parse(" 7 ")).toBe(7);
+    for (const bad of ["0", "11", "2.5", "x", ""])
+      expect(() => parse(bad)).toThrow(new UsageError(`--limit must be an integer from 1 to 10 (got ${JSON.stringify(bad)})`));
+  });
+
+  it("instantOption passes RFC 3339 through and turns a duration into a time that long ago", () => {
+    const parse = instantOption("--after", () => Date.UTC(2024, 4, 1, 12));
+    expect(parse("2024-05-01T10:00:00Z")).toBe("2024-05-01T10:00:00Z");
+    expect(parse("15m")).toBe("2024-05-01T11:45:00.000Z");
+    expect(parse("1d")).toBe("2024-04-30T12:00:00.000Z");
+    expect(() => parse("yesterday")).toThrow(/--after must be an RFC 3339 timestamp/);
+  });
+
+  it("RecentKeys forgets the oldest key beyond its capacity", () => {
+    const keys = new RecentKeys(2);
+    ["a", "b", "c"].forEach((k) => keys.add(k));
+    expect([keys.has("a"), keys.has("b"), keys.has("c"), keys.size]).toEqual([false, true, true, 2]);
+  });
+});
