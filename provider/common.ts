@@ -3,8 +3,9 @@
  * failures, and output normalization (the dynamic-provider host rejects `undefined` anywhere in outputs).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { clientFor, type ConfiguredCredentials } from "./credentials";
-import type { PimsClient } from "./client";
+import { baseUrlProblem } from "./client/baseUrl";
+import { clientFor, InvalidBaseUrlError, type ConfiguredCredentials } from "./credentials";
+import type { ClientOptions, PimsClient } from "./client";
 
 /** The value the engine sends for an input that is not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -18,13 +19,22 @@ export type CheckFailure = pulumi.dynamic.CheckFailure;
 export abstract class PimsProviderBase {
   protected configured: ConfiguredCredentials = {};
 
+  /**
+   * Runs once per provider process, at preview too, before any check: a bad `pims:baseUrl` fails here, before a
+   * wrong address can make every route answer 404. The values are kept first: the host does not call configure
+   * again after a failure, and each client() call then repeats the same error.
+   */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     this.configured = { token: req.config.get("pims:token"), baseUrl: req.config.get("pims:baseUrl") };
+    const baseUrl = this.configured.baseUrl;
+    if (baseUrl === undefined || baseUrl.trim() === "" || isUnknown(baseUrl)) return;
+    const problem = baseUrlProblem(baseUrl, "pims:baseUrl");
+    if (problem !== undefined) throw new InvalidBaseUrlError(problem);
   }
 
   /** A client per call (credentials may change between calls); retries are reported as progress lines. */
-  protected client(): PimsClient {
-    return clientFor(this.configured, { onRetry: reportRetry });
+  protected client(extra: Partial<ClientOptions> = {}): PimsClient {
+    return clientFor(this.configured, { onRetry: reportRetry, ...extra });
   }
 }
 
@@ -55,11 +65,21 @@ export class Failures {
   }
   /** A required id (project, app, volume): present, a non-empty string; skipped when unknown at preview. */
   requiredId(field: string, value: unknown): void {
-    if (value === undefined || value === null) this.add(field, `${field} is required`);
-    else if (isUnknown(value)) return;
-    else if (typeof value !== "string") this.add(field, `${field} must be a string (got ${typeof value})`);
-    else if (value.trim() === "") this.add(field, `${field} must not be empty`);
+    if (isUnknown(value)) return;
+    const problem = idProblem(field, value);
+    if (problem !== undefined) this.add(field, problem);
   }
+}
+
+/**
+ * The one "required id" rule (providers' check, SDK function arguments): present, a string, not blank. Returns the
+ * reason naming the field, or undefined when the id is usable.
+ */
+export function idProblem(field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return `${field} is required`;
+  if (typeof value !== "string") return `${field} must be a string (got ${typeof value})`;
+  if (value.trim() === "") return `${field} must not be empty`;
+  return undefined;
 }
 
 /** Length in characters (code points), as a person counts them. */

@@ -3,40 +3,103 @@
  * serialization time): stack config `pims:token` / `pims:baseUrl` first, then `PIMS_TOKEN` / `PIMS_BASE_URL`.
  */
 import { PimsClient, type ClientOptions } from "./client";
+import { baseUrlProblem, normalizeBaseUrl } from "./client/baseUrl";
 
 export interface Credentials {
   token: string;
+  /** Normalized: no trailing slash, no trailing `/v2`. */
   baseUrl: string;
 }
 
-/** Values read from stack config; either may be missing. */
+/** Values read from stack config (or, for the CLI, from its flags); either may be missing. */
 export interface ConfiguredCredentials {
   token?: string;
   baseUrl?: string;
 }
 
-export class MissingCredentialsError extends Error {
-  constructor(missing: Array<"token" | "baseUrl">) {
+/**
+ * Who reads the message: a Pulumi program or provider (`pulumi config` or the environment) or the `pims` CLI
+ * (the environment or `--base-url`; it has no stack config).
+ */
+export type CredentialsAudience = "pulumi" | "cli";
+
+export interface CredentialsOptions {
+  audience?: CredentialsAudience;
+}
+
+/**
+ * A configuration problem the user fixes outside the code: one plain line, no stack. The dynamic-provider host
+ * prints a failure of check, diff, read and delete as `${error}: ${error.stack}`, and the program host prints an
+ * unknown error's stack; here `toString()` is the headline and `stack` the rest, so that line reads the message
+ * exactly once, and `__pulumiRunError` makes the program host print only the message (as it does for its own
+ * `RunError`). `message` holds the whole text for everything else (the engine's error line, the CLI, tests).
+ */
+export class PimsConfigurationError extends Error {
+  readonly headline: string;
+
+  constructor(headline: string, detail: string) {
+    super(`${headline}: ${detail}`);
+    this.name = new.target.name;
+    this.headline = headline;
+    Object.defineProperty(this, "stack", { value: detail, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
+  }
+
+  override toString(): string {
+    return this.headline;
+  }
+}
+
+/** A token or base address is set nowhere. The message names both ways to set each missing value. */
+export class MissingCredentialsError extends PimsConfigurationError {
+  readonly missing: ReadonlyArray<"token" | "baseUrl">;
+
+  constructor(missing: Array<"token" | "baseUrl">, options: CredentialsOptions = {}) {
+    const cli = options.audience === "cli";
     const lines = missing.map((m) =>
       m === "token"
-        ? "the service-account token: `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN environment variable"
-        : "the service address: `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment variable",
+        ? cli
+          ? "set the service-account token in the PIMS_TOKEN environment variable"
+          : "set the service-account token with `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN environment variable"
+        : cli
+          ? "set the service address with --base-url <url> or the PIMS_BASE_URL environment variable"
+          : "set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment variable",
     );
-    super(`pulumi-pims is not configured. Set ${lines.join("; and ")}.`);
-    this.name = "MissingCredentialsError";
+    super(cli ? "pims is not configured" : "pulumi-pims is not configured", `${lines.join("; and ")}.`);
+    this.missing = [...missing];
+  }
+}
+
+/** A base address that cannot be used; the message names where it was set and the rule. */
+export class InvalidBaseUrlError extends PimsConfigurationError {
+  constructor(reason: string) {
+    super("pulumi-pims is not configured correctly", reason);
   }
 }
 
 const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
 
-export function resolveCredentials(configured: ConfiguredCredentials = {}, env: NodeJS.ProcessEnv = process.env): Credentials {
+/**
+ * The token and normalized base address, from `configured` first, then the environment. Throws
+ * `MissingCredentialsError` naming what is missing, or `InvalidBaseUrlError` naming where the bad address was set
+ * (`pims:baseUrl`, or `--base-url` for the CLI, or `PIMS_BASE_URL`) and the rule.
+ */
+export function resolveCredentials(
+  configured: ConfiguredCredentials = {},
+  env: NodeJS.ProcessEnv = process.env,
+  options: CredentialsOptions = {},
+): Credentials {
   const token = nonEmpty(configured.token) ?? nonEmpty(env.PIMS_TOKEN);
-  const baseUrl = nonEmpty(configured.baseUrl) ?? nonEmpty(env.PIMS_BASE_URL);
+  const fromConfig = nonEmpty(configured.baseUrl);
+  const baseUrl = fromConfig ?? nonEmpty(env.PIMS_BASE_URL);
   const missing: Array<"token" | "baseUrl"> = [];
   if (!token) missing.push("token");
   if (!baseUrl) missing.push("baseUrl");
-  if (missing.length > 0 || !token || !baseUrl) throw new MissingCredentialsError(missing);
-  return { token, baseUrl };
+  if (missing.length > 0 || !token || !baseUrl) throw new MissingCredentialsError(missing, options);
+  const field = fromConfig !== undefined ? (options.audience === "cli" ? "--base-url" : "pims:baseUrl") : "PIMS_BASE_URL";
+  const problem = baseUrlProblem(baseUrl, field);
+  if (problem !== undefined) throw new InvalidBaseUrlError(problem);
+  return { token, baseUrl: normalizeBaseUrl(baseUrl) };
 }
 
 /** Client options that tune behaviour without code: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES (e.g. for a flaky network). */
@@ -52,6 +115,11 @@ export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Cli
   return out;
 }
 
-export function clientFor(configured: ConfiguredCredentials = {}, extra: Partial<ClientOptions> = {}, env: NodeJS.ProcessEnv = process.env): PimsClient {
-  return new PimsClient({ ...tuningFromEnv(env), ...extra, ...resolveCredentials(configured, env) });
+export function clientFor(
+  configured: ConfiguredCredentials = {},
+  extra: Partial<ClientOptions> = {},
+  env: NodeJS.ProcessEnv = process.env,
+  options: CredentialsOptions = {},
+): PimsClient {
+  return new PimsClient({ ...tuningFromEnv(env), ...extra, ...resolveCredentials(configured, env, options) });
 }

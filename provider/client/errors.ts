@@ -3,25 +3,19 @@
  * the HTTP method and path (ids only: the token travels in a header and is scrubbed from every text),
  * the HTTP status when there was one, and the service's own `message`.
  *
- * `toString()` reads like: `creating service account "ci" in project p-1: 422 name too long`.
+ * `toString()` reads like: `creating service account "ci" in project p-1: 422 name too long`. A 404 also names the
+ * full URL that was called (`... 404 Not Found (DELETE https://host/v2/projects/p-1/service-accounts/sa-1)`): a wrong
+ * base address makes every route 404, and only the URL tells that apart from a missing object.
  */
 
-export type PimsErrorKind =
-  | "not_found"
-  | "auth"
-  | "payment"
-  | "validation"
-  | "conflict"
-  | "rate_limit"
-  | "server"
-  | "network"
-  | "timeout"
-  | "http";
+export type PimsErrorKind = "not_found" | "auth" | "payment" | "validation" | "conflict" | "rate_limit" | "server" | "network" | "timeout" | "http";
 
 export interface PimsErrorInit {
   action: string;
   method: string;
   path: string;
+  /** Full URL called: base address + path, without query (ids only, never the token). */
+  url?: string;
   status?: number;
   serverMessage?: string;
   /** Low-level code for network failures, e.g. ECONNREFUSED. */
@@ -35,6 +29,7 @@ export class PimsError extends Error {
   readonly action: string;
   readonly method: string;
   readonly path: string;
+  readonly url?: string;
   readonly status?: number;
   readonly serverMessage?: string;
   readonly code?: string;
@@ -42,11 +37,13 @@ export class PimsError extends Error {
 
   constructor(init: PimsErrorInit) {
     const detail = init.status !== undefined ? `${init.status} ${init.serverMessage ?? ""}`.trim() : (init.serverMessage ?? init.code ?? "request failed");
-    super(`${init.action}: ${detail}`);
+    const where = init.status === 404 && init.url ? ` (${init.method} ${init.url})` : "";
+    super(`${init.action}: ${detail}${where}`);
     this.name = new.target.name;
     this.action = init.action;
     this.method = init.method;
     this.path = init.path;
+    this.url = init.url;
     this.status = init.status;
     this.serverMessage = init.serverMessage;
     this.code = init.code;

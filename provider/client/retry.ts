@@ -42,9 +42,10 @@ export function isRetryable(error: AxiosError): boolean {
 
 /** Retry-After in ms (delta-seconds or HTTP date), or undefined. */
 export function retryAfterMs(error: AxiosError, now = Date.now()): number | undefined {
-  const raw = error.response?.headers?.["retry-after"];
-  if (raw === undefined || raw === null || raw === "") return undefined;
+  const raw: unknown = error.response?.headers?.["retry-after"];
+  if (typeof raw !== "string" && typeof raw !== "number") return undefined;
   const text = String(raw).trim();
+  if (text === "") return undefined;
   const seconds = Number(text);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(text);

@@ -1,10 +1,10 @@
 /**
- * Wire types for every record the PIMS service exchanges (seed: "Resources and their fields").
- * Fields the seed marks optional, and anything the real service may omit or send as null, are optional here;
+ * Wire types for every record the PIMS service exchanges (records and request bodies of the ten operations).
+ * Fields the service documents as optional, and anything the real service may omit or send as null, are optional here;
  * the client normalizes null to absent so callers never see `null` for an optional field.
  */
 
-/** An API key of a project (operation 1). */
+/** An API key of a project (`GET /v2/projects/{project_id}/api-keys`). */
 export interface ApiKey {
   id: string;
   name: string;
@@ -24,14 +24,15 @@ export interface ApiKey {
 
 /** The one-time token returned when a service account is created. */
 export interface ServiceAccountToken {
+  /** The token's own id; "" when the answer carried none. */
   id: string;
   /** The token value: returned once, at creation, and never again. */
   secret: string;
-  /** RFC 3339 expiry, or `never` when the account was created with expiresIn 0. */
+  /** RFC 3339 expiry, `never` (e.g. created with expiresIn 0), or "" when the answer did not say. */
   expiresAt: string;
 }
 
-/** A service account (operations 2 and 3). */
+/** A service account (`POST` and `DELETE` under `/v2/projects/{project_id}/service-accounts`). */
 export interface ServiceAccount {
   id: string;
   name: string;
@@ -44,7 +45,7 @@ export interface ServiceAccount {
   token?: ServiceAccountToken;
 }
 
-/** Body of operation 2. */
+/** Body of `POST /v2/projects/{project_id}/service-accounts`. */
 export interface CreateServiceAccountRequest {
   /** 1 to 100 characters. */
   name: string;
@@ -56,13 +57,13 @@ export interface CreateServiceAccountRequest {
   expiresIn: number;
 }
 
-/** Body of operation 5. */
+/** Body of `POST /v2/projects`. */
 export interface CreateProjectRequest {
   /** 2 to 50 characters. */
   name: string;
 }
 
-/** An invoice (operation 6). */
+/** An invoice (`GET /v2/projects/{project_id}/invoices`). */
 export interface Invoice {
   id: string;
   accountCountry: string;
@@ -78,7 +79,7 @@ export interface Invoice {
 export type LogStream = "stdout" | "stderr";
 export type LogDirection = "forward" | "backward";
 
-/** One app log line (operation 7). */
+/** One app log line (`GET /v2/projects/{project_id}/apps/{app_id}/logs`). */
 export interface AppLogLine {
   logId: string;
   appId: string;
@@ -92,7 +93,7 @@ export interface AppLogLine {
   timestamp: string;
 }
 
-/** One page of app logs (operation 7). */
+/** One page of app logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`). */
 export interface AppLogPage {
   hasMore: boolean;
   logs: AppLogLine[];
@@ -100,7 +101,7 @@ export interface AppLogPage {
   nextPageToken?: string;
 }
 
-/** Filters of operation 7, with the service's real query parameter names. */
+/** Filters of `GET /v2/projects/{project_id}/apps/{app_id}/logs`, with the service's real query parameter names. */
 export interface AppLogsQuery {
   /** Only logs before this RFC 3339 timestamp. */
   beforeDate?: string;
@@ -139,7 +140,7 @@ export const BUILD_TERMINAL_STATUSES: readonly string[] = [
   "init_timeout",
 ];
 
-/** Result of operation 8. */
+/** Result of `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 export interface BuildLogs {
   app_id: string;
   build_id: string;
@@ -148,7 +149,7 @@ export interface BuildLogs {
   logs: BuildLogEntry[];
 }
 
-/** Mapping of secret names to values (operation 9). */
+/** Mapping of secret names to values (`PATCH /v2/projects/{project_id}/apps/{app_id}/secrets`). */
 export type AppSecretsMap = Record<string, string>;
 
 /** Every error body of the service. */

@@ -18,5 +18,7 @@ export function quote(v: unknown, max = 60): string {
   if (Array.isArray(v)) return "an array";
   if (v === null) return "null";
   if (typeof v === "object") return "an object";
-  return String(v);
+  if (typeof v === "function") return "a function";
+  if (typeof v === "symbol") return v.toString();
+  return `${v as number | boolean | bigint | undefined}`;
 }

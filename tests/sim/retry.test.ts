@@ -1,26 +1,13 @@
 /**
  * The client's retry policy against the simulator's fault switch, with exact request counts from its request log:
- * what is retried (408, 429, 502/503/504, dropped connections, timeouts — a POST only on 429 or when the request
- * never left), what never is (400/401/402/404/409/422, 500), bounds, Retry-After, and per-attempt timeouts.
+ * every operation under every fault kind, and what is retried (408, 429, 502/503/504, dropped connections,
+ * timeouts — a POST only on 429 or when the request never left), Retry-After and per-attempt timeouts. What is
+ * never retried and the bounds: retryLimits.test.ts.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  AuthError,
-  ConflictError,
-  NetworkError,
-  NotFoundError,
-  PaymentError,
-  PimsClient,
-  PimsError,
-  RateLimitError,
-  ServerError,
-  TimeoutError,
-  ValidationError,
-  type ClientOptions,
-} from "../../provider/client";
+import { NetworkError, PaymentError, RateLimitError, ServerError, TimeoutError, type ClientOptions } from "../../provider/client";
 import { rejectionOf, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
+import { expectUnchanged, OPS, seed } from "./retryHelpers";
 
 let sim: PimsSimulator;
 
@@ -32,93 +19,42 @@ afterEach(async () => {
   await sim.stop();
 });
 
-interface Ids {
-  projectId: string;
-  appId: string;
-  volumeId: string;
-  runId: string;
-  buildId: string;
-  accountId: string;
-}
-
-/** A project with an app, a volume of 100 GB, a running run, a build and a service account. */
-async function seed(): Promise<Ids> {
-  const projectId = sim.addProject().id;
-  const appId = sim.addApp(projectId, "web").id;
-  const volumeId = sim.addVolume(projectId, { sizeGb: 100 }).id;
-  const runId = sim.addRun(projectId, appId).id;
-  const buildId = sim.addBuild(projectId, appId, { status: "success", logs: [{ log: "ok" }] }).id;
-  const accountId = (await testClient(sim).createServiceAccount(projectId, { name: "seed", grants: [projectId], expiresIn: 0 })).id;
-  sim.addLogs(projectId, appId, [{ logLine: "hello" }]);
-  sim.clearRequests();
-  return { projectId, appId, volumeId, runId, buildId, accountId };
-}
-
-interface Op {
-  name: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  run: (c: PimsClient, ids: Ids) => Promise<unknown>;
-}
-
-const OPS: Op[] = [
-  { name: "listApiKeys", method: "GET", run: (c, i) => c.listApiKeys(i.projectId) },
-  { name: "createServiceAccount", method: "POST", run: (c, i) => c.createServiceAccount(i.projectId, { name: "ci", grants: [i.projectId], expiresIn: 60 }) },
-  { name: "deleteServiceAccount", method: "DELETE", run: (c, i) => c.deleteServiceAccount(i.projectId, i.accountId) },
-  { name: "resizeVolume", method: "PATCH", run: (c, i) => c.resizeVolume(i.projectId, i.volumeId, 200) },
-  { name: "createProject", method: "POST", run: (c) => c.createProject({ name: "new-project" }) },
-  { name: "listInvoices", method: "GET", run: (c, i) => c.listInvoices(i.projectId) },
-  { name: "getAppLogsPage", method: "GET", run: (c, i) => c.getAppLogsPage(i.projectId, i.appId) },
-  { name: "getBuildLogs", method: "GET", run: (c, i) => c.getBuildLogs(i.projectId, i.appId, i.buildId) },
-  { name: "updateAppSecrets", method: "PATCH", run: (c, i) => c.updateAppSecrets(i.projectId, i.appId, { A: "b" }) },
-  { name: "cancelRun", method: "DELETE", run: (c, i) => c.cancelRun(i.projectId, i.appId, i.runId) },
-];
-
-/** The operation left no trace in the simulator (the seeded state is intact). */
-function expectUnchanged(ids: Ids, projectsBefore: number): void {
-  expect(sim.projects()).toHaveLength(projectsBefore);
-  expect(sim.serviceAccounts(ids.projectId).map((s) => s.id)).toEqual([ids.accountId]);
-  expect(sim.volume(ids.projectId, ids.volumeId)?.sizeGb).toBe(100);
-  expect(sim.appSecrets(ids.projectId, ids.appId)).toEqual({});
-  expect(sim.runs().find((r) => r.id === ids.runId)?.status).toBe("running");
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 describe("every operation under every fault kind (retries: 2)", () => {
   const opts: Partial<ClientOptions> = { retries: 2 };
 
   it.each(OPS)("402 → PaymentError, 1 request, nothing changed: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     const before = sim.projects().length;
     sim.addFault({ kind: "status", status: 402 });
     const err = await rejectionOf(op.run(testClient(sim, opts), ids), PaymentError);
     expect(err).toMatchObject({ kind: "payment", status: 402, method: op.method, attempts: 1, serverMessage: "injected fault" });
     expect(err.path).toBe(sim.requests[0].path);
     expect(sim.requests).toHaveLength(1);
-    expectUnchanged(ids, before);
+    expectUnchanged(sim, ids, before);
   });
 
   it.each(OPS)("500 → ServerError, not retried: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     const before = sim.projects().length;
     sim.addFault({ kind: "status", status: 500 });
     const err = await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
     expect(err).toMatchObject({ kind: "server", status: 500, method: op.method, attempts: 1 });
     expect(sim.requests).toHaveLength(1);
-    expectUnchanged(ids, before);
+    expectUnchanged(sim, ids, before);
   });
 
   it.each(OPS)("permanent 429 → RateLimitError after 3 requests (a POST too): $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     const before = sim.projects().length;
     sim.addFault({ kind: "rateLimit" });
     const err = await rejectionOf(op.run(testClient(sim, opts), ids), RateLimitError);
     expect(err).toMatchObject({ kind: "rate_limit", status: 429, method: op.method, attempts: 3, serverMessage: "rate limited" });
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 429]);
-    expectUnchanged(ids, before);
+    expectUnchanged(sim, ids, before);
   });
 
   it.each(OPS)("permanent 503 → ServerError; 3 requests, or 1 for a POST: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "status", status: 503 });
     const expected = op.method === "POST" ? 1 : 3;
     const err = await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
@@ -127,7 +63,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
   });
 
   it.each(OPS)("permanent drop → NetworkError; 3 requests, or 1 for a POST: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     const before = sim.projects().length;
     sim.addFault({ kind: "drop" });
     const expected = op.method === "POST" ? 1 : 3;
@@ -136,11 +72,11 @@ describe("every operation under every fault kind (retries: 2)", () => {
     expect(err).toMatchObject({ kind: "network", method: op.method, attempts: expected, code: "ECONNRESET" });
     expect(err.status).toBeUndefined();
     expect(sim.requests.map((r) => r.status)).toEqual(Array(expected).fill(0));
-    expectUnchanged(ids, before); // dropped before the handler ran
+    expectUnchanged(sim, ids, before); // dropped before the handler ran
   });
 
   it.each(OPS)("delay beyond timeoutMs → TimeoutError; 3 attempts, or 1 for a POST: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "delay", delayMs: 5000 });
     const expected = op.method === "POST" ? 1 : 3;
     const started = Date.now();
@@ -151,7 +87,7 @@ describe("every operation under every fault kind (retries: 2)", () => {
   });
 
   it.each(OPS)("one 503 then success; a POST is not retried: $name", async (op) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "status", status: 503, times: 1 });
     if (op.method === "POST") {
       await rejectionOf(op.run(testClient(sim, opts), ids), ServerError);
@@ -167,34 +103,41 @@ describe("every operation under every fault kind (retries: 2)", () => {
 // ---------------------------------------------------------------------------------------------------------------
 describe("what is retried", () => {
   it("429 with Retry-After: 0 twice, then success → 3 requests", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", retryAfter: "0", times: 2 });
     const retries: string[] = [];
     const c = testClient(sim, { onRetry: (i) => retries.push(`${i.attempt} ${i.method} ${i.path} ${i.reason}`) });
     expect(await c.listInvoices(ids.projectId)).toEqual([]);
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 200]);
-    expect(retries).toEqual([
-      `1 GET /v2/projects/${ids.projectId}/invoices HTTP 429`,
-      `2 GET /v2/projects/${ids.projectId}/invoices HTTP 429`,
-    ]);
+    expect(retries).toEqual([`1 GET /v2/projects/${ids.projectId}/invoices HTTP 429`, `2 GET /v2/projects/${ids.projectId}/invoices HTTP 429`]);
   });
 
   it("a POST is retried on 429 and creates exactly one account", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", times: 2, method: "POST" });
     const sa = await testClient(sim).createServiceAccount(ids.projectId, { name: "ci", grants: [ids.projectId], expiresIn: 60 });
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 201]);
-    expect(sim.serviceAccounts(ids.projectId).map((s) => s.id).sort()).toEqual([ids.accountId, sa.id].sort());
+    expect(
+      sim
+        .serviceAccounts(ids.projectId)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([ids.accountId, sa.id].sort());
 
     sim.clearRequests();
     sim.addFault({ kind: "rateLimit", times: 1, method: "POST" });
     const id = await testClient(sim).createProject({ name: "after-429" });
     expect(sim.requests.map((r) => r.status)).toEqual([429, 201]);
-    expect(sim.projects().filter((p) => p.name === "after-429").map((p) => p.id)).toEqual([id]);
+    expect(
+      sim
+        .projects()
+        .filter((p) => p.name === "after-429")
+        .map((p) => p.id),
+    ).toEqual([id]);
   });
 
   it("Retry-After is capped by maxRetryAfterMs (1 s header, 50 ms cap)", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", retryAfter: "1", times: 1 });
     const delays: number[] = [];
     await testClient(sim, { maxRetryAfterMs: 50, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId);
@@ -204,7 +147,7 @@ describe("what is retried", () => {
   });
 
   it("Retry-After is honoured under a larger cap (1 s header, 1500 ms cap): the gap is ≥ ~1 s", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", retryAfter: "1", times: 1 });
     const delays: number[] = [];
     await testClient(sim, { maxRetryAfterMs: 1500, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId);
@@ -214,7 +157,7 @@ describe("what is retried", () => {
   });
 
   it("Retry-After: 0 on every answer does not become a burst: each retry still waits the backoff", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", retryAfter: "0" });
     const delays: number[] = [];
     const err = await rejectionOf(
@@ -228,7 +171,7 @@ describe("what is retried", () => {
   });
 
   it("Retry-After as an HTTP date is honoured too (capped)", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", retryAfter: new Date(Date.now() + 60_000).toUTCString(), times: 1 });
     const delays: number[] = [];
     await testClient(sim, { maxRetryAfterMs: 30, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId);
@@ -237,7 +180,7 @@ describe("what is retried", () => {
   });
 
   it.each([502, 503, 504, 408])("%i once, then success (GET) → 2 requests", async (status) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "status", status, times: 1 });
     const keys = await testClient(sim).listApiKeys(ids.projectId);
     expect(keys).toHaveLength(1);
@@ -245,7 +188,7 @@ describe("what is retried", () => {
   });
 
   it.each([502, 503, 504, 408])("%i twice, then success (PATCH) → 3 requests, resized once", async (status) => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "status", status, times: 2 });
     await testClient(sim).resizeVolume(ids.projectId, ids.volumeId, 300);
     expect(sim.requests.map((r) => r.status)).toEqual([status, status, 200]);
@@ -253,7 +196,7 @@ describe("what is retried", () => {
   });
 
   it("a dropped connection, then success: GET, PATCH and DELETE each take 2 requests", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     const c = testClient(sim);
 
     sim.addFault({ kind: "drop", times: 1 });
@@ -280,7 +223,7 @@ describe("what is retried", () => {
   });
 
   it("per-attempt timeout: the first attempt hangs, the second answers → success in 2 requests", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "delay", delayMs: 3000, times: 1 });
     const reasons: string[] = [];
     const started = Date.now();
@@ -292,121 +235,12 @@ describe("what is retried", () => {
   });
 
   it("the timeout is per attempt: a retry gets the whole timeout again, however long the first attempt took", async () => {
-    const ids = await seed();
+    const ids = await seed(sim);
     sim.addFault({ kind: "delay", delayMs: 1000, times: 1 }); // times out at 250 ms
     sim.addFault({ kind: "delay", delayMs: 200, times: 1 }); // answers within 250 ms, 450+ ms after the start
     const started = Date.now();
     expect(await testClient(sim, { timeoutMs: 250 }).listInvoices(ids.projectId)).toEqual([]);
     expect(sim.requests).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(440);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-describe("what is never retried", () => {
-  const cases: Array<[number, abstract new (...args: never[]) => PimsError, string]> = [
-    [400, ValidationError, "validation"],
-    [401, AuthError, "auth"],
-    [403, AuthError, "auth"],
-    [402, PaymentError, "payment"],
-    [404, NotFoundError, "not_found"],
-    [409, ConflictError, "conflict"],
-    [422, ValidationError, "validation"],
-    [500, ServerError, "server"],
-    [501, ServerError, "server"],
-  ];
-
-  it.each(cases)("%i on GET, PATCH and DELETE → 1 request each", async (status, cls, kind) => {
-    const ids = await seed();
-    sim.addFault({ kind: "status", status });
-    const c = testClient(sim);
-    for (const run of [
-      () => c.listInvoices(ids.projectId),
-      () => c.resizeVolume(ids.projectId, ids.volumeId, 200),
-      () => c.cancelRun(ids.projectId, ids.appId, ids.runId),
-    ]) {
-      sim.clearRequests();
-      const err = await rejectionOf(run(), cls);
-      expect(err).toMatchObject({ kind, status, attempts: 1 });
-      expect(sim.requests).toHaveLength(1);
-    }
-  });
-
-  it("a POST is not retried on a dropped connection: 1 request, NetworkError, no project", async () => {
-    await seed();
-    const before = sim.projects().length;
-    sim.addFault({ kind: "drop", method: "POST", times: 1 });
-    const err = await rejectionOf(testClient(sim).createProject({ name: "dropped" }), NetworkError);
-    expect(err).toMatchObject({ attempts: 1, method: "POST", path: "/v2/projects" });
-    expect(err.toString()).toBe('creating project "dropped": could not reach the service (ECONNRESET)');
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.projects()).toHaveLength(before);
-  });
-
-  it("a POST is not retried on a timeout (it may have reached the service)", async () => {
-    const ids = await seed();
-    sim.addFault({ kind: "delay", delayMs: 400, method: "POST", times: 1 });
-    await rejectionOf(testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, { name: "slow", grants: [ids.projectId], expiresIn: 0 }), TimeoutError);
-    expect(sim.requests).toHaveLength(1);
-    // The service did create it after the delay: exactly what a retry would have duplicated.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sim.serviceAccounts(ids.projectId).filter((s) => s.name === "slow")).toHaveLength(1);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-describe("bounds", () => {
-  it("retries: 2 with a permanent 503 → exactly 3 requests, then ServerError with attempts 3", async () => {
-    const ids = await seed();
-    sim.addFault({ kind: "status", status: 503 });
-    const onRetry: number[] = [];
-    const err = await rejectionOf(testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId), ServerError);
-    expect(err).toMatchObject({ status: 503, attempts: 3, serverMessage: "injected fault" });
-    expect(err.toString()).toBe(`listing API keys of project ${ids.projectId}: 503 injected fault`);
-    expect(sim.requests).toHaveLength(3);
-    expect(onRetry).toEqual([1, 2]);
-  });
-
-  it("default: 4 retries (5 requests); retries: 0 → 1 request", async () => {
-    const ids = await seed();
-    sim.addFault({ kind: "status", status: 502 });
-    const err = await rejectionOf(testClient(sim).listInvoices(ids.projectId), ServerError);
-    expect(err.attempts).toBe(5);
-    expect(sim.requests).toHaveLength(5);
-
-    sim.clearRequests();
-    const once = await rejectionOf(testClient(sim, { retries: 0 }).listInvoices(ids.projectId), ServerError);
-    expect(once.attempts).toBe(1);
-    expect(sim.requests).toHaveLength(1);
-  });
-
-  it("backoff delays stay within [min/2, max] and grow", async () => {
-    const ids = await seed();
-    sim.addFault({ kind: "status", status: 503 });
-    const delays: number[] = [];
-    await rejectionOf(testClient(sim, { retries: 4, minDelayMs: 10, maxDelayMs: 40, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId), ServerError);
-    expect(delays).toHaveLength(4);
-    const ceilings = [10, 20, 40, 40];
-    delays.forEach((d, i) => {
-      expect(d).toBeGreaterThanOrEqual(ceilings[i] / 2);
-      expect(d).toBeLessThanOrEqual(ceilings[i]);
-    });
-    // the gaps the simulator saw are at least the chosen delays
-    for (let i = 1; i < sim.requests.length; i++) expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(delays[i - 1] - 2);
-  });
-
-  it("connection refused on a closed port → NetworkError after every retry (a POST too: it never left)", async () => {
-    const server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-
-    const reasons: string[] = [];
-    const c = new PimsClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t0123456789", retries: 2, minDelayMs: 1, maxDelayMs: 2, onRetry: (i) => reasons.push(i.reason) });
-    const get = await rejectionOf(c.listInvoices("p-1"), NetworkError);
-    expect(get).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 3 });
-    const post = await rejectionOf(c.createProject({ name: "never-sent" }), NetworkError);
-    expect(post).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 3, method: "POST" });
-    expect(reasons).toEqual(Array(4).fill("ECONNREFUSED"));
   });
 });

@@ -74,12 +74,18 @@ describe("retryAfterMs", () => {
 describe("backoffMs", () => {
   it("equal jitter: within [ceiling/2, ceiling], ceiling doubling up to the cap", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 100_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, min, extra, r) => {
-        const max = min + extra;
-        const ceiling = Math.min(max, min * 2 ** (attempt - 1));
-        const d = backoffMs(attempt, { minDelayMs: min, maxDelayMs: max }, () => r);
-        return d >= Math.floor(ceiling / 2) && d <= ceiling && d > 0;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, min, extra, r) => {
+          const max = min + extra;
+          const ceiling = Math.min(max, min * 2 ** (attempt - 1));
+          const d = backoffMs(attempt, { minDelayMs: min, maxDelayMs: max }, () => r);
+          return d >= Math.floor(ceiling / 2) && d <= ceiling && d > 0;
+        },
+      ),
     );
     expect(backoffMs(1, { minDelayMs: 250, maxDelayMs: 8000 }, () => 0)).toBe(125);
     expect(backoffMs(3, { minDelayMs: 250, maxDelayMs: 8000 }, () => 0.999999)).toBe(1000);
@@ -131,6 +137,27 @@ describe("errorForStatus and the error family", () => {
   });
 });
 
+describe("the URL in errors", () => {
+  const init = {
+    action: "deleting service account sa-1 in project p-1",
+    method: "DELETE",
+    path: "/v2/projects/p-1/service-accounts/sa-1",
+    serverMessage: "Not Found",
+  };
+  it("a 404 names the full URL that was called", () => {
+    const url = "http://127.0.0.1:1234/v2/v2/projects/p-1/service-accounts/sa-1";
+    const e = errorForStatus({ ...init, status: 404, url });
+    expect(e).toBeInstanceOf(NotFoundError);
+    expect(e.url).toBe(url);
+    expect(e.message).toBe(`deleting service account sa-1 in project p-1: 404 Not Found (DELETE ${url})`);
+  });
+  it("other statuses keep the URL as a field only", () => {
+    const e = errorForStatus({ ...init, status: 500, url: "http://h/v2/x" });
+    expect(e.url).toBe("http://h/v2/x");
+    expect(e.message).toBe("deleting service account sa-1 in project p-1: 500 Not Found");
+  });
+});
+
 describe("redact", () => {
   it("replaces every occurrence of each secret and any bearer value", () => {
     expect(redact("a SECRET1 b SECRET1 c s2s2", ["SECRET1", "s2s2", undefined])).toBe("a [REDACTED] b [REDACTED] c [REDACTED]");
@@ -158,13 +185,23 @@ describe("plainText", () => {
 });
 
 describe("isRfc3339", () => {
-  it.each(["2024-05-01T12:00:00Z", "2024-05-01t12:00:00z", "2024-05-01 12:00:00+02:00", "2024-02-29T00:00:00.123456789-05:30", "1999-12-31T23:59:59Z"])("accepts %s", (v) =>
-    expect(isRfc3339(v)).toBe(true),
+  it.each(["2024-05-01T12:00:00Z", "2024-05-01t12:00:00z", "2024-05-01 12:00:00+02:00", "2024-02-29T00:00:00.123456789-05:30", "1999-12-31T23:59:59Z"])(
+    "accepts %s",
+    (v) => expect(isRfc3339(v)).toBe(true),
   );
-  it.each(["2024-05-01", "2024-05-01T12:00:00", "2024-05-01T12:00Z", "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-00-10T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T12:60:00Z", "05/01/2024", "1714557600000", " 2024-05-01T12:00:00Z"])(
-    "rejects %s",
-    (v) => expect(isRfc3339(v)).toBe(false),
-  );
+  it.each([
+    "2024-05-01",
+    "2024-05-01T12:00:00",
+    "2024-05-01T12:00Z",
+    "2023-02-29T00:00:00Z",
+    "2024-04-31T00:00:00Z",
+    "2024-00-10T00:00:00Z",
+    "2024-05-01T24:00:00Z",
+    "2024-05-01T12:60:00Z",
+    "05/01/2024",
+    "1714557600000",
+    " 2024-05-01T12:00:00Z",
+  ])("rejects %s", (v) => expect(isRfc3339(v)).toBe(false));
   it("agrees with Date.parse on what it accepts", () => {
     fc.assert(
       fc.property(fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }), (d) => {

@@ -1,0 +1,379 @@
+/**
+ * The PIMS client: setup, the ten operations, and the one request path (`call`) that turns every failure into a
+ * `PimsError` (./errors) after the retries of ./retry. One instance per (baseUrl, token); nothing is read from the
+ * environment or at module load.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+import axios, { type AxiosAdapter, type AxiosInstance, type AxiosResponse } from "axios";
+import { baseUrlProblem, normalizeBaseUrl } from "./baseUrl";
+import { errorForStatus, NetworkError, PimsError, redact, TimeoutError, UnreadableTokenError } from "./errors";
+import { MAX_LOG_PAGE_SIZE, validateLogsQuery } from "./logsQuery";
+import {
+  asArray,
+  messageOf,
+  normalizeApiKey,
+  normalizeBuildLogEntry,
+  normalizeInvoice,
+  normalizeLogLine,
+  normalizeServiceAccount,
+  optString,
+  parseJson,
+  plainText,
+  PLAIN_ID,
+  serverMessage,
+} from "./parse";
+import { installRetry, type RetryOptions } from "./retry";
+import { readServiceAccountToken } from "./token";
+import type {
+  ApiKey,
+  AppLogLine,
+  AppLogPage,
+  AppLogsQuery,
+  AppSecretsMap,
+  BuildLogs,
+  CreateProjectRequest,
+  CreateServiceAccountRequest,
+  Invoice,
+  ServiceAccount,
+  ServiceAccountToken,
+} from "./types";
+import { isPlainObject, quote } from "./values";
+
+export interface ClientOptions extends RetryOptions {
+  /** Service base address, e.g. `https://api.example.com` (a trailing `/v2` is accepted); paths (`/v2/...`) are appended. */
+  baseUrl: string;
+  /** Service-account token sent as `Authorization: Bearer <token>`. */
+  token: string;
+  /** Per-attempt timeout in ms. Default 30000. */
+  timeoutMs?: number;
+  /** Replaces axios' transport (tests, proxies). */
+  adapter?: AxiosAdapter;
+  /** Extra User-Agent product, e.g. `pulumi-pims/0.1.0`. */
+  userAgent?: string;
+}
+
+interface Call {
+  action: string;
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+}
+
+// One keep-alive agent pair per process: connections are reused across client instances.
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+
+const seg = (s: string): string => encodeURIComponent(s);
+
+export class PimsClient {
+  private readonly http: AxiosInstance;
+  private readonly token: string;
+  /** The normalized base address (no trailing slash, no trailing `/v2`). */
+  readonly baseUrl: string;
+
+  constructor(options: ClientOptions) {
+    if (!options.baseUrl) throw new Error("PimsClient: baseUrl is required");
+    if (!options.token) throw new Error("PimsClient: token is required");
+    const problem = baseUrlProblem(options.baseUrl, "baseUrl");
+    if (problem) throw new Error(`PimsClient: ${problem}`);
+    this.token = options.token;
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.http = axios.create({
+      baseURL: this.baseUrl,
+      timeout: options.timeoutMs ?? 30_000,
+      httpAgent,
+      httpsAgent,
+      adapter: options.adapter,
+      responseType: "text",
+      transformResponse: [(data: unknown) => data], // keep the raw text: we parse it ourselves
+      validateStatus: (s) => s >= 200 && s < 300,
+      maxRedirects: 0,
+      headers: {
+        Authorization: `Bearer ${options.token}`,
+        Accept: "application/json, text/plain",
+        "Content-Type": "application/json",
+        "User-Agent": options.userAgent ?? "pulumi-pims",
+      },
+    });
+    installRetry(this.http, options);
+  }
+
+  // GET /v2/projects/{project_id}/api-keys
+  /** Lists the API keys of a project, sorted by `expiresAt` ascending (`never` last), as the service sends them. */
+  async listApiKeys(projectId: string): Promise<ApiKey[]> {
+    const c: Call = { action: `listing API keys of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/api-keys` };
+    const res = await this.call(c);
+    return this.listBody(c, res, true).map(normalizeApiKey);
+  }
+
+  // POST /v2/projects/{project_id}/service-accounts
+  /**
+   * Creates a service account. The response carries the one-time token: keep it, it is never returned again.
+   * Any 2xx is success. An answer naming the new account without a readable token throws `UnreadableTokenError`
+   * (the account exists: the caller must delete it); one naming no account is ambiguous and throws a `PimsError`.
+   */
+  async createServiceAccount(projectId: string, req: CreateServiceAccountRequest): Promise<ServiceAccount & { token: ServiceAccountToken }> {
+    const c: Call = {
+      action: `creating service account ${quote(req.name, 100)} in project ${projectId}`,
+      method: "POST",
+      path: `/v2/projects/${seg(projectId)}/service-accounts`,
+      body: req,
+    };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON service account object", { sensitive: true });
+    const account = normalizeServiceAccount(body);
+    const reading = readServiceAccountToken(body);
+    if (reading.token) return { ...account, token: reading.token };
+    if (!account.id) throw this.unexpected(c, res, "the one-time token", { detail: "the response carried no token" });
+    throw this.unreadableToken(c, res, account.id, reading.members, reading.hadTokenMember ? [] : Object.keys(body));
+  }
+
+  // DELETE /v2/projects/{project_id}/service-accounts/{service_account_id}
+  /** Deletes a service account; its token stops working. */
+  async deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<{ message: string }> {
+    const res = await this.call({
+      action: `deleting service account ${serviceAccountId} in project ${projectId}`,
+      method: "DELETE",
+      path: `/v2/projects/${seg(projectId)}/service-accounts/${seg(serviceAccountId)}`,
+    });
+    return { message: messageOf(res.data) };
+  }
+
+  // PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize
+  /** Resizes a volume (≥ 50 GB; above 1024 GB only for a protected project). Returns the service's confirmation. */
+  async resizeVolume(projectId: string, volumeId: string, newSizeGb: number): Promise<string> {
+    const res = await this.call({
+      action: `resizing volume ${volumeId} in project ${projectId} to ${newSizeGb} GB`,
+      method: "PATCH",
+      path: `/v2/projects/${seg(projectId)}/volumes/${seg(volumeId)}/resize`,
+      body: { newSizeGb },
+    });
+    return plainText(res.data);
+  }
+
+  // POST /v2/projects
+  /** Creates a project and returns its id (the service answers with the id as plain text). */
+  async createProject(req: CreateProjectRequest): Promise<string> {
+    const c: Call = { action: `creating project ${quote(req.name, 100)}`, method: "POST", path: "/v2/projects", body: req };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    // The seed says plain text; accept a JSON string, and an object carrying the id, too.
+    const id = isPlainObject(body) ? (optString(body.id) ?? optString(body.projectId) ?? "").trim() : plainText(res.data);
+    if (!id) throw this.unexpected(c, res, "a project id", { detail: "the response carried no project id" });
+    if (!PLAIN_ID.test(id)) throw this.unexpected(c, res, "a project id");
+    return id;
+  }
+
+  // GET /v2/projects/{project_id}/invoices
+  /** Lists the invoices of a project. */
+  async listInvoices(projectId: string): Promise<Invoice[]> {
+    const c: Call = { action: `listing invoices of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/invoices` };
+    const res = await this.call(c);
+    return this.listBody(c, res).map(normalizeInvoice);
+  }
+
+  // GET /v2/projects/{project_id}/apps/{app_id}/logs
+  /** Reads one page of app logs. A 204 or an empty body is an empty last page. */
+  async getAppLogsPage(projectId: string, appId: string, query: AppLogsQuery = {}): Promise<AppLogPage> {
+    validateLogsQuery(query);
+    const c: Call = {
+      action: `reading logs of app ${appId} in project ${projectId}`,
+      method: "GET",
+      path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/logs`,
+      query: { ...query },
+    };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    if (body === undefined) return { hasMore: false, logs: [] };
+    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON log page");
+    const logs = asArray(body.logs).map(normalizeLogLine);
+    const next = optString(body.nextPageToken);
+    return { hasMore: body.hasMore === true && next !== undefined, logs, ...(next !== undefined ? { nextPageToken: next } : {}) };
+  }
+
+  /**
+   * The one app-log paging loop: every page matching `query`, following `nextToken` while `hasMore`. A page is
+   * fetched only when the previous one was consumed; `more` says whether another page follows (callers that stop at
+   * a limit learn from it whether lines were left, without a request).
+   */
+  async *iterateAppLogPages(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogPage & { more: boolean }, void, undefined> {
+    let nextToken = query.nextToken;
+    for (;;) {
+      const page = await this.getAppLogsPage(projectId, appId, { ...query, nextToken });
+      const more = page.hasMore && !!page.nextPageToken && page.nextPageToken !== nextToken;
+      yield { ...page, more };
+      if (!more) return;
+      nextToken = page.nextPageToken;
+    }
+  }
+
+  /** Every log line matching `query`, page by page (see iterateAppLogPages). */
+  async *iterateAppLogs(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogLine, void, undefined> {
+    for await (const page of this.iterateAppLogPages(projectId, appId, query)) yield* page.logs;
+  }
+
+  /** Collects at most `limit` lines (required: logs can be unbounded). */
+  async collectAppLogs(projectId: string, appId: string, query: AppLogsQuery, limit: number): Promise<AppLogLine[]> {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer (got ${limit})`);
+    const out: AppLogLine[] = [];
+    const pageSize = query.pageSize ?? Math.min(MAX_LOG_PAGE_SIZE, Math.max(limit, 1));
+    for await (const line of this.iterateAppLogs(projectId, appId, { ...query, pageSize })) {
+      out.push(line);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  // GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs
+  /** Reads a build's logs and status. */
+  async getBuildLogs(projectId: string, appId: string, buildId: string): Promise<BuildLogs> {
+    const c: Call = {
+      action: `reading logs of build ${buildId} of app ${appId} in project ${projectId}`,
+      method: "GET",
+      path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/builds/${seg(buildId)}/logs`,
+    };
+    const res = await this.call(c);
+    const body = parseJson(res.data);
+    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON build logs object");
+    const o = body;
+    return {
+      app_id: optString(o.app_id) ?? appId,
+      build_id: optString(o.build_id) ?? buildId,
+      project_id: optString(o.project_id) ?? projectId,
+      status: optString(o.status) ?? "unknown",
+      logs: asArray(o.logs).map(normalizeBuildLogEntry),
+    };
+  }
+
+  // PATCH /v2/projects/{project_id}/apps/{app_id}/secrets
+  /** Sends secrets of an app. Whether the service merges or replaces is not documented: send the full map. */
+  async updateAppSecrets(projectId: string, appId: string, secrets: AppSecretsMap): Promise<string> {
+    const res = await this.call({
+      action: `updating secrets of app ${appId} in project ${projectId}`,
+      method: "PATCH",
+      path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/secrets`,
+      body: secrets,
+    });
+    return plainText(res.data);
+  }
+
+  // DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}
+  /** Requests cancellation of a run; returns the service's message. */
+  async cancelRun(projectId: string, appId: string, runId: string): Promise<string> {
+    const res = await this.call({
+      action: `cancelling run ${runId} of app ${appId} in project ${projectId}`,
+      method: "DELETE",
+      path: `/v2/projects/${seg(projectId)}/apps/${seg(appId)}/runs/${seg(runId)}`,
+    });
+    return messageOf(res.data);
+  }
+
+  /**
+   * The account exists and nobody holds its token. Names only (members of the token object, or of the account when
+   * it carried no token object), never a value: any of them may be the secret.
+   */
+  private unreadableToken(c: Call, res: AxiosResponse<string>, accountId: string, members: string[], accountMembers: string[]): UnreadableTokenError {
+    const names = (list: string[]): string =>
+      list.length === 0
+        ? "none"
+        : list
+            .slice(0, 20)
+            .map((n) => quote(n, 40))
+            .join(", ") + (list.length > 20 ? ", …" : "");
+    const seen =
+      accountMembers.length > 0 ? `no token object; members of the account: ${names(accountMembers)}` : `members of its token object: ${names(members)}`;
+    const secrets = [this.token];
+    return new UnreadableTokenError({
+      action: redact(c.action, secrets),
+      method: c.method,
+      path: redact(c.path, secrets),
+      url: this.urlOf(c, secrets),
+      status: res.status,
+      serverMessage: redact(
+        `the response names service account ${quote(accountId, 100)} but no token secret could be identified in it (${seen}; values not shown). ` +
+          "The account exists and its token is lost; please report these member names to the pulumi-pims maintainers",
+        secrets,
+      ),
+      accountId,
+      members,
+    });
+  }
+
+  /** Base address + path as sent (ids encoded), no query: what a 404 message shows. */
+  private urlOf(c: Call, secrets: string[]): string {
+    return redact(`${this.baseUrl}${c.path}`, secrets);
+  }
+
+  private async call(c: Call): Promise<AxiosResponse<string>> {
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined && v !== "") params[k] = String(v);
+    try {
+      return await this.http.request<string>({ method: c.method, url: c.path, params, data: c.body === undefined ? undefined : JSON.stringify(c.body) });
+    } catch (e) {
+      throw this.toPimsError(c, e);
+    }
+  }
+
+  /** The array of a list response: an empty body is an empty list; anything but a JSON array is an error. */
+  private listBody(c: Call, res: AxiosResponse<string>, sensitive = false): unknown[] {
+    const body = parseJson(res.data);
+    if (body === undefined) return [];
+    if (Array.isArray(body)) return body;
+    throw this.unexpected(c, res, "a JSON array", { sensitive });
+  }
+
+  /**
+   * A 2xx whose body is not what the operation returns (wrong baseUrl, proxy page, API change). The message says
+   * what came instead: the type of a JSON body, the start of a text body (a login or proxy page) — never the body
+   * of an operation whose answer may carry secrets (`sensitive`: API keys, the one-time token). Redacted.
+   */
+  private unexpected(c: Call, res: AxiosResponse<string>, expected: string, opts: { detail?: string; sensitive?: boolean } = {}): PimsError {
+    const secrets = [this.token];
+    const text = typeof res.data === "string" ? res.data.trim() : "";
+    const body = parseJson(text);
+    let got: string;
+    if (!text) got = "an empty body";
+    else if (typeof body !== "string" || text.startsWith('"'))
+      got = `a JSON ${Array.isArray(body) ? "array" : body === null ? "null" : typeof body === "object" ? "object" : typeof body}`;
+    else if (opts.sensitive) got = `${text.length} characters of text`;
+    else got = quote(text, 100);
+    return new PimsError({
+      action: redact(c.action, secrets),
+      method: c.method,
+      path: redact(c.path, secrets),
+      url: this.urlOf(c, secrets),
+      status: res.status,
+      serverMessage: redact(opts.detail ?? `unexpected response, expected ${expected}, got ${got}`, secrets),
+    });
+  }
+
+  private toPimsError(c: Call, e: unknown): PimsError {
+    const secrets = [this.token];
+    const base = { action: redact(c.action, secrets), method: c.method, path: redact(c.path, secrets), url: this.urlOf(c, secrets) };
+    if (!axios.isAxiosError(e)) {
+      return new PimsError({ ...base, serverMessage: redact(e instanceof Error ? e.message : String(e), secrets) });
+    }
+    const attempts = 1 + (retryCount(e.config) ?? 0);
+    if (e.response) {
+      return errorForStatus({
+        ...base,
+        status: e.response.status,
+        serverMessage: redact(serverMessage(e.response.data, e.response.statusText), secrets),
+        attempts,
+      });
+    }
+    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") {
+      return new TimeoutError({ ...base, code: e.code, serverMessage: "timed out waiting for the service", attempts });
+    }
+    return new NetworkError({ ...base, code: e.code, serverMessage: `could not reach the service (${e.code ?? "network error"})`, attempts });
+  }
+}
+
+function retryCount(config: unknown): number | undefined {
+  if (!isPlainObject(config)) return undefined;
+  const state = config["axios-retry"];
+  return isPlainObject(state) && typeof state.retryCount === "number" ? state.retryCount : undefined;
+}

@@ -1,0 +1,166 @@
+/**
+ * `pims.Provider`: an explicit provider instance, so one program can use several PIMS accounts or services.
+ *
+ * pulumi-pims resources are dynamic resources (type `pulumi-nodejs:dynamic/pims:<Type>`), served by the
+ * `pulumi-nodejs` dynamic-provider plugin. A `pulumi.ProviderResource` of that package starts a provider process of
+ * its own, whose `configure` receives this resource's inputs (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`)
+ * instead of the stack's config; resources given `{ provider }` are served by that process. The SDK functions run in
+ * the program process and read the same settings from the instance (see {@link Provider.callSettings}).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { baseUrlProblem } from "../provider/client/baseUrl";
+import { PimsConfigurationError } from "../provider/credentials";
+
+/** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
+export interface ProviderArgs {
+  /**
+   * Service-account token for every call of this provider's resources and of the functions given this provider.
+   * Always stored as a secret (wrapped in `pulumi.secret` whatever you pass). Default: stack config `pims:token`,
+   * else `PIMS_TOKEN` in the environment of the provider process (and of the program, for functions).
+   */
+  token?: pulumi.Input<string>;
+  /**
+   * Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: stack
+   * config `pims:baseUrl`, else `PIMS_BASE_URL`.
+   */
+  baseUrl?: pulumi.Input<string>;
+  /**
+   * Requests in flight at once in this provider's process (each provider instance is a process of its own, so the
+   * caps add up). A whole number >= 1. Default: stack config `pims:maxConcurrency`, else `PIMS_MAX_CONCURRENCY`,
+   * else the package default.
+   */
+  maxConcurrency?: pulumi.Input<number>;
+}
+
+/** A provider's settings as the SDK functions use them, once known (absent ones fall back to the environment). */
+export interface ProviderCallSettings {
+  token?: string;
+  baseUrl?: string;
+}
+
+/** An argument of `new pims.Provider(...)` that breaks a rule; the message names the provider, the field and the rule. */
+export class ProviderArgumentError extends PimsConfigurationError {
+  constructor(providerName: string, problem: string) {
+    super(`pims.Provider ${JSON.stringify(providerName)} has an invalid argument`, problem);
+  }
+}
+
+/** Why `v` cannot be a token, or undefined. Only presence and type are checked: the value is never shown. */
+function tokenProblem(v: unknown, field: string): string | undefined {
+  if (typeof v !== "string") return `${field} must be a string (got ${v === null ? "null" : typeof v})`;
+  if (v.trim() === "") return `${field} must not be empty`;
+  return undefined;
+}
+
+/** Why `v` cannot be a concurrency cap, or undefined. Stack config gives text: a whole number in digits is accepted. */
+function concurrencyProblem(v: unknown, field: string): string | undefined {
+  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n === "number" && Number.isInteger(n) && n >= 1) return undefined;
+  return `${field} must be a whole number >= 1 (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
+}
+
+const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+
+/**
+ * An explicit provider for pulumi-pims resources and functions: its own token and service address, so one program
+ * can work with several PIMS accounts or services. Pass it as `{ provider }` to resources (or `providers` of a
+ * component) and as the `provider` option of the functions (`getApiKeys(args, { provider })`, `cancelRun`, ...).
+ *
+ * - **Settings.** `token` (always stored as a secret), `baseUrl`, `maxConcurrency`. A setting not given falls back to
+ *   the stack config (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`, read here, in the program, because a
+ *   provider process only receives its provider's inputs), then to the environment of the provider process
+ *   (`PIMS_TOKEN`, `PIMS_BASE_URL`, `PIMS_MAX_CONCURRENCY`), as for the default provider.
+ * - **Checks.** Plain values are checked here, before anything is registered: a `baseUrl` must be an absolute
+ *   http(s) URL without query, fragment or user:password, a `token` a non-empty string, `maxConcurrency` a whole
+ *   number >= 1; the error names the provider, the field and the rule. A `baseUrl` known only later (an Output) is
+ *   checked by the provider process at preview, before any call.
+ * - **Changing the token** (or any setting) is an update of this provider alone: none of its resources is replaced,
+ *   and later operations (including `destroy` and `refresh`) use the newest token. When the token comes from a
+ *   `ServiceAccount`, rotate that account with its `rotationTrigger` (the new account is created first, the provider
+ *   and everything it serves are updated, the old account is deleted last). Do not set `deleteBeforeReplace` on it.
+ * - **Processes.** Each instance runs in a provider process of its own, with its own request scheduler: retries and
+ *   throttling apply per instance.
+ *
+ * @example Bootstrap
+ * An admin token (the stack's `pims:token`) creates a project and a project-scoped account; that account's token
+ * manages the project from then on.
+ * ```ts
+ * import * as pims from "pulumi-pims";
+ *
+ * const project = new pims.Project("team", { name: "team-a" });
+ * const deployer = new pims.ServiceAccount("deployer", {
+ *   projectId: project.projectId,
+ *   name: "team-a-deployer",
+ *   grants: [project.projectId],
+ *   expiresIn: 90 * 24 * 3600,
+ * });
+ * const teamA = new pims.Provider("team-a", { token: deployer.token });
+ *
+ * new pims.VolumeSize("data", { projectId: project.projectId, volumeId: "default-us-east-1", sizeGb: 100 }, { provider: teamA });
+ * export const keyNames = pims
+ *   .getApiKeysOutput({ projectId: project.projectId }, { provider: teamA })
+ *   .apply((r) => r.keys.map((k) => k.name));
+ * ```
+ *
+ * @example Two services
+ * Another PIMS service in the same program, with its own address and token.
+ * ```ts
+ * const cfg = new pulumi.Config();
+ * const eu = new pims.Provider("eu", { baseUrl: cfg.require("euBaseUrl"), token: cfg.requireSecret("euToken") });
+ * new pims.AppSecrets("eu-web", { projectId: "p-1a2b3c4d", appId: "p-1a2b3c4d-web", secrets: { REGION: "eu" } }, { provider: eu });
+ * ```
+ */
+export class Provider extends pulumi.ProviderResource {
+  private readonly settings: pulumi.Output<ProviderCallSettings>;
+
+  /** True when `obj` is a {@link Provider} (also across copies of this package). */
+  static override isInstance(obj: unknown): obj is Provider {
+    return typeof obj === "object" && obj !== null && (obj as { __pimsProvider?: unknown }).__pimsProvider === true;
+  }
+
+  /**
+   * @param name The unique name of the provider resource.
+   * @param args Token, service address and concurrency cap; each optional (see {@link ProviderArgs}).
+   * @param opts Resource options.
+   */
+  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
+    const config = new pulumi.Config("pims");
+    const fail = (problem: string | undefined): void => {
+      if (problem !== undefined) throw new ProviderArgumentError(name, problem);
+    };
+    if (args.token !== undefined && isPlain(args.token)) fail(tokenProblem(args.token, "token"));
+    if (args.baseUrl !== undefined && isPlain(args.baseUrl)) fail(baseUrlProblem(args.baseUrl, "baseUrl"));
+    if (args.maxConcurrency !== undefined && isPlain(args.maxConcurrency)) fail(concurrencyProblem(args.maxConcurrency, "maxConcurrency"));
+
+    // Missing settings come from the stack config here: the provider process receives only these inputs.
+    const token = args.token !== undefined ? pulumi.secret(args.token) : config.getSecret("token");
+    const baseUrl = args.baseUrl ?? config.get("baseUrl");
+    const fromConfig = config.get("maxConcurrency");
+    if (args.maxConcurrency === undefined && fromConfig !== undefined) fail(concurrencyProblem(fromConfig, "pims:maxConcurrency"));
+    // Sent as text, the form stack config gives the default provider.
+    const maxConcurrency =
+      args.maxConcurrency !== undefined
+        ? pulumi.output(args.maxConcurrency).apply((n) => {
+            fail(concurrencyProblem(n, "maxConcurrency"));
+            return String(n);
+          })
+        : fromConfig?.trim();
+
+    const props: pulumi.Inputs = {};
+    if (token !== undefined) props["pims:token"] = token;
+    if (baseUrl !== undefined) props["pims:baseUrl"] = baseUrl;
+    if (maxConcurrency !== undefined) props["pims:maxConcurrency"] = maxConcurrency;
+    super("pulumi-nodejs", name, props, opts);
+    Object.defineProperty(this, "__pimsProvider", { value: true, enumerable: false });
+    // A secret Output whenever the token is one (always, when a token is set here or in the stack config).
+    this.settings = pulumi.output({ token, baseUrl });
+  }
+
+  /**
+   * The token and base address the SDK functions use with this provider, as one Output (secret when the token is
+   * set). Unknown during a preview when they depend on resources not created yet.
+   */
+  callSettings(): pulumi.Output<ProviderCallSettings> {
+    return this.settings;
+  }
+}
