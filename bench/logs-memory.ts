@@ -56,9 +56,7 @@ const gc = (): void => {
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? "{}") as MemoryJob;
   // The compiled package, as a user runs it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PimsClient } = require("pulumi-pims/bin/provider/client") as { PimsClient: typeof PimsClientType };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { getAppLogs } = require("pulumi-pims/bin/sdk/functions") as typeof import("../sdk/functions");
   const client = new PimsClient({ baseUrl: job.baseUrl, token: job.token });
 
@@ -93,7 +91,10 @@ async function main(): Promise<void> {
       if (read >= job.lines) break;
     }
   } else {
-    const r = await getAppLogs({ projectId: job.projectId, appId: job.appId, limit: job.lines, pageSize: job.pageSize }, { baseUrl: job.baseUrl, token: job.token });
+    const r = await getAppLogs(
+      { projectId: job.projectId, appId: job.appId, limit: job.lines, pageSize: job.pageSize },
+      { baseUrl: job.baseUrl, token: job.token },
+    );
     read = r.lines.length;
     kept = r;
     sample();

@@ -5,7 +5,7 @@
  *
  * They make the same HTTP calls as pulumi-pims (one per create/update/delete where the service has an operation)
  * and nothing else: no validation, no retries, no error mapping. They are deliberately naive in the ways the
- * design guide warns about (§3.1): the token is captured by the closure, so it is serialized into every
+ * design rules warn about: the token is captured by the closure, so it is serialized into every
  * resource's `__provider` in plaintext, and the provider's code is frozen into state.
  *
  * Load this module only after PIMS_TOKEN and PIMS_BASE_URL are set (the constants are read at load time).
@@ -15,7 +15,6 @@ import * as pulumi from "@pulumi/pulumi";
 // A plain require, as the docs' JavaScript examples do: the closure serializer turns a captured module object
 // into `require("axios")` in the serialized text (a TypeScript default import with esModuleInterop would capture
 // a wrapper object instead and serialize axios by value).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const axios = require("axios") as typeof import("axios").default;
 
 const token = process.env.PIMS_TOKEN ?? "";

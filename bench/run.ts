@@ -29,7 +29,6 @@ import type { MemoryJob, MemoryResult } from "./logs-memory";
 import type { SeedPlan } from "./sim-server";
 import { PimsSimulator } from "../simulator";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const axios = require("axios") as typeof import("axios").default;
 
 const REPO = path.resolve(__dirname, "..");
@@ -37,7 +36,9 @@ const RESULTS_FILE = path.join(__dirname, "results.json");
 const args = process.argv.slice(2);
 const QUICK = args.includes("--quick");
 const onlyArg = args.find((a) => a.startsWith("--only"));
-const ONLY = onlyArg ? new Set((onlyArg.includes("=") ? onlyArg.split("=")[1] : args[args.indexOf(onlyArg) + 1]).split(",").map((s) => s.trim().toUpperCase())) : undefined;
+const ONLY = onlyArg
+  ? new Set((onlyArg.includes("=") ? onlyArg.split("=")[1] : args[args.indexOf(onlyArg) + 1]).split(",").map((s) => s.trim().toUpperCase()))
+  : undefined;
 const wanted = (id: string): boolean => !ONLY || ONLY.has(id);
 
 type Kind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
@@ -77,7 +78,6 @@ const quantile = (xs: number[], q: number): number => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 const round = (x: number, digits = 2): number => Number(x.toFixed(digits));
-const kb = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KB`;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const msText = (ms: number): string => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(3)} ms`);
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -91,16 +91,13 @@ function loadNaive(baseUrl: string, token: string): typeof import("./naive") {
   process.env.PIMS_TOKEN = token;
   const file = require.resolve("./naive");
   delete require.cache[file];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(file) as typeof import("./naive");
   delete process.env.PIMS_BASE_URL;
   delete process.env.PIMS_TOKEN;
   return mod;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadShim = (): typeof import("../sdk/shim") => require("pulumi-pims/bin/sdk/shim") as typeof import("../sdk/shim");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadProviders = (): typeof import("../provider/index") => require("pulumi-pims/bin/provider") as typeof import("../provider/index");
 
 function configureRequest(baseUrl: string, token: string): pulumi.dynamic.ConfigureRequest {
@@ -128,7 +125,7 @@ async function startSimProcess(plan: SeedPlan): Promise<{ baseUrl: string; token
     cwd: REPO,
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const rl = readline.createInterface({ input: child.stdout! });
+  const rl = readline.createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     rl.once("line", resolve);
     child.once("exit", (code) => reject(new Error(`sim-server exited with ${code}`)));
@@ -141,7 +138,7 @@ async function startSimProcess(plan: SeedPlan): Promise<{ baseUrl: string; token
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once("exit", () => resolve());
-        child.stdin!.end();
+        child.stdin.end();
         setTimeout(() => child.kill("SIGTERM"), 2000).unref();
       }),
   };
@@ -158,7 +155,7 @@ function runJsonChild<T>(argv: string[]): Promise<T> {
       try {
         resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as T);
       } catch (e) {
-        reject(e as Error);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
   });
@@ -173,7 +170,16 @@ async function interleaved(a: () => Promise<unknown>, b: () => Promise<unknown>,
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < iterations; i++) {
-    const order: Array<[() => Promise<unknown>, number[]]> = i % 2 === 0 ? [[a, ta], [b, tb]] : [[b, tb], [a, ta]];
+    const order: Array<[() => Promise<unknown>, number[]]> =
+      i % 2 === 0
+        ? [
+            [a, ta],
+            [b, tb],
+          ]
+        : [
+            [b, tb],
+            [a, ta],
+          ];
     for (const [fn, into] of order) {
       const t0 = now();
       await fn();
@@ -346,7 +352,12 @@ async function p3(): Promise<void> {
       {
         measure: "ServiceAccount.create ÷ raw POST service-accounts",
         ours: () => sa.create(saIn),
-        raw: () => axios.post(`${sim.baseUrl}/v2/projects/${projectId}/service-accounts`, { name: saIn.name, description: "", grants: saIn.grants, expiresIn: 3600 }, { headers }),
+        raw: () =>
+          axios.post(
+            `${sim.baseUrl}/v2/projects/${projectId}/service-accounts`,
+            { name: saIn.name, description: "", grants: saIn.grants, expiresIn: 3600 },
+            { headers },
+          ),
       },
       {
         measure: "Project.create ÷ raw POST projects",
@@ -369,7 +380,14 @@ async function p3(): Promise<void> {
         goal: "≤ 1.2",
         status: ok ? "OK" : "MISSED",
         reason: ok ? undefined : "see bench/results.json raw.p90 and the README's Performance section",
-        raw: { iterations, warmup, oursMedianMs: round(mo, 4), rawMedianMs: round(mr, 4), oursP90Ms: round(quantile(t.a, 0.9), 4), rawP90Ms: round(quantile(t.b, 0.9), 4) },
+        raw: {
+          iterations,
+          warmup,
+          oursMedianMs: round(mo, 4),
+          rawMedianMs: round(mr, 4),
+          oursP90Ms: round(quantile(t.a, 0.9), 4),
+          rawP90Ms: round(quantile(t.b, 0.9), 4),
+        },
       });
     }
   } finally {
@@ -387,13 +405,18 @@ async function p4(): Promise<void> {
   const projectId = "p-bench0004";
   const sim = await startSimProcess({
     projects: [projectId],
-    apps: [[projectId, "big"], [projectId, "small"]],
-    logs: [[projectId, `${projectId}-big`, BIG], [projectId, `${projectId}-small`, SMALL]],
+    apps: [
+      [projectId, "big"],
+      [projectId, "small"],
+    ],
+    logs: [
+      [projectId, `${projectId}-big`, BIG],
+      [projectId, `${projectId}-small`, SMALL],
+    ],
   });
   const appBig = `${projectId}-big`;
   const appSmall = `${projectId}-small`;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { getAppLogs } = require("pulumi-pims/bin/sdk/functions") as typeof import("../sdk/functions");
     // Memory first, while the simulator is quiet; then the timing runs.
     const memory = (mode: MemoryJob["mode"], lines: number, appId: string, warmupLines: number): Promise<MemoryResult> => {
@@ -420,7 +443,11 @@ async function p4(): Promise<void> {
     const floor = 1024 * 1024;
     const growthRatio = (a: MemoryResult, b: MemoryResult): number => Math.max(a.peakRssGrowthBytes, floor) / Math.max(b.peakRssGrowthBytes, floor);
     const ratio = growthRatio(big, small);
-    const trajectoryText = (r: MemoryResult): string => r.trajectory.filter(([n]) => n % 20_000 === 0 || n === 10_000).map(([n, b]) => `${n / 1000}k:${(b / 1048576).toFixed(1)}`).join(" ");
+    const trajectoryText = (r: MemoryResult): string =>
+      r.trajectory
+        .filter(([n]) => n % 20_000 === 0 || n === 10_000)
+        .map(([n, b]) => `${n / 1000}k:${(b / 1048576).toFixed(1)}`)
+        .join(" ");
     rows.push({
       id: "P4",
       measure: `iterateAppLogs peak RSS growth (warm): ${BIG} ÷ ${SMALL} lines`,
@@ -498,7 +525,6 @@ async function p4(): Promise<void> {
       reason: mo / mr <= 1.1 ? undefined : "see the README's Performance section",
       raw: { reps, oursMs: t.a.map((x) => round(x, 1)), rawMs: t.b.map((x) => round(x, 1)) },
     });
-
   } finally {
     await sim.stop();
   }
@@ -522,10 +548,8 @@ interface UpRun {
 async function p5(): Promise<void> {
   const reps = QUICK ? 1 : 5;
   log(`P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up each)`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const engine = require("../scripts/engine") as typeof import("../scripts/engine");
   engine.ensureEngine();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pims = require("pulumi-pims") as typeof import("../sdk/index");
 
   const sim = await PimsSimulator.start();
@@ -562,7 +586,14 @@ async function p5(): Promise<void> {
   const runOnce = async (variant: UpRun["variant"], n: number): Promise<UpRun> => {
     const backendDir = engine.tempDir("pims-bench-be-");
     try {
-      const stack = await engine.createPimsStack({ stackName: `${variant}${n}`, projectName: "pims-bench", program: programs[variant], backendDir, baseUrl: sim.baseUrl, token: sim.token });
+      const stack = await engine.createPimsStack({
+        stackName: `${variant}${n}`,
+        projectName: "pims-bench",
+        program: programs[variant],
+        backendDir,
+        baseUrl: sim.baseUrl,
+        token: sim.token,
+      });
       sim.clearRequests();
       let t0 = now();
       const up = await stack.up({ onOutput: () => undefined });
@@ -573,7 +604,9 @@ async function p5(): Promise<void> {
       sim.clearRequests();
       const preview = await stack.preview({ onOutput: () => undefined });
       const previewCalls = sim.requests.length;
-      const previewChanges = Object.entries(preview.changeSummary).filter(([k]) => k !== "same").reduce((s, [, v]) => s + (v ?? 0), 0);
+      const previewChanges = Object.entries(preview.changeSummary)
+        .filter(([k]) => k !== "same")
+        .reduce((s, [, v]) => s + (v ?? 0), 0);
       // The state as stored (`pulumi stack export`; the Automation API's exportStack() would decrypt secrets).
       const ws = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
       const stateText = execFileSync(path.join(engine.ensureEngine(), "pulumi"), ["stack", "export", "--stack", stack.name, "--non-interactive"], {
@@ -619,7 +652,7 @@ async function p5(): Promise<void> {
     await runOnce("naive", 0);
     const runs: UpRun[] = [];
     const order: Array<UpRun["variant"]> = [];
-    for (let i = 0; i < reps; i++) order.push(...((i % 2 === 0 ? ["ours", "naive"] : ["naive", "ours"]) as Array<UpRun["variant"]>));
+    for (let i = 0; i < reps; i++) order.push(...(i % 2 === 0 ? ["ours", "naive"] : ["naive", "ours"]));
     for (const [i, v] of order.entries()) {
       const r = await runOnce(v, i + 1);
       log(`P5: ${v} up ${r.upMs.toFixed(0)} ms, destroy ${r.destroyMs.toFixed(0)} ms, ${r.upCalls} calls`);
@@ -665,7 +698,10 @@ async function p5(): Promise<void> {
       ratio: round(last.upCalls / 50),
       goal: "50 / 0",
       status: last.upCalls === 50 && last.previewCalls === 0 && last.previewChanges === 0 ? "OK" : "MISSED",
-      reason: last.upCalls === 50 && last.previewCalls === 0 ? undefined : `up made ${last.upCalls} calls, preview ${last.previewCalls} (${last.previewChanges} changes)`,
+      reason:
+        last.upCalls === 50 && last.previewCalls === 0
+          ? undefined
+          : `up made ${last.upCalls} calls, preview ${last.previewCalls} (${last.previewChanges} changes)`,
     });
     for (const kind of ["ServiceAccount", "VolumeSize", "AppSecrets"]) {
       const o = last.providerBytes[kind] ?? 0;
@@ -720,7 +756,13 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const loadAverageAtStart = os.loadavg().map((x) => round(x));
-  const parts: Array<[string, () => Promise<void>]> = [["P1", p1], ["P2", p2], ["P3", p3], ["P4", p4], ["P5", p5]];
+  const parts: Array<[string, () => Promise<void>]> = [
+    ["P1", p1],
+    ["P2", p2],
+    ["P3", p3],
+    ["P4", p4],
+    ["P5", p5],
+  ];
   for (const [id, fn] of parts) {
     if (!wanted(id)) continue;
     const first = rows.length;
@@ -729,14 +771,31 @@ async function main(): Promise<void> {
       for (const r of rows.slice(first)) r.part = id;
     } catch (e) {
       log(`${id} failed: ${e instanceof Error ? e.stack : String(e)}`);
-      rows.push({ id, part: id, measure: `${id} could not run`, ours: "—", baseline: "—", ratio: null, goal: "—", status: "MISSED", reason: e instanceof Error ? e.message : String(e) });
+      rows.push({
+        id,
+        part: id,
+        measure: `${id} could not run`,
+        ours: "—",
+        baseline: "—",
+        ratio: null,
+        goal: "—",
+        status: "MISSED",
+        reason: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   printTable();
   const results = {
     generatedAt: new Date().toISOString(),
     durationS: round((Date.now() - started) / 1000, 1),
-    machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", loadAverageAtStart, loadAverageAtEnd: os.loadavg().map((x) => round(x)) },
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? "",
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg().map((x) => round(x)),
+    },
     quick: QUICK,
     rows,
   };

@@ -9,7 +9,16 @@ const path = require("node:path");
 /** Largest unpacked size of the package, in bytes (0.1.0 was 355 kB with source maps). */
 const MAX_UNPACKED_BYTES = 400 * 1024;
 const ALLOWED = [/^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/, /^(README\.md|LICENSE|CHANGELOG\.md|PulumiPlugin\.yaml|package\.json)$/];
-const REQUIRED = ["README.md", "LICENSE", "CHANGELOG.md", "PulumiPlugin.yaml", "bin/sdk/index.js", "bin/sdk/index.d.ts", "bin/provider/index.js", "bin/cli/pims.js"];
+const REQUIRED = [
+  "README.md",
+  "LICENSE",
+  "CHANGELOG.md",
+  "PulumiPlugin.yaml",
+  "bin/sdk/index.js",
+  "bin/sdk/index.d.ts",
+  "bin/provider/index.js",
+  "bin/cli/pims.js",
+];
 
 const root = path.resolve(__dirname, "..");
 const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });

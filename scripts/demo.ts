@@ -112,7 +112,10 @@ async function main(): Promise<void> {
     const projectId = String(outs.projectId?.value);
     must(outs.token?.secret === true, "the token output is not a secret");
     must(sim.project(projectId) !== undefined, `the simulator has no project ${projectId}`);
-    must(sim.serviceAccounts(projectId).some((a) => a.id === firstAccount), `the simulator has no service account ${firstAccount}`);
+    must(
+      sim.serviceAccounts(projectId).some((a) => a.id === firstAccount),
+      `the simulator has no service account ${firstAccount}`,
+    );
     must(sim.appSecrets(appProject.id, app.id).PIMS_TOKEN === firstToken, "the app's PIMS_TOKEN secret is not the new token");
     info(`simulator: project ${projectId}, live service account ${firstAccount}, app ${app.id} holds PIMS_TOKEN (= the token) and PIMS_PROJECT_ID`);
 
@@ -152,7 +155,9 @@ async function main(): Promise<void> {
     const secrets = sim.issuedSecrets();
     const leaks = scan([engine.captured.join(""), ...readAll(backendDir), ...readAll(workDir)], secrets);
     must(leaks === 0, `${leaks} plaintext secret value(s) found in the engine output or the state`);
-    info(`checked: none of the ${secrets.length} tokens the simulator issued (its admin token included) appears in the engine output, the state or the stack config`);
+    info(
+      `checked: none of the ${secrets.length} tokens the simulator issued (its admin token included) appears in the engine output, the state or the stack config`,
+    );
   } finally {
     await sim?.stop();
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -161,8 +161,17 @@ export function captureRegistrations(mocks: pulumi.runtime.Mocks): Registration[
     const { runtime } = await import("@pulumi/pulumi");
     const { MockMonitor: Monitor } = await import("@pulumi/pulumi/runtime/mocks");
     const original = Monitor.prototype.registerResource;
-    spy = jest.spyOn(Monitor.prototype, "registerResource").mockImplementation(function (this: MockMonitor, req: RegisterRequest, cb: (err: unknown, res: unknown) => void) {
-      registered.push({ type: req.getType(), name: req.getName(), additionalSecretOutputs: req.getAdditionalsecretoutputsList(), object: req.getObject().toJavaScript() });
+    spy = jest.spyOn(Monitor.prototype, "registerResource").mockImplementation(function (
+      this: MockMonitor,
+      req: RegisterRequest,
+      cb: (err: unknown, res: unknown) => void,
+    ) {
+      registered.push({
+        type: req.getType(),
+        name: req.getName(),
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        object: req.getObject().toJavaScript(),
+      });
       return original.call(this, req, cb);
     });
     await runtime.setMocks(mocks, "proj", "stack", false);

@@ -43,7 +43,5 @@ export const tokenExpiresAt = ci.tokenExpiresAt;
 /** When the next `pulumi up` will rotate the token (expiry minus the window), or "never". */
 export const rotatesAfter = pulumi
   .all([ci.tokenExpiresAt, ci.rotateBeforeExpiry])
-  .apply(([expiresAt, window]) =>
-    expiresAt === "never" || window === undefined ? "never" : new Date(Date.parse(expiresAt) - window * 1000).toISOString(),
-  );
+  .apply(([expiresAt, window]) => (expiresAt === "never" || window === undefined ? "never" : new Date(Date.parse(expiresAt) - window * 1000).toISOString()));
 export const token = ci.token; // secret

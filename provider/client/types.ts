@@ -130,15 +130,7 @@ export interface BuildLogEntry {
 }
 
 /** Build statuses seen from the real service; others may appear. */
-export const BUILD_TERMINAL_STATUSES: readonly string[] = [
-  "success",
-  "ready",
-  "build_failure",
-  "init_failure",
-  "failure",
-  "cancelled",
-  "init_timeout",
-];
+export const BUILD_TERMINAL_STATUSES: readonly string[] = ["success", "ready", "build_failure", "init_failure", "failure", "cancelled", "init_timeout"];
 
 /** Result of `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 export interface BuildLogs {

@@ -66,7 +66,11 @@ const plugproto = require(path.join(hostSdkDir, "proto", "plugin_pb.js"));
 const sdkVersion = JSON.parse(fs.readFileSync(path.join(hostSdkDir, "package.json"), "utf8")).version;
 
 /** The engine address: the last positional argument (flags such as `-tracing=…` may precede it). */
-const engineAddress = process.argv.slice(2).filter((a) => !a.startsWith("-")).pop() ?? "";
+const engineAddress =
+  process.argv
+    .slice(2)
+    .filter((a) => !a.startsWith("-"))
+    .pop() ?? "";
 
 const traceFile = process.env.PIMS_LANGUAGE_HOST_TRACE;
 /** @param {string} name */

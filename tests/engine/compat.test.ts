@@ -44,7 +44,7 @@ interface StateResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
-const resourcesOf = (d: Deployment | Fixture["state"]): StateResource[] => ((d.deployment as { resources?: StateResource[] }).resources ?? []);
+const resourcesOf = (d: Deployment | Fixture["state"]): StateResource[] => (d.deployment as { resources?: StateResource[] }).resources ?? [];
 const one = (d: Deployment | Fixture["state"], type: string): StateResource => {
   const found = resourcesOf(d).filter((r) => r.type === type);
   if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
@@ -69,8 +69,8 @@ const strings = (v: unknown): string[] =>
 const fixtures = listFixtures();
 
 test("there is a fixture for every released version, the current one included", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const version = (require("../package.json") as { version: string }).version;
+   
+  const version = (require("../../package.json") as { version: string }).version;
   expect(fixtures.map((f) => f.manifest.version)).toContain(version);
 });
 
@@ -96,7 +96,7 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
       token: NOT_YET_KNOWN,
       passphrase: FIXTURE_PASSPHRASE,
     });
-    await stack.importStack(fixture.state as unknown as Deployment);
+    await stack.importStack(fixture.state);
     revealed = await stack.exportStack();
 
     // The provider configuration stored in the state: where refresh and destroy will send their calls.
@@ -110,7 +110,9 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
       sim = await PimsSimulator.start({ token });
-      process.stdout.write(`compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`);
+      process.stdout.write(
+        `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`,
+      );
       const moved = JSON.parse(fixture.stateText.split(baseUrl).join(sim.baseUrl)) as Deployment;
       await stack.importStack(moved);
       revealed = await stack.exportStack();
@@ -157,9 +159,12 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
   });
 
   test("the fixture has every resource type and no token or secret in plaintext", () => {
-    expect(resourcesOf(fixture.state).map((r) => r.type).filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:")).sort()).toEqual(
-      ["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE),
-    );
+    expect(
+      resourcesOf(fixture.state)
+        .map((r) => r.type)
+        .filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:"))
+        .sort(),
+    ).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
     expect(fixture.manifest.types).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
     expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the account's token, the app's secrets
     expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);

@@ -111,7 +111,11 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
     const app = sim.addApp(p.id, "web");
     const volume = sim.addVolume(p.id, { sizeGb: 100 });
     const logLines = Array.from({ length: 8 }, (_, i) => `e2e log line ${i}`);
-    sim.addLogs(p.id, app.id, logLines.map((logLine) => ({ logLine })));
+    sim.addLogs(
+      p.id,
+      app.id,
+      logLines.map((logLine) => ({ logLine })),
+    );
     const build = sim.addBuild(p.id, app.id, { status: "success", logs: [{ log: "step 1" }, { log: "step 2" }, { log: "done" }] });
     const invoice = sim.addInvoice(p.id, { amountDue: 1234, currency: "eur" });
     home = { projectId: p.id, appId: app.id, volumeId: volume.id, buildId: build.id, invoiceId: invoice.id, logLines };
@@ -134,7 +138,6 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
     await sim?.stop();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
-
 
   // Carried from step to step.
   let projectId: string;
@@ -203,7 +206,12 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
     expect(sim.requests.map(requestLine)).toEqual([]);
 
     const after = await stack.exportStack();
-    for (const [type, name] of [["pims:Project", "project"], ["pims:ServiceAccount", "deployer"], ["pims:VolumeSize", "data"], ["pims:AppSecrets", "app-secrets"]]) {
+    for (const [type, name] of [
+      ["pims:Project", "project"],
+      ["pims:ServiceAccount", "deployer"],
+      ["pims:VolumeSize", "data"],
+      ["pims:AppSecrets", "app-secrets"],
+    ]) {
       expect(resource(after, type, name).outputs).toEqual(resource(before, type, name).outputs);
     }
     expect(revealed(resource(after, "pims:ServiceAccount", "deployer").outputs?.token)).toBe(firstToken);
@@ -227,7 +235,9 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
 
     // Order of requests: the new account is created, the app gets its token, and only then the old one is deleted.
     const calls = sim.requests;
-    const created = calls.findIndex((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && (r.body as { name?: string })?.name === "e2e-deployer");
+    const created = calls.findIndex(
+      (r) => r.method === "POST" && r.path.endsWith("/service-accounts") && (r.body as { name?: string })?.name === "e2e-deployer",
+    );
     const patched = calls.findIndex((r) => r.method === "PATCH" && r.path.endsWith(`/apps/${home.appId}/secrets`));
     const deleted = calls.findIndex((r) => r.method === "DELETE" && r.path.endsWith(`/service-accounts/${firstAccount}`));
     expect(created).toBeGreaterThanOrEqual(0);
@@ -235,7 +245,12 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
     expect(deleted).toBeGreaterThan(patched);
 
     expect(sim.deletedServiceAccounts()).toContain(firstAccount);
-    expect(sim.serviceAccounts(projectId).map((a) => a.id).sort()).toEqual([secondAccount, shortAccount].sort());
+    expect(
+      sim
+        .serviceAccounts(projectId)
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([secondAccount, shortAccount].sort());
     expect(sim.appSecrets(home.projectId, home.appId).PIMS_TOKEN).toBe(secondToken);
     expect(await tokenWorks(secondToken)).toBe(true);
     expect(await tokenWorks(firstToken)).toBe(false);
@@ -251,7 +266,12 @@ describe.each(["default", "quirky"] as const)("a stack with every resource and f
     expect(newShort).not.toBe(shortAccount);
     expect(res.outputs.serviceAccountId.value).toBe(secondAccount); // the other account is untouched
     expect(sim.deletedServiceAccounts()).toContain(shortAccount);
-    expect(sim.serviceAccounts(projectId).map((a) => a.id).sort()).toEqual([secondAccount, newShort].sort());
+    expect(
+      sim
+        .serviceAccounts(projectId)
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([secondAccount, newShort].sort());
     const created = sim.requests.findIndex((r) => r.method === "POST" && r.path.endsWith("/service-accounts"));
     const deleted = sim.requests.findIndex((r) => r.method === "DELETE" && r.path.endsWith(`/service-accounts/${shortAccount}`));
     expect(created).toBeGreaterThanOrEqual(0);

@@ -22,7 +22,7 @@
  *      creates a second account. The first one is an orphan — live, holding a token nobody has — that the state
  *      does not know. This is the engine's documented behaviour for every provider; a ServiceAccount cannot
  *      adopt it (its token is returned only once). The test asserts this truth and shows the orphan is found
- *      through the API-key list (operation 1: one key per live account, with principalId and name).
+ *      through the API-key list (GET /v2/projects/{project_id}/api-keys: one key per live account, with principalId and name).
  *
  * 0. The provider host gets the stack's extra environment (createPimsStack's `env`): three 503s on a resize are
  *    retried after 20 ms-based backoffs (PIMS_RETRY_MIN_DELAY_MS=20), well under the default's 875 ms minimum.
@@ -155,7 +155,7 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
         break;
       } catch (e) {
         upErrors.push(String(e));
-        if (ups >= 8) throw new Error(`no convergence after ${ups} runs of up; last error: ${String(e).slice(0, 2000)}`);
+        if (ups >= 8) throw new Error(`no convergence after ${ups} runs of up; last error: ${String(e).slice(0, 2000)}`, { cause: e });
       }
     }
     const total = sim.requests.length;
@@ -347,7 +347,8 @@ describe("interrupted creates", () => {
     });
     return { stack, projectId, name };
   }
-  const postsTo = (projectId: string): number => sim.requests.filter((r) => r.method === "POST" && r.path === `/v2/projects/${projectId}/service-accounts`).length;
+  const postsTo = (projectId: string): number =>
+    sim.requests.filter((r) => r.method === "POST" && r.path === `/v2/projects/${projectId}/service-accounts`).length;
   afterEach(() => sim.clearFaults());
 
   test("a POST dropped before the service handled it creates nothing: the provider sees no new account and sends it again; one up, one account", async () => {
@@ -429,7 +430,7 @@ describe("interrupted creates", () => {
     const [inState] = await stateIds(stack, "ServiceAccount");
     expect(live.map((a) => a.id).sort()).toEqual([inState, orphan.id].sort());
 
-    // the orphan is visible through the API-key list (operation 1): principalId = the account, not in the state
+    // the orphan is visible through the API-key list (GET /v2/projects/{project_id}/api-keys): principalId = the account, not in the state
     const client = testClient(sim);
     const keys = await client.listApiKeys(projectId);
     const orphanKeys = keys.filter((k) => k.principalId !== undefined && k.principalId !== inState);

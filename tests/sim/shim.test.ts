@@ -16,7 +16,7 @@ async function storedProviderText(kind: ResourceKind): Promise<string> {
   return sf.text;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require("require-from-string");
 
 const KINDS: ResourceKind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
