@@ -652,7 +652,11 @@ async function p5(): Promise<void> {
     await runOnce("naive", 0);
     const runs: UpRun[] = [];
     const order: Array<UpRun["variant"]> = [];
-    for (let i = 0; i < reps; i++) order.push(...(i % 2 === 0 ? ["ours", "naive"] : ["naive", "ours"]));
+    const pairs: ReadonlyArray<Array<UpRun["variant"]>> = [
+      ["ours", "naive"],
+      ["naive", "ours"],
+    ];
+    for (let i = 0; i < reps; i++) order.push(...pairs[i % 2]);
     for (const [i, v] of order.entries()) {
       const r = await runOnce(v, i + 1);
       log(`P5: ${v} up ${r.upMs.toFixed(0)} ms, destroy ${r.destroyMs.toFixed(0)} ms, ${r.upCalls} calls`);
