@@ -4,7 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { baseUrlProblem } from "./client/baseUrl";
-import { clientFor, InvalidBaseUrlError, type ConfiguredCredentials } from "./credentials";
+import { processScheduler } from "./client/scheduler";
+import { clientFor, InvalidBaseUrlError, schedulerSettings, type ConfiguredCredentials } from "./credentials";
 import type { ClientOptions, PimsClient } from "./client";
 
 /** The value the engine sends for an input that is not known during preview. */
@@ -25,7 +26,14 @@ export abstract class PimsProviderBase {
    * again after a failure, and each client() call then repeats the same error.
    */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    this.configured = { token: req.config.get("pims:token"), baseUrl: req.config.get("pims:baseUrl") };
+    const maxConcurrency = req.config.get("pims:maxConcurrency");
+    this.configured = {
+      token: req.config.get("pims:token"),
+      baseUrl: req.config.get("pims:baseUrl"),
+      maxConcurrency: maxConcurrency === undefined || isUnknown(maxConcurrency) ? undefined : maxConcurrency,
+    };
+    // The process's scheduler takes the cap now; a bad pims:maxConcurrency fails here, before any resource.
+    processScheduler().configure(schedulerSettings(this.configured));
     const baseUrl = this.configured.baseUrl;
     if (baseUrl === undefined || baseUrl.trim() === "" || isUnknown(baseUrl)) return;
     const problem = baseUrlProblem(baseUrl, "pims:baseUrl");

@@ -4,6 +4,7 @@
  */
 import { PimsClient, type ClientOptions } from "./client";
 import { baseUrlProblem, normalizeBaseUrl } from "./client/baseUrl";
+import { processScheduler, type SchedulerSettings } from "./client/scheduler";
 
 export interface Credentials {
   token: string;
@@ -15,6 +16,8 @@ export interface Credentials {
 export interface ConfiguredCredentials {
   token?: string;
   baseUrl?: string;
+  /** `pims:maxConcurrency`: requests in flight at once in this process. */
+  maxConcurrency?: string;
 }
 
 /**
@@ -115,11 +118,43 @@ export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Cli
   return out;
 }
 
+/**
+ * Settings of the process's request scheduler: `pims:maxConcurrency` (stack config) first, then
+ * PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS (how long a request may keep being refused with 429). Unset values
+ * are left out (the scheduler keeps its defaults: 8, 5 minutes). A value that is not a whole number fails here.
+ */
+export function schedulerSettings(configured: ConfiguredCredentials = {}, env: NodeJS.ProcessEnv = process.env): SchedulerSettings {
+  const out: SchedulerSettings = {};
+  const fromConfig = nonEmpty(configured.maxConcurrency);
+  const concurrency = fromConfig ?? nonEmpty(env.PIMS_MAX_CONCURRENCY);
+  if (concurrency !== undefined) {
+    const where = fromConfig !== undefined ? "pims:maxConcurrency" : "PIMS_MAX_CONCURRENCY";
+    if (!/^\d+$/.test(concurrency) || Number(concurrency) < 1) {
+      throw new PimsConfigurationError("pulumi-pims is not configured correctly", `${where} must be a whole number >= 1 (got ${JSON.stringify(concurrency)})`);
+    }
+    out.maxConcurrency = Number(concurrency);
+  }
+  const timeout = nonEmpty(env.PIMS_RATE_LIMIT_TIMEOUT_MS);
+  if (timeout !== undefined) {
+    if (!/^\d+$/.test(timeout)) {
+      throw new PimsConfigurationError(
+        "pulumi-pims is not configured correctly",
+        `PIMS_RATE_LIMIT_TIMEOUT_MS must be a whole number of milliseconds (got ${JSON.stringify(timeout)})`,
+      );
+    }
+    out.rateLimitTimeoutMs = Number(timeout);
+  }
+  return out;
+}
+
+/** A client for the resolved credentials; the scheduler it uses (the process's unless `extra` names one) takes the settings above. */
 export function clientFor(
   configured: ConfiguredCredentials = {},
   extra: Partial<ClientOptions> = {},
   env: NodeJS.ProcessEnv = process.env,
   options: CredentialsOptions = {},
 ): PimsClient {
-  return new PimsClient({ ...tuningFromEnv(env), ...extra, ...resolveCredentials(configured, env, options) });
+  const credentials = resolveCredentials(configured, env, options);
+  (extra.scheduler ?? processScheduler()).configure(schedulerSettings(configured, env));
+  return new PimsClient({ ...tuningFromEnv(env), ...extra, ...credentials });
 }

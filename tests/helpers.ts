@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../simulator";
 import { PimsClient, type ClientOptions } from "../provider/client";
+import { Scheduler } from "../provider/client/scheduler";
 import type { PimsProviderBase } from "../provider/common";
 
 /**
@@ -16,9 +17,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<PimsS
   return PimsSimulator.start({ ...opts, profile: opts.profile ?? profileFromEnv() });
 }
 
-/** A client against the simulator with fast retries (tests must not sleep for seconds). */
+/**
+ * A client against the simulator with fast retries (tests must not sleep for seconds) and a request scheduler of its
+ * own, silent: the pace a 429 taught one test must not slow the next.
+ */
 export function testClient(sim: PimsSimulator, extra: Partial<ClientOptions> = {}): PimsClient {
-  return new PimsClient({ baseUrl: sim.baseUrl, token: sim.token, minDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 50, timeoutMs: 5000, ...extra });
+  const scheduler = new Scheduler({ onProgress: () => undefined });
+  return new PimsClient({ baseUrl: sim.baseUrl, token: sim.token, minDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 50, timeoutMs: 5000, scheduler, ...extra });
 }
 
 /** The ConfigureRequest the dynamic-provider host would pass, from a plain stack-config map. */

@@ -24,6 +24,7 @@ import {
   serverMessage,
 } from "./parse";
 import { installRetry, type RetryOptions } from "./retry";
+import { processScheduler, RateLimitTimeoutError, type Scheduler } from "./scheduler";
 import { readServiceAccountToken } from "./token";
 import type {
   ApiKey,
@@ -51,6 +52,8 @@ export interface ClientOptions extends RetryOptions {
   adapter?: AxiosAdapter;
   /** Extra User-Agent product, e.g. `pulumi-pims/0.1.0`. */
   userAgent?: string;
+  /** Caps and paces every attempt, and repeats 429 answers (./scheduler). Default: the process's, shared by all clients. */
+  scheduler?: Scheduler;
 }
 
 interface Call {
@@ -80,12 +83,16 @@ export class PimsClient {
     if (problem) throw new Error(`PimsClient: ${problem}`);
     this.token = options.token;
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    const scheduler = options.scheduler ?? processScheduler();
+    const transport = axios.getAdapter(options.adapter ?? axios.defaults.adapter);
     this.http = axios.create({
       baseURL: this.baseUrl,
       timeout: options.timeoutMs ?? 30_000,
       httpAgent,
       httpsAgent,
-      adapter: options.adapter,
+      // Each attempt (the retries of ./retry too) waits for a slot and the pace of the scheduler, which repeats an
+      // attempt answered 429 until its time bound: a 429 never reaches the count-bounded retries.
+      adapter: (config) => scheduler.schedule(() => transport(config), { method: (config.method ?? "get").toUpperCase(), path: config.url ?? "" }),
       responseType: "text",
       transformResponse: [(data: unknown) => data], // keep the raw text: we parse it ourselves
       validateStatus: (s) => s >= 200 && s < 300,
@@ -353,6 +360,11 @@ export class PimsClient {
   private toPimsError(c: Call, e: unknown): PimsError {
     const secrets = [this.token];
     const base = { action: redact(c.action, secrets), method: c.method, path: redact(c.path, secrets), url: this.urlOf(c, secrets) };
+    if (e instanceof RateLimitTimeoutError) {
+      const last = axios.isAxiosError(e.cause) ? e.cause.response : undefined;
+      const said = last ? serverMessage(last.data, last.statusText) : "rate limited";
+      return errorForStatus({ ...base, status: 429, serverMessage: redact(`${said}; ${e.detail}`, secrets), attempts: e.attempts });
+    }
     if (!axios.isAxiosError(e)) {
       return new PimsError({ ...base, serverMessage: redact(e instanceof Error ? e.message : String(e), secrets) });
     }

@@ -1,7 +1,9 @@
 /**
  * The one retry policy of the client, expressed with axios-retry.
  *
- * Retried: network failures and timeouts, 408, 429 (honouring Retry-After, capped), 502, 503, 504.
+ * Retried: network failures and timeouts, 408, 429 (honouring Retry-After, capped), 502, 503, 504. A 429 never
+ * reaches these retries in practice: the request scheduler (./scheduler) repeats it until its time bound, and then
+ * fails with an error axios-retry passes through.
  * Never retried: any other 4xx (auth, payment, validation, conflict, not found) and 500/501.
  * A POST creates something, so it is retried only when the request cannot have reached the server
  * (connection refused, host not found) or on 429 (the server said it did nothing).
@@ -9,6 +11,7 @@
  */
 import type { AxiosError, AxiosInstance } from "axios";
 import axiosRetry from "axios-retry";
+import { parseRetryAfter } from "./scheduler";
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4 (five attempts in all). */
@@ -42,14 +45,7 @@ export function isRetryable(error: AxiosError): boolean {
 
 /** Retry-After in ms (delta-seconds or HTTP date), or undefined. */
 export function retryAfterMs(error: AxiosError, now = Date.now()): number | undefined {
-  const raw: unknown = error.response?.headers?.["retry-after"];
-  if (typeof raw !== "string" && typeof raw !== "number") return undefined;
-  const text = String(raw).trim();
-  if (text === "") return undefined;
-  const seconds = Number(text);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(text);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+  return parseRetryAfter(error.response?.headers?.["retry-after"], now);
 }
 
 export function backoffMs(attempt: number, opts: Required<Pick<RetryOptions, "minDelayMs" | "maxDelayMs">>, random = Math.random): number {

@@ -133,7 +133,7 @@ interface Item {
   firstRefusedAt?: number;
 }
 
-const MIN_RATE = 0.1;
+const MIN_RATE = 0.5;
 const DECREASE = 0.7;
 const TICK_MS = 1000;
 
@@ -282,11 +282,12 @@ export class Scheduler {
     const waited = now - item.firstRefusedAt;
     const left = this.rateLimitTimeoutMs - waited;
     if (left <= 0 || (retryAfterMs !== undefined && retryAfterMs > left)) {
+      const attempts = `${item.attempts} attempt${item.attempts === 1 ? "" : "s"}`;
       const limit = `the ${formatDuration(this.rateLimitTimeoutMs)} limit for rate-limited requests (PIMS_RATE_LIMIT_TIMEOUT_MS)`;
       const detail =
         left <= 0
-          ? `still rate limited (HTTP 429) after ${formatDuration(waited)} (${item.attempts} attempts); gave up at ${limit}`
-          : `rate limited (HTTP 429) and asked to wait ${formatDuration(retryAfterMs ?? 0)}, beyond ${limit}; gave up after ${item.attempts} attempts`;
+          ? `still rate limited (HTTP 429) after ${formatDuration(waited)} (${attempts}); gave up at ${limit}`
+          : `rate limited (HTTP 429) and asked to wait ${formatDuration(retryAfterMs ?? 0)}, beyond ${limit}; gave up after ${attempts}`;
       return item.reject(
         new RateLimitTimeoutError({ method: item.info.method, path: item.info.path, attempts: item.attempts, waitedMs: waited, detail, cause: error }),
       );
@@ -327,7 +328,7 @@ export class Scheduler {
     const pause = now < this.pausedUntil ? `; resuming in ${formatDuration(this.pausedUntil - now)}` : "";
     this.onProgress(
       `pulumi-pims: the service is limiting the request rate (${this.refused} refused with HTTP 429 so far): ` +
-        `${this.queue.length} requests waiting, ${this.inFlight} in flight, ${pace}${pause}`,
+        `${this.queue.length} request${this.queue.length === 1 ? "" : "s"} waiting, ${this.inFlight} in flight, ${pace}${pause}`,
     );
   }
 }

@@ -2,7 +2,9 @@
  * The process-wide request scheduler on a fake clock: concurrency cap, FIFO order, both Retry-After forms, and the time
  * bound on 429 retries. Pacing and progress lines: scheduler.pacing.test.ts. No network, no sleep.
  */
-import { formatDuration, parseRetryAfter, processScheduler, RateLimitTimeoutError, throttleOf } from "../../provider/client/scheduler";
+import { formatDuration, parseRetryAfter, processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../provider/client/scheduler";
+import { clientFor, schedulerSettings } from "../../provider/credentials";
+import { VolumeSizeProvider } from "../../provider/volumeSize";
 import { FakeService, info, refusal, setup, START } from "./schedulerKit";
 
 describe("Scheduler: concurrency and order", () => {
@@ -208,7 +210,7 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = (await outcome) as RateLimitTimeoutError;
     expect(e).toBeInstanceOf(RateLimitTimeoutError);
     expect(e.detail).toBe(
-      "rate limited (HTTP 429) and asked to wait 60 min 0 s, beyond the 1 min 0 s limit for rate-limited requests (PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempts",
+      "rate limited (HTTP 429) and asked to wait 60 min 0 s, beyond the 1 min 0 s limit for rate-limited requests (PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
     );
   });
 });
@@ -221,5 +223,37 @@ describe("formatDuration", () => {
       "5 min 0 s",
       "1 min 3 s",
     ]);
+  });
+});
+
+describe("settings from stack config and the environment", () => {
+  it("pims:maxConcurrency first, then PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS; unset values are left out", () => {
+    expect(schedulerSettings({}, {})).toEqual({});
+    const env = { PIMS_MAX_CONCURRENCY: "16", PIMS_RATE_LIMIT_TIMEOUT_MS: "60000" };
+    expect(schedulerSettings({ maxConcurrency: "3" }, env)).toEqual({ maxConcurrency: 3, rateLimitTimeoutMs: 60_000 });
+    expect(schedulerSettings({}, { PIMS_MAX_CONCURRENCY: " 16 " })).toEqual({ maxConcurrency: 16 });
+    expect(() => schedulerSettings({ maxConcurrency: "0" }, {})).toThrow('pims:maxConcurrency must be a whole number >= 1 (got "0")');
+    expect(() => schedulerSettings({}, { PIMS_MAX_CONCURRENCY: "lots" })).toThrow('PIMS_MAX_CONCURRENCY must be a whole number >= 1 (got "lots")');
+    expect(() => schedulerSettings({}, { PIMS_RATE_LIMIT_TIMEOUT_MS: "5m" })).toThrow(
+      'PIMS_RATE_LIMIT_TIMEOUT_MS must be a whole number of milliseconds (got "5m")',
+    );
+  });
+
+  it("clientFor hands them to the scheduler its client uses", () => {
+    const scheduler = new Scheduler();
+    clientFor({ token: "t0ken-xyz", baseUrl: "http://127.0.0.1:1", maxConcurrency: "2" }, { scheduler }, { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" });
+    expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
+  });
+
+  it("a provider's configure() applies pims:maxConcurrency to the process's scheduler, and rejects a bad one", async () => {
+    const request = (config: Record<string, string>) => ({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+    const provider = new VolumeSizeProvider();
+    try {
+      await provider.configure(request({ "pims:maxConcurrency": "3" }));
+      expect(processScheduler().settings.maxConcurrency).toBe(3);
+      await expect(provider.configure(request({ "pims:maxConcurrency": "-1" }))).rejects.toThrow('pims:maxConcurrency must be a whole number >= 1 (got "-1")');
+    } finally {
+      processScheduler().configure({ maxConcurrency: 8 });
+    }
   });
 });
