@@ -69,7 +69,6 @@ const strings = (v: unknown): string[] =>
 const fixtures = listFixtures();
 
 test("there is a fixture for every released version, the current one included", () => {
-   
   const version = (require("../../package.json") as { version: string }).version;
   expect(fixtures.map((f) => f.manifest.version)).toContain(version);
 });

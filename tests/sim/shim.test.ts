@@ -16,7 +16,6 @@ async function storedProviderText(kind: ResourceKind): Promise<string> {
   return sf.text;
 }
 
- 
 const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require("require-from-string");
 
 const KINDS: ResourceKind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
