@@ -26,7 +26,9 @@ export interface ConfiguredCredentials {
  */
 export type CredentialsAudience = "pulumi" | "cli";
 
+/** Options of the credential errors and resolution. */
 export interface CredentialsOptions {
+  /** Who reads the messages: a Pulumi user (stack config or environment) or a `pims` CLI user. Default `pulumi`. */
   audience?: CredentialsAudience;
 }
 
@@ -38,6 +40,7 @@ export interface CredentialsOptions {
  * `RunError`). `message` holds the whole text for everything else (the engine's error line, the CLI, tests).
  */
 export class PimsConfigurationError extends Error {
+  /** The first line of the message: what is wrong, without the details. */
   readonly headline: string;
 
   constructor(headline: string, detail: string) {
@@ -55,6 +58,7 @@ export class PimsConfigurationError extends Error {
 
 /** A token or base address is set nowhere. The message names both ways to set each missing value. */
 export class MissingCredentialsError extends PimsConfigurationError {
+  /** Which settings are missing. */
   readonly missing: ReadonlyArray<"token" | "baseUrl">;
 
   constructor(missing: Array<"token" | "baseUrl">, options: CredentialsOptions = {}) {

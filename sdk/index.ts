@@ -27,16 +27,21 @@ export {
   BUILD_TERMINAL_STATUSES,
 } from "../provider/client";
 export { MissingCredentialsError } from "../provider/credentials";
+export type { CredentialsAudience, CredentialsOptions } from "../provider/credentials";
+export type { ClientOptions, PimsErrorInit, PimsErrorKind } from "../provider/client";
+export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {
   ApiKey,
   AppLogLine,
   AppLogPage,
+  AppLogPageInfo,
   AppLogsQuery,
   AppSecretsMap,
   BuildLogEntry,
   BuildLogs,
   CreateProjectRequest,
   CreateServiceAccountRequest,
+  DeleteServiceAccountResult,
   ErrorBody,
   Invoice,
   LogDirection,

@@ -34,7 +34,9 @@ export interface ProviderArgs {
 
 /** A provider's settings as the SDK functions use them, once known (absent ones fall back to the environment). */
 export interface ProviderCallSettings {
+  /** The provider's token, when it has one. */
   token?: string;
+  /** The provider's base address, when it has one. */
   baseUrl?: string;
 }
 

@@ -30,17 +30,19 @@ import type {
   ApiKey,
   AppLogLine,
   AppLogPage,
+  AppLogPageInfo,
   AppLogsQuery,
   AppSecretsMap,
   BuildLogs,
   CreateProjectRequest,
   CreateServiceAccountRequest,
+  DeleteServiceAccountResult,
   Invoice,
   ServiceAccount,
-  ServiceAccountToken,
 } from "./types";
 import { isPlainObject, quote } from "./values";
 
+/** How a {@link PimsClient} reaches the service: address, token, timeouts and retry tuning. */
 export interface ClientOptions extends RetryOptions {
   /** Service base address, e.g. `https://api.example.com` (a trailing `/v2` is accepted); paths (`/v2/...`) are appended. */
   baseUrl: string;
@@ -52,7 +54,10 @@ export interface ClientOptions extends RetryOptions {
   adapter?: AxiosAdapter;
   /** Extra User-Agent product, e.g. `pulumi-pims/0.1.0`. */
   userAgent?: string;
-  /** Caps and paces every attempt, and repeats 429 answers (./scheduler). Default: the process's, shared by all clients. */
+  /**
+   * Caps and paces every attempt, and repeats 429 answers (./scheduler). Default: the process's, shared by all clients.
+   * @internal for tests
+   */
   scheduler?: Scheduler;
 }
 
@@ -70,6 +75,10 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
 
 const seg = (s: string): string => encodeURIComponent(s);
 
+/**
+ * Typed client of the ten PIMS operations, for one base address and token. Every request goes through the process's
+ * request scheduler; failures are {@link PimsError}s, the token scrubbed from every text.
+ */
 export class PimsClient {
   private readonly http: AxiosInstance;
   private readonly token: string;
@@ -121,7 +130,7 @@ export class PimsClient {
    * Any 2xx is success. An answer naming the new account without a readable token throws `UnreadableTokenError`
    * (the account exists: the caller must delete it); one naming no account is ambiguous and throws a `PimsError`.
    */
-  async createServiceAccount(projectId: string, req: CreateServiceAccountRequest): Promise<ServiceAccount & { token: ServiceAccountToken }> {
+  async createServiceAccount(projectId: string, req: CreateServiceAccountRequest): Promise<ServiceAccount & Required<Pick<ServiceAccount, "token">>> {
     const c: Call = {
       action: `creating service account ${quote(req.name, 100)} in project ${projectId}`,
       method: "POST",
@@ -140,7 +149,7 @@ export class PimsClient {
 
   // DELETE /v2/projects/{project_id}/service-accounts/{service_account_id}
   /** Deletes a service account; its token stops working. */
-  async deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<{ message: string }> {
+  async deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<DeleteServiceAccountResult> {
     const res = await this.call({
       action: `deleting service account ${serviceAccountId} in project ${projectId}`,
       method: "DELETE",
@@ -206,7 +215,7 @@ export class PimsClient {
    * fetched only when the previous one was consumed; `more` says whether another page follows (callers that stop at
    * a limit learn from it whether lines were left, without a request).
    */
-  async *iterateAppLogPages(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogPage & { more: boolean }, void, undefined> {
+  async *iterateAppLogPages(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogPageInfo, void, undefined> {
     let nextToken = query.nextToken;
     for (;;) {
       const page = await this.getAppLogsPage(projectId, appId, { ...query, nextToken });

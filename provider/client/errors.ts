@@ -8,15 +8,22 @@
  * base address makes every route 404, and only the URL tells that apart from a missing object.
  */
 
+/** The kinds of {@link PimsError}, one per subclass. */
 export type PimsErrorKind = "not_found" | "auth" | "payment" | "validation" | "conflict" | "rate_limit" | "server" | "network" | "timeout" | "http";
 
+/** What a {@link PimsError} is made from. */
 export interface PimsErrorInit {
+  /** What the caller was doing. */
   action: string;
+  /** HTTP method. */
   method: string;
+  /** Path called (ids only). */
   path: string;
   /** Full URL called: base address + path, without query (ids only, never the token). */
   url?: string;
+  /** HTTP status, when there was a response. */
   status?: number;
+  /** The service's own `message`, or what this package says went wrong. */
   serverMessage?: string;
   /** Low-level code for network failures, e.g. ECONNREFUSED. */
   code?: string;
@@ -24,17 +31,28 @@ export interface PimsErrorInit {
   attempts?: number;
 }
 
+/** A failed PIMS call (or a call refused before it was sent): see the subclasses for each kind. */
 export class PimsError extends Error {
+  /** What kind of failure this is: one value per subclass, `http` for a status no subclass covers. */
   readonly kind: PimsErrorKind = "http";
+  /** What the caller was doing, e.g. `deleting service account sa-1 in project p-1`. */
   readonly action: string;
+  /** HTTP method of the call. */
   readonly method: string;
+  /** Path called, e.g. `/v2/projects/p-1/service-accounts/sa-1` (ids only, never the token). */
   readonly path: string;
+  /** Full URL called (base address + path, no query), when known. */
   readonly url?: string;
+  /** HTTP status, when there was a response. */
   readonly status?: number;
+  /** The service's own `message`, or what this package says went wrong. */
   readonly serverMessage?: string;
+  /** Low-level code of a network failure, e.g. `ECONNREFUSED`. */
   readonly code?: string;
+  /** Attempts made, retries included. */
   readonly attempts: number;
 
+  /** @param init What failed, where, and how. */
   constructor(init: PimsErrorInit) {
     const detail = init.status !== undefined ? `${init.status} ${init.serverMessage ?? ""}`.trim() : (init.serverMessage ?? init.code ?? "request failed");
     const where = init.status === 404 && init.url ? ` (${init.method} ${init.url})` : "";
@@ -50,6 +68,7 @@ export class PimsError extends Error {
     this.attempts = init.attempts ?? 1;
   }
 
+  /** The message: action, status and the service's message (and the URL for a 404). */
   override toString(): string {
     return this.message;
   }
@@ -57,38 +76,47 @@ export class PimsError extends Error {
 
 /** 404: the project, account, app, volume, build or run does not exist. */
 export class NotFoundError extends PimsError {
+  /** Always `not_found`. */
   override readonly kind = "not_found";
 }
 /** 401, 403, 405: the token is missing, invalid, expired or not allowed to do this. Never retried. */
 export class AuthError extends PimsError {
+  /** Always `auth`. */
   override readonly kind = "auth";
 }
 /** 402: the subscription needs payment. Never retried. */
 export class PaymentError extends PimsError {
+  /** Always `payment`. */
   override readonly kind = "payment";
 }
 /** 400, 422: the service rejected the input; `serverMessage` says which rule. */
 export class ValidationError extends PimsError {
+  /** Always `validation`. */
   override readonly kind = "validation";
 }
 /** 409: the request conflicts with the current state (e.g. a run that already finished). */
 export class ConflictError extends PimsError {
+  /** Always `conflict`. */
   override readonly kind = "conflict";
 }
 /** 429 after every retry was spent. */
 export class RateLimitError extends PimsError {
+  /** Always `rate_limit`. */
   override readonly kind = "rate_limit";
 }
 /** 5xx after every retry was spent (or not retried, for a POST that may have reached the server). */
 export class ServerError extends PimsError {
+  /** Always `server`. */
   override readonly kind = "server";
 }
 /** The connection failed or was dropped before a response arrived. */
 export class NetworkError extends PimsError {
+  /** `network`, or `timeout` for a {@link TimeoutError}. */
   override readonly kind: PimsErrorKind = "network";
 }
 /** No response within the per-attempt timeout. */
 export class TimeoutError extends NetworkError {
+  /** Always `timeout`. */
   override readonly kind = "timeout";
 }
 
@@ -114,6 +142,7 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
   return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/g, "Bearer [REDACTED]");
 }
 
+/** True when `e` is a {@link PimsError} (any kind). */
 export function isPimsError(e: unknown): e is PimsError {
   return e instanceof PimsError;
 }
@@ -124,8 +153,11 @@ export function isPimsError(e: unknown): e is PimsError {
  * caller must delete it. `members` lists the member names seen in the token object (names only, never values).
  */
 export class UnreadableTokenError extends PimsError {
+  /** Id of the account the service created. */
   readonly accountId: string;
+  /** Member names seen in the token object (names only, never values). */
   readonly members: readonly string[];
+  /** @param init What failed, plus the account's id and the member names seen. */
   constructor(init: PimsErrorInit & { accountId: string; members: readonly string[] }) {
     super(init);
     this.accountId = init.accountId;

@@ -6,17 +6,25 @@
 
 /** An API key of a project (`GET /v2/projects/{project_id}/api-keys`). */
 export interface ApiKey {
+  /** Unique id of the key. */
   id: string;
+  /** Name of the key (for a service account's key: the account's name). */
   name: string;
+  /** Description of the key. */
   description: string;
   /** The key value. Sensitive. */
   apiKey: string;
+  /** Project the key belongs to. */
   projectId: string;
   /** Present when the key was created for a service account. */
   principalId?: string;
+  /** Origin of the key, as the service reports it. */
   source: string;
+  /** Status of the key, as the service reports it. */
   status: string;
+  /** Creation time, RFC 3339. */
   createdAt: string;
+  /** Last update time, RFC 3339. */
   updatedAt: string;
   /** RFC 3339 timestamp, or the literal `never`. */
   expiresAt: string;
@@ -34,12 +42,19 @@ export interface ServiceAccountToken {
 
 /** A service account (`POST` and `DELETE` under `/v2/projects/{project_id}/service-accounts`). */
 export interface ServiceAccount {
+  /** Unique id of the account. */
   id: string;
+  /** Name of the account. */
   name: string;
+  /** Description of the account. */
   description: string;
+  /** Project that owns the account. */
   projectId: string;
+  /** Ids of the projects the account may access. */
   grants: string[];
+  /** Creation time, RFC 3339. */
   createdAt: string;
+  /** Id of the user who created the account. */
   createdByUserId: string;
   /** Only in the creation response. */
   token?: ServiceAccountToken;
@@ -65,40 +80,73 @@ export interface CreateProjectRequest {
 
 /** An invoice (`GET /v2/projects/{project_id}/invoices`). */
 export interface Invoice {
+  /** Unique id of the invoice. */
   id: string;
+  /** Country of the billing account. */
   accountCountry: string;
+  /** Name on the billing account. */
   accountName: string;
   /** In the smallest currency unit. */
   amountDue: number;
+  /** Currency of the invoice, as the service sends it (e.g. `eur`). */
   currency: string;
+  /** When the invoice was created, as the service sends it. */
   createdAt: string;
+  /** URL of the invoice as a PDF. */
   fileUrl: string;
+  /** Payment status, as the service reports it. */
   paymentStatus: string;
 }
 
+/** Output stream of a log line. */
 export type LogStream = "stdout" | "stderr";
+/** Paging direction of app logs: `forward` in time, or `backward` (newest first). */
 export type LogDirection = "forward" | "backward";
 
 /** One app log line (`GET /v2/projects/{project_id}/apps/{app_id}/logs`). */
 export interface AppLogLine {
+  /** Id of the line. */
   logId: string;
+  /** App the line belongs to. */
   appId: string;
+  /** Project of the app. */
   projectId: string;
+  /** Container that wrote the line. */
   containerId: string;
+  /** Name of that container. */
   containerName: string;
+  /** Run that wrote the line. */
   runId: string;
+  /** Number of the line within its run. */
   lineNumber: number;
+  /** The text of the line. */
   logLine: string;
+  /** `stdout` or `stderr`. */
   stream: LogStream;
+  /** When the line was written, as the service sends it. */
   timestamp: string;
 }
 
 /** One page of app logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`). */
 export interface AppLogPage {
+  /** Whether more lines can be read with `nextPageToken`. */
   hasMore: boolean;
+  /** The lines of this page. */
   logs: AppLogLine[];
   /** Absent when there are no more results. */
   nextPageToken?: string;
+}
+
+/** A page of app logs as the client's page iterator yields it. */
+export interface AppLogPageInfo extends AppLogPage {
+  /** Whether another page follows (a caller that stops at a limit learns whether lines were left). */
+  more: boolean;
+}
+
+/** What `DELETE /v2/projects/{project_id}/service-accounts/{service_account_id}` answers. */
+export interface DeleteServiceAccountResult {
+  /** The service's confirmation (its plain text when it sent no JSON message). */
+  message: string;
 }
 
 /** Filters of `GET /v2/projects/{project_id}/apps/{app_id}/logs`, with the service's real query parameter names. */
@@ -113,6 +161,7 @@ export interface AppLogsQuery {
   runId?: string;
   /** Only lines containing this term. */
   search?: string;
+  /** Only this output stream. */
   stream?: LogStream;
   /** Default `backward` (newest first). */
   direction?: LogDirection;
@@ -124,8 +173,11 @@ export interface AppLogsQuery {
 
 /** One entry of a build's logs. */
 export interface BuildLogEntry {
+  /** Id of the entry, when the service sends one. */
   id?: string;
+  /** When the entry was written, as the service sends it. */
   createdAt: string;
+  /** The text of the entry. */
   log: string;
 }
 
@@ -134,10 +186,15 @@ export const BUILD_TERMINAL_STATUSES: readonly string[] = ["success", "ready", "
 
 /** Result of `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 export interface BuildLogs {
+  /** App of the build. */
   app_id: string;
+  /** The build. */
   build_id: string;
+  /** Project of the app. */
   project_id: string;
+  /** Status of the build (e.g. `building`, `success`, `build_failure`); others may appear. */
   status: string;
+  /** The build's log entries. */
   logs: BuildLogEntry[];
 }
 
@@ -146,5 +203,6 @@ export type AppSecretsMap = Record<string, string>;
 
 /** Every error body of the service. */
 export interface ErrorBody {
+  /** What went wrong, in the service's words. */
   message: string;
 }
