@@ -13,6 +13,10 @@
  *       iterator path (client.iterateAppLogs) over 10 000 vs 100 000 lines, each in a fresh child process
  *       (goal: flat, 100k/10k ≤ 1.5 — growing with the line count would give ≈ 10).
  *   P5  `pulumi up` of a 50-resource stack ÷ the same stack through the docs-style providers. Goal ≤ 1.0.
+ *   P6  `pulumi up --parallel 64` of 500 resources of all four kinds against the simulator limited to 20 requests/s
+ *       (burst 20), then `destroy` under the same limit: failures (goal 0), refused ÷ all requests (goal ≤ 5 %),
+ *       wall time ÷ max(the same operation unthrottled, accepted requests ÷ rate) (goal ≤ 1.2); the docs-style
+ *       providers beside it, throttled the same. `--only P6` runs it alone.
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5 needs the engine
@@ -28,6 +32,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type { MemoryJob, MemoryResult } from "./logs-memory";
 import type { SeedPlan } from "./sim-server";
 import { PimsSimulator } from "../simulator";
+import type { SimulatorStats } from "../simulator/options";
 
 const axios = require("axios") as typeof import("axios").default;
 
@@ -120,7 +125,7 @@ async function configuredProvider(kind: Kind, baseUrl: string, token: string): P
 }
 
 /** A simulator in a child process (bench/sim-server.ts). */
-async function startSimProcess(plan: SeedPlan): Promise<{ baseUrl: string; token: string; stop(): Promise<void> }> {
+async function startSimProcess(plan: SeedPlan): Promise<{ baseUrl: string; token: string; stats(): Promise<SimulatorStats>; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "sim-server.ts"), JSON.stringify(plan)], {
     cwd: REPO,
     stdio: ["pipe", "pipe", "inherit"],
@@ -134,6 +139,12 @@ async function startSimProcess(plan: SeedPlan): Promise<{ baseUrl: string; token
   return {
     baseUrl,
     token,
+    // The request counters since the last call (the child resets them when it answers).
+    stats: () =>
+      new Promise<SimulatorStats>((resolve) => {
+        rl.once("line", (line) => resolve(JSON.parse(line) as SimulatorStats));
+        child.stdin.write("stats\n");
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -738,6 +749,155 @@ async function p5(): Promise<void> {
   }
 }
 
+// ---- P6: 500 resources at --parallel 64 against a rate-limited service -----------------------------------
+
+interface ThrottledOp {
+  ms: number;
+  /** Resources not created (up) or not deleted (destroy). */
+  failures: number;
+  requests: number;
+  refused: number;
+  error?: string;
+}
+
+async function p6(): Promise<void> {
+  const RATE = 20;
+  const PARALLEL = 64;
+  const N = 500;
+  const COUNTS = { Project: 20, ServiceAccount: 380, VolumeSize: 50, AppSecrets: 50 };
+  log(`P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, simulator limited to ${RATE} requests/s (burst ${RATE})`);
+  const engine = require("../scripts/engine") as typeof import("../scripts/engine");
+  engine.ensureEngine();
+  const pims = require("pulumi-pims") as typeof import("../sdk/index");
+  const projects = ["p-bench0601", "p-bench0602"];
+  const seed = (rateLimit?: SeedPlan["rateLimit"]): SeedPlan => ({
+    projects,
+    volumes: Array.from({ length: COUNTS.VolumeSize }, (_, i): [string, string, number] => [projects[i % 2], `vol-${i}`, 50]),
+    apps: Array.from({ length: COUNTS.AppSecrets }, (_, i): [string, string] => [projects[i % 2], `app${i}`]),
+    rateLimit,
+  });
+  /** The same inputs and the same HTTP calls in both variants: one request per create and per account delete. */
+  const inputs = (i: number) => {
+    const p = projects[i % 2];
+    return {
+      project: { name: `bench-p6-project-${i}` },
+      sa: { projectId: p, name: `bench-p6-sa-${i}`, description: "", grants: [p], expiresIn: 0 },
+      vol: { projectId: p, volumeId: `vol-${i}`, sizeGb: 100 },
+      sec: { projectId: p, appId: `${p}-app${i}`, secrets: { API_KEY: `bench-p6-value-${i}` } },
+    };
+  };
+  const oursProgram: PulumiFn = async () => {
+    for (let i = 0; i < COUNTS.Project; i++) new pims.Project(`project-${i}`, inputs(i).project);
+    for (let i = 0; i < COUNTS.ServiceAccount; i++) new pims.ServiceAccount(`sa-${i}`, inputs(i).sa);
+    for (let i = 0; i < COUNTS.VolumeSize; i++) new pims.VolumeSize(`vol-${i}`, inputs(i).vol);
+    for (let i = 0; i < COUNTS.AppSecrets; i++) new pims.AppSecrets(`sec-${i}`, inputs(i).sec);
+  };
+  const naiveProgram =
+    (naive: typeof import("./naive")): PulumiFn =>
+    async () => {
+      for (let i = 0; i < COUNTS.Project; i++) new naive.NaiveResource(naive.naiveProjectProvider, `project-${i}`, inputs(i).project);
+      for (let i = 0; i < COUNTS.ServiceAccount; i++) new naive.NaiveResource(naive.naiveServiceAccountProvider, `sa-${i}`, inputs(i).sa);
+      for (let i = 0; i < COUNTS.VolumeSize; i++) new naive.NaiveResource(naive.naiveVolumeSizeProvider, `vol-${i}`, inputs(i).vol);
+      for (let i = 0; i < COUNTS.AppSecrets; i++) new naive.NaiveResource(naive.naiveAppSecretsProvider, `sec-${i}`, inputs(i).sec);
+    };
+
+  /** up then destroy of one variant against a fresh simulator process (throttled or not). */
+  const runBoth = async (variant: "ours" | "naive", throttled: boolean): Promise<{ up: ThrottledOp; destroy: ThrottledOp }> => {
+    const sim = await startSimProcess(seed(throttled ? { rate: RATE, burst: RATE, retryAfter: "seconds" } : undefined));
+    const backendDir = engine.tempDir("pims-bench-p6-");
+    try {
+      const program = variant === "ours" ? oursProgram : naiveProgram(loadNaive(sim.baseUrl, sim.token));
+      const stack = await engine.createPimsStack({
+        stackName: `p6${variant}`,
+        projectName: "pims-bench-p6",
+        program,
+        backendDir,
+        baseUrl: sim.baseUrl,
+        token: sim.token,
+      });
+      const inState = async (): Promise<number> => {
+        const st = await stack.exportStack();
+        const res = (st.deployment as { resources?: Array<{ type: string }> }).resources ?? [];
+        return res.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic")).length;
+      };
+      const op = async (run: () => Promise<unknown>, failures: () => Promise<number>): Promise<ThrottledOp> => {
+        await sim.stats(); // reset the counters
+        let error: string | undefined;
+        const t0 = now();
+        try {
+          await run();
+        } catch (e) {
+          error = (e instanceof Error ? e.message : String(e)).slice(-600);
+        }
+        const ms = now() - t0;
+        const { requests, refused } = await sim.stats();
+        return { ms, failures: await failures(), requests, refused, error };
+      };
+      const quiet = { onOutput: () => undefined, onError: () => undefined, parallel: PARALLEL };
+      const up = await op(
+        () => stack.up(quiet),
+        async () => N - (await inState()),
+      );
+      const destroy = await op(() => stack.destroy(quiet), inState);
+      log(
+        `P6: ${variant}${throttled ? " throttled" : " unthrottled"}: up ${(up.ms / 1000).toFixed(1)} s, ${up.failures} failures, ${up.refused}/${up.requests} refused; ` +
+          `destroy ${(destroy.ms / 1000).toFixed(1)} s, ${destroy.failures} failures, ${destroy.refused}/${destroy.requests} refused`,
+      );
+      return { up, destroy };
+    } finally {
+      await sim.stop();
+      fs.rmSync(backendDir, { recursive: true, force: true });
+    }
+  };
+
+  const baseline = await runBoth("ours", false);
+  const ours = await runBoth("ours", true);
+  const naive = await runBoth("naive", true);
+  for (const step of ["up", "destroy"] as const) {
+    const o = ours[step];
+    const nv = naive[step];
+    const base = baseline[step];
+    // The least the step can take: the same step unthrottled, or the accepted requests at the allowed rate.
+    const floorMs = (x: ThrottledOp): number => Math.max(base.ms, ((x.requests - x.refused) / RATE) * 1000);
+    const share = (x: ThrottledOp): string => `${((100 * x.refused) / Math.max(1, x.requests)).toFixed(1)} %`;
+    const time = (x: ThrottledOp): string => `${(x.ms / 1000).toFixed(1)} s`;
+    const label = `pulumi ${step} ${N} resources, --parallel ${PARALLEL}, ${RATE} req/s`;
+    rows.push({
+      id: "P6",
+      measure: `${label}: failures`,
+      ours: String(o.failures),
+      baseline: `${nv.failures} (naive)`,
+      ratio: null,
+      goal: "0",
+      status: o.failures === 0 ? "OK" : "MISSED",
+      reason: o.failures === 0 ? undefined : o.error,
+      raw: { ours: o, naive: nv, unthrottled: base },
+    });
+    rows.push({
+      id: "P6",
+      measure: `${label}: refused ÷ all requests`,
+      ours: `${o.refused}/${o.requests}`,
+      baseline: `${nv.refused}/${nv.requests} (naive)`,
+      ratio: round(o.refused / Math.max(1, o.requests), 3),
+      goal: "≤ 0.05",
+      status: o.refused / Math.max(1, o.requests) <= 0.05 ? "OK" : "MISSED",
+      reason: `ours ${share(o)}, naive ${share(nv)}`,
+    });
+    const ratio = o.ms / floorMs(o);
+    rows.push({
+      id: "P6",
+      measure: `${label}: wall ÷ max(unthrottled, requests ÷ rate)`,
+      ours: `${time(o)} ÷ ${(floorMs(o) / 1000).toFixed(1)} s`,
+      baseline: `${time(nv)} ÷ ${(floorMs(nv) / 1000).toFixed(1)} s (naive)`,
+      ratio: round(ratio),
+      goal: "≤ 1.2",
+      status: ratio <= 1.2 ? "OK" : "MISSED",
+      reason:
+        `unthrottled ${time(base)}; naive ratio ${(nv.ms / floorMs(nv)).toFixed(2)}` + (nv.error ? `; naive ${step} failed: ${nv.error.slice(-200)}` : ""),
+    });
+  }
+}
+
 // ---- main ------------------------------------------------------------------------------------------------
 
 function printTable(): void {
@@ -766,6 +926,7 @@ async function main(): Promise<void> {
     ["P3", p3],
     ["P4", p4],
     ["P5", p5],
+    ["P6", p6],
   ];
   for (const [id, fn] of parts) {
     if (!wanted(id)) continue;

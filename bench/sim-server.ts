@@ -4,7 +4,9 @@
  * process. Started by bench/run.ts with a seeding plan as the first argument (JSON, {@link SeedPlan}); prints one
  * JSON line `{ baseUrl, token }` when it listens; stops when its stdin closes or on SIGTERM.
  */
+import * as readline from "node:readline";
 import { PimsSimulator } from "../simulator";
+import type { RateLimit } from "../simulator/rateLimit";
 
 export interface SeedPlan {
   /** Projects to create with these ids. */
@@ -15,11 +17,13 @@ export interface SeedPlan {
   apps?: Array<[string, string]>;
   /** Generated log lines: [projectId, appId, count]. */
   logs?: Array<[string, string, number]>;
+  /** The simulator's rate limit (token bucket per bearer token); none when absent. */
+  rateLimit?: RateLimit;
 }
 
 async function main(): Promise<void> {
   const plan = JSON.parse(process.argv[2] ?? "{}") as SeedPlan;
-  const sim = await PimsSimulator.start();
+  const sim = await PimsSimulator.start(plan.rateLimit ? { rateLimit: plan.rateLimit } : {});
   for (const id of plan.projects ?? []) sim.addProject({ id });
   for (const [p, v, size] of plan.volumes ?? []) sim.addVolume(p, { id: v, sizeGb: size });
   for (const [p, name] of plan.apps ?? []) sim.addApp(p, name);
@@ -33,6 +37,12 @@ async function main(): Promise<void> {
   process.stdin.on("end", stop);
   process.stdin.on("close", stop);
   process.stdin.resume();
+  // A `stats` line on stdin is answered with one JSON line of the request counters (sim.stats()), which are reset.
+  readline.createInterface({ input: process.stdin }).on("line", (line) => {
+    if (line.trim() !== "stats") return;
+    process.stdout.write(`${JSON.stringify(sim.stats())}\n`);
+    sim.resetStats();
+  });
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }
