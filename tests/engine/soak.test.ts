@@ -275,7 +275,9 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const orphans = sim.serviceAccounts(projectId).filter((a) => !own.includes(a.id));
     const named = new Set([...err.matchAll(/^\s*(sa-[0-9a-f]+) \(created /gm)].map((m) => m[1]));
     process.stdout.write(`503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in the errors\n`);
-    expect(orphans.length).toBeGreaterThanOrEqual(2); // the faults really hit (the engine stops starting creates after the first)
+    // The faults really hit. How many creates run before the engine stops starting new ones after the first error
+    // depends on timing, so one orphan is the floor that always holds.
+    expect(orphans.length).toBeGreaterThanOrEqual(1);
     for (const o of orphans) expect(named).toContain(o.id); // every orphan is named
     for (const id of own) expect(named).not.toContain(id); // none of the stack's own accounts is
     expect([...named].every((id) => orphans.some((o) => o.id === id))).toBe(true); // and nothing else
