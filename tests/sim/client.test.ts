@@ -6,18 +6,14 @@
 import { AuthError, NotFoundError, PimsClient } from "../../provider/client";
 import { rejectionOf, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
-import { saRequest, seedApp } from "./clientHelpers";
+import { saRequest, seedApp, simulatorPerTest } from "./clientHelpers";
 
 let sim: PimsSimulator;
 let client: PimsClient;
 
-beforeEach(async () => {
-  sim = await PimsSimulator.start();
-  client = testClient(sim);
-});
-
-afterEach(async () => {
-  await sim.stop();
+simulatorPerTest((s, c) => {
+  sim = s;
+  client = c;
 });
 
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);

@@ -5,18 +5,14 @@
 import { AuthError, ConflictError, NetworkError, NotFoundError, PimsClient, PimsError, TimeoutError, ValidationError } from "../../provider/client";
 import { rejectionOf, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
-import { closedPort, expectErrorFreeOf, saRequest, seedApp, tinyServer } from "./clientHelpers";
+import { closedPort, expectErrorFreeOf, saRequest, seedApp, simulatorPerTest, tinyServer } from "./clientHelpers";
 
 let sim: PimsSimulator;
 let client: PimsClient;
 
-beforeEach(async () => {
-  sim = await PimsSimulator.start();
-  client = testClient(sim);
-});
-
-afterEach(async () => {
-  await sim.stop();
+simulatorPerTest((s, c) => {
+  sim = s;
+  client = c;
 });
 
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);

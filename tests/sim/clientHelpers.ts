@@ -5,8 +5,21 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as util from "node:util";
-import { expectNoPlaintextSecrets } from "../helpers";
-import type { PimsSimulator } from "../../simulator";
+import type { PimsClient } from "../../provider/client";
+import { expectNoPlaintextSecrets, testClient } from "../helpers";
+import { PimsSimulator } from "../../simulator";
+
+/** Jest hooks of the client suites: a fresh simulator and a fast-retrying client for each test, handed to `use`. */
+export function simulatorPerTest(use: (sim: PimsSimulator, client: PimsClient) => void): void {
+  let current: PimsSimulator | undefined;
+  beforeEach(async () => {
+    current = await PimsSimulator.start();
+    use(current, testClient(current));
+  });
+  afterEach(async () => {
+    await current?.stop();
+  });
+}
 
 /** Every text a user or a log could see of an error. */
 export function errorTexts(err: unknown): Record<string, string> {

@@ -1,19 +1,15 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`, `collectAppLogs`) and filter checks. */
 import { PimsClient, ValidationError, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
-import { rejectionOf, testClient } from "../helpers";
+import { rejectionOf } from "../helpers";
 import { PimsSimulator } from "../../simulator";
-import { seedApp } from "./clientHelpers";
+import { seedApp, simulatorPerTest } from "./clientHelpers";
 
 let sim: PimsSimulator;
 let client: PimsClient;
 
-beforeEach(async () => {
-  sim = await PimsSimulator.start();
-  client = testClient(sim);
-});
-
-afterEach(async () => {
-  await sim.stop();
+simulatorPerTest((s, c) => {
+  sim = s;
+  client = c;
 });
 
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);
