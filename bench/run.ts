@@ -17,6 +17,9 @@
  *       (burst 20), then `destroy` under the same limit: failures (goal 0), refused ÷ all requests (goal ≤ 5 %),
  *       wall time ÷ max(the same operation unthrottled, accepted requests ÷ rate) (goal ≤ 1.2); the docs-style
  *       providers beside it, throttled the same. `--only P6` runs it alone.
+ *   P7  `up`, no-change `preview`, `refresh` and `destroy` of N = 50, 200 and 500 ServiceAccounts (default
+ *       parallelism, simulator unthrottled): time per resource ÷ the docs-style provider's in the same run (goal
+ *       ≤ 1.05 at every N), and how time per resource grows from the smallest to the largest N.
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5 needs the engine
@@ -898,6 +901,136 @@ async function p6(): Promise<void> {
   }
 }
 
+// ---- P7: how time per resource grows with the stack -----------------------------------------------------
+
+type StackOp = "up" | "preview" | "refresh" | "destroy";
+const STACK_OPS: StackOp[] = ["up", "preview", "refresh", "destroy"];
+
+interface ScaleRun {
+  variant: "ours" | "naive";
+  n: number;
+  /** Wall time of each operation, ms. */
+  ms: Record<StackOp, number>;
+  /** Requests the simulator received during each operation. */
+  requests: Record<StackOp, number>;
+}
+
+async function p7(): Promise<void> {
+  const SIZES = QUICK ? [50, 200] : [50, 200, 500];
+  // Runs per variant and size, alternating which variant goes first (the engine's time is noisy on 2 cores).
+  const REPS = QUICK ? 1 : 2;
+  log(`P7: up / no-change preview / refresh / destroy of N ServiceAccounts, N = ${SIZES.join(", ")}, pulumi-pims vs docs-style (${REPS} runs each)`);
+  const engine = require("../scripts/engine") as typeof import("../scripts/engine");
+  engine.ensureEngine();
+  const pims = require("pulumi-pims") as typeof import("../sdk/index");
+  const projects = ["p-bench0701", "p-bench0702"];
+  const inputs = (i: number) => {
+    const p = projects[i % 2];
+    return { projectId: p, name: `bench-p7-sa-${i}`, description: "", grants: [p], expiresIn: 0 };
+  };
+
+  const runOnce = async (variant: ScaleRun["variant"], n: number, rep: number): Promise<ScaleRun> => {
+    const sim = await startSimProcess({ projects });
+    const backendDir = engine.tempDir("pims-bench-p7-");
+    try {
+      const naive = variant === "naive" ? loadNaive(sim.baseUrl, sim.token) : undefined;
+      const program: PulumiFn = async () => {
+        for (let i = 0; i < n; i++) {
+          if (naive) new naive.NaiveResource(naive.naiveServiceAccountProvider, `sa-${i}`, inputs(i));
+          else new pims.ServiceAccount(`sa-${i}`, inputs(i));
+        }
+      };
+      const stack = await engine.createPimsStack({
+        stackName: `p7${variant}${n}r${rep}`,
+        projectName: "pims-bench-p7",
+        program,
+        backendDir,
+        baseUrl: sim.baseUrl,
+        token: sim.token,
+      });
+      const quiet = { onOutput: () => undefined, onError: () => undefined };
+      const steps: Record<StackOp, () => Promise<unknown>> = {
+        up: async () => {
+          const r = await stack.up(quiet);
+          const created = r.summary.resourceChanges?.create ?? 0;
+          if (created !== n + 1) throw new Error(`P7 ${variant} N=${n}: up created ${created} resources instead of ${n + 1}`);
+        },
+        preview: async () => {
+          const r = await stack.preview(quiet);
+          const changes = Object.entries(r.changeSummary).filter(([k, v]) => k !== "same" && (v ?? 0) > 0);
+          if (changes.length > 0) throw new Error(`P7 ${variant} N=${n}: the no-change preview planned ${JSON.stringify(Object.fromEntries(changes))}`);
+        },
+        refresh: () => stack.refresh(quiet),
+        destroy: () => stack.destroy(quiet),
+      };
+      const ms = {} as Record<StackOp, number>;
+      const requests = {} as Record<StackOp, number>;
+      for (const op of STACK_OPS) {
+        await sim.stats(); // reset the counters
+        const t0 = now();
+        await steps[op]();
+        ms[op] = now() - t0;
+        requests[op] = (await sim.stats()).requests;
+      }
+      await stack.workspace.removeStack(stack.name);
+      log(`P7: ${variant} N=${n}: ${STACK_OPS.map((op) => `${op} ${(ms[op] / 1000).toFixed(1)} s (${requests[op]} req)`).join(", ")}`);
+      return { variant, n, ms, requests };
+    } finally {
+      await sim.stop();
+      fs.rmSync(backendDir, { recursive: true, force: true });
+    }
+  };
+
+  log("P7: warm-up runs");
+  await runOnce("ours", 10, 0);
+  await runOnce("naive", 10, 0);
+  const runs: ScaleRun[] = [];
+  for (const n of SIZES) {
+    for (let rep = 0; rep < REPS; rep++) {
+      const order: Array<ScaleRun["variant"]> = rep % 2 === 0 ? ["ours", "naive"] : ["naive", "ours"];
+      for (const v of order) runs.push(await runOnce(v, n, rep + 1));
+    }
+  }
+  const perResource = (v: ScaleRun["variant"], n: number, op: StackOp): number =>
+    median(runs.filter((r) => r.variant === v && r.n === n).map((r) => r.ms[op])) / n;
+  for (const op of STACK_OPS) {
+    for (const n of SIZES) {
+      const o = perResource("ours", n, op);
+      const nv = perResource("naive", n, op);
+      const ratio = o / nv;
+      const reqs = (v: ScaleRun["variant"]): number => runs.find((r) => r.variant === v && r.n === n)?.requests[op] ?? 0;
+      rows.push({
+        id: "P7",
+        measure: `pulumi ${op === "preview" ? "preview (no change)" : op}, ${n} ServiceAccounts: ms per resource`,
+        ours: `${o.toFixed(1)} ms`,
+        baseline: `${nv.toFixed(1)} ms`,
+        ratio: round(ratio),
+        goal: "≤ 1.05",
+        status: ratio <= 1.05 ? "OK" : "MISSED",
+        reason: ratio <= 1.05 ? undefined : `requests ours ${reqs("ours")}, naive ${reqs("naive")}: see the README's Performance section`,
+        raw: {
+          ours: runs.filter((r) => r.variant === "ours" && r.n === n).map((r) => r.ms[op]),
+          naive: runs.filter((r) => r.variant === "naive" && r.n === n).map((r) => r.ms[op]),
+        },
+      });
+    }
+  }
+  // Growth: time per resource at the largest N ÷ at the smallest; 1.0 would be linear. Informative.
+  const [lo, hi] = [SIZES[0], SIZES[SIZES.length - 1]];
+  for (const op of STACK_OPS) {
+    const growth = (v: ScaleRun["variant"]): number => perResource(v, hi, op) / perResource(v, lo, op);
+    rows.push({
+      id: "P7",
+      measure: `${op}: ms per resource at N=${hi} ÷ at N=${lo} (1.0 = linear)`,
+      ours: growth("ours").toFixed(2),
+      baseline: `${growth("naive").toFixed(2)} (naive)`,
+      ratio: round(growth("ours") / growth("naive")),
+      goal: "— (informative)",
+      status: "N/A",
+    });
+  }
+}
+
 // ---- main ------------------------------------------------------------------------------------------------
 
 function printTable(): void {
@@ -927,6 +1060,7 @@ async function main(): Promise<void> {
     ["P4", p4],
     ["P5", p5],
     ["P6", p6],
+    ["P7", p7],
   ];
   for (const [id, fn] of parts) {
     if (!wanted(id)) continue;

@@ -26,13 +26,17 @@ export abstract class PimsProviderBase {
    * again after a failure, and each client() call then repeats the same error.
    */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    const maxConcurrency = req.config.get("pims:maxConcurrency");
+    const known = (key: string): string | undefined => {
+      const v = req.config.get(key);
+      return v === undefined || isUnknown(v) ? undefined : v;
+    };
     this.configured = {
       token: req.config.get("pims:token"),
       baseUrl: req.config.get("pims:baseUrl"),
-      maxConcurrency: maxConcurrency === undefined || isUnknown(maxConcurrency) ? undefined : maxConcurrency,
+      maxConcurrency: known("pims:maxConcurrency"),
+      rateLimitTimeoutMs: known("pims:rateLimitTimeoutMs"),
     };
-    // The process's scheduler takes the cap now; a bad pims:maxConcurrency fails here, before any resource.
+    // The process's scheduler takes its settings now; a bad value fails here, before any resource.
     processScheduler().configure(schedulerSettings(this.configured));
     const baseUrl = this.configured.baseUrl;
     if (baseUrl === undefined || baseUrl.trim() === "" || isUnknown(baseUrl)) return;

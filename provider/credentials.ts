@@ -18,6 +18,8 @@ export interface ConfiguredCredentials {
   baseUrl?: string;
   /** `pims:maxConcurrency`: requests in flight at once in this process. */
   maxConcurrency?: string;
+  /** `pims:rateLimitTimeoutMs`: how long one request may keep being refused with 429 before it fails. */
+  rateLimitTimeoutMs?: string;
 }
 
 /**
@@ -123,32 +125,48 @@ export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Cli
 }
 
 /**
- * Settings of the process's request scheduler: `pims:maxConcurrency` (stack config) first, then
- * PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS (how long a request may keep being refused with 429). Unset values
- * are left out (the scheduler keeps its defaults: 8, 5 minutes). A value that is not a whole number fails here.
+ * Settings of the process's request scheduler, each from stack config first, then the environment:
+ * `pims:maxConcurrency` / PIMS_MAX_CONCURRENCY (requests in flight, >= 1) and `pims:rateLimitTimeoutMs` /
+ * PIMS_RATE_LIMIT_TIMEOUT_MS (how long a request may keep being refused with 429). Unset values are left out (the
+ * scheduler keeps its defaults: 8, 5 minutes). A value that is not a whole number in range fails here, naming where
+ * it was set.
  */
 export function schedulerSettings(configured: ConfiguredCredentials = {}, env: NodeJS.ProcessEnv = process.env): SchedulerSettings {
   const out: SchedulerSettings = {};
-  const fromConfig = nonEmpty(configured.maxConcurrency);
-  const concurrency = fromConfig ?? nonEmpty(env.PIMS_MAX_CONCURRENCY);
-  if (concurrency !== undefined) {
-    const where = fromConfig !== undefined ? "pims:maxConcurrency" : "PIMS_MAX_CONCURRENCY";
-    if (!/^\d+$/.test(concurrency) || Number(concurrency) < 1) {
-      throw new PimsConfigurationError("pulumi-pims is not configured correctly", `${where} must be a whole number >= 1 (got ${JSON.stringify(concurrency)})`);
-    }
-    out.maxConcurrency = Number(concurrency);
-  }
-  const timeout = nonEmpty(env.PIMS_RATE_LIMIT_TIMEOUT_MS);
-  if (timeout !== undefined) {
-    if (!/^\d+$/.test(timeout)) {
-      throw new PimsConfigurationError(
-        "pulumi-pims is not configured correctly",
-        `PIMS_RATE_LIMIT_TIMEOUT_MS must be a whole number of milliseconds (got ${JSON.stringify(timeout)})`,
-      );
-    }
-    out.rateLimitTimeoutMs = Number(timeout);
-  }
+  const maxConcurrency = wholeNumberSetting(configured.maxConcurrency, "pims:maxConcurrency", env.PIMS_MAX_CONCURRENCY, "PIMS_MAX_CONCURRENCY", 1, "");
+  if (maxConcurrency !== undefined) out.maxConcurrency = maxConcurrency;
+  const timeout = wholeNumberSetting(
+    configured.rateLimitTimeoutMs,
+    "pims:rateLimitTimeoutMs",
+    env.PIMS_RATE_LIMIT_TIMEOUT_MS,
+    "PIMS_RATE_LIMIT_TIMEOUT_MS",
+    0,
+    " of milliseconds",
+  );
+  if (timeout !== undefined) out.rateLimitTimeoutMs = timeout;
   return out;
+}
+
+/** A whole-number setting: the config value if set, else the environment's; undefined when neither is set. */
+function wholeNumberSetting(
+  fromConfig: string | undefined,
+  configKey: string,
+  fromEnv: string | undefined,
+  envName: string,
+  min: number,
+  unit: string,
+): number | undefined {
+  const configured = nonEmpty(fromConfig);
+  const text = configured ?? nonEmpty(fromEnv);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min) {
+    const where = configured !== undefined ? configKey : envName;
+    throw new PimsConfigurationError(
+      "pulumi-pims is not configured correctly",
+      `${where} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${JSON.stringify(text)})`,
+    );
+  }
+  return Number(text);
 }
 
 /** A client for the resolved credentials; the scheduler it uses (the process's unless `extra` names one) takes the settings above. */

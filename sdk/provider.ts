@@ -3,9 +3,10 @@
  *
  * pulumi-pims resources are dynamic resources (type `pulumi-nodejs:dynamic/pims:<Type>`), served by the
  * `pulumi-nodejs` dynamic-provider plugin. A `pulumi.ProviderResource` of that package starts a provider process of
- * its own, whose `configure` receives this resource's inputs (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`)
- * instead of the stack's config; resources given `{ provider }` are served by that process. The SDK functions run in
- * the program process and read the same settings from the instance (see {@link Provider.callSettings}).
+ * its own, whose `configure` receives this resource's inputs (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`,
+ * `pims:rateLimitTimeoutMs`) instead of the stack's config; resources given `{ provider }` are served by that
+ * process. The SDK functions run in the program process and read the same settings from the instance (see
+ * {@link Provider.callSettings}).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { baseUrlProblem } from "../provider/client/baseUrl";
@@ -30,6 +31,12 @@ export interface ProviderArgs {
    * else the package default.
    */
   maxConcurrency?: pulumi.Input<number>;
+  /**
+   * How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the
+   * request did nothing, so waiting is safe). A whole number >= 0. Default: stack config `pims:rateLimitTimeoutMs`,
+   * else `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+   */
+  rateLimitTimeoutMs?: pulumi.Input<number>;
 }
 
 /** A provider's settings as the SDK functions use them, once known (absent ones fall back to the environment). */
@@ -54,11 +61,17 @@ function tokenProblem(v: unknown, field: string): string | undefined {
   return undefined;
 }
 
-/** Why `v` cannot be a concurrency cap, or undefined. Stack config gives text: a whole number in digits is accepted. */
-function concurrencyProblem(v: unknown, field: string): string | undefined {
+/** The whole-number settings: their argument, stack config key, least value and unit (as the rule reads). */
+const WHOLE_NUMBER_SETTINGS = [
+  { field: "maxConcurrency", min: 1, unit: "" },
+  { field: "rateLimitTimeoutMs", min: 0, unit: " of milliseconds" },
+] as const;
+
+/** Why `v` cannot be the setting, or undefined. Stack config gives text: a whole number in digits is accepted. */
+function wholeNumberProblem(v: unknown, field: string, min: number, unit: string): string | undefined {
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n === "number" && Number.isInteger(n) && n >= 1) return undefined;
-  return `${field} must be a whole number >= 1 (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
+  if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
+  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
 }
 
 const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
@@ -68,14 +81,15 @@ const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v ins
  * can work with several PIMS accounts or services. Pass it as `{ provider }` to resources (or `providers` of a
  * component) and as the `provider` option of the functions (`getApiKeys(args, { provider })`, `cancelRun`, ...).
  *
- * - **Settings.** `token` (always stored as a secret), `baseUrl`, `maxConcurrency`. A setting not given falls back to
- *   the stack config (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`, read here, in the program, because a
- *   provider process only receives its provider's inputs), then to the environment of the provider process
- *   (`PIMS_TOKEN`, `PIMS_BASE_URL`, `PIMS_MAX_CONCURRENCY`), as for the default provider.
+ * - **Settings.** `token` (always stored as a secret), `baseUrl`, `maxConcurrency`, `rateLimitTimeoutMs`. A setting
+ *   not given falls back to the stack config (`pims:token`, `pims:baseUrl`, `pims:maxConcurrency`,
+ *   `pims:rateLimitTimeoutMs`, read here, in the program, because a provider process only receives its provider's
+ *   inputs), then to the environment of the provider process (`PIMS_TOKEN`, `PIMS_BASE_URL`, `PIMS_MAX_CONCURRENCY`,
+ *   `PIMS_RATE_LIMIT_TIMEOUT_MS`), as for the default provider.
  * - **Checks.** Plain values are checked here, before anything is registered: a `baseUrl` must be an absolute
  *   http(s) URL without query, fragment or user:password, a `token` a non-empty string, `maxConcurrency` a whole
- *   number >= 1; the error names the provider, the field and the rule. A `baseUrl` known only later (an Output) is
- *   checked by the provider process at preview, before any call.
+ *   number >= 1, `rateLimitTimeoutMs` a whole number >= 0; the error names the provider, the field and the rule. A
+ *   `baseUrl` known only later (an Output) is checked by the provider process at preview, before any call.
  * - **Changing the token** (or any setting) is an update of this provider alone: none of its resources is replaced,
  *   and later operations (including `destroy` and `refresh`) use the newest token. When the token comes from a
  *   `ServiceAccount`, rotate that account with its `rotationTrigger` (the new account is created first, the provider
@@ -122,7 +136,7 @@ export class Provider extends pulumi.ProviderResource {
 
   /**
    * @param name The unique name of the provider resource.
-   * @param args Token, service address and concurrency cap; each optional (see {@link ProviderArgs}).
+   * @param args Token, service address, concurrency cap and rate-limit timeout; each optional (see {@link ProviderArgs}).
    * @param opts Resource options.
    */
   constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
@@ -132,26 +146,28 @@ export class Provider extends pulumi.ProviderResource {
     };
     if (args.token !== undefined && isPlain(args.token)) fail(tokenProblem(args.token, "token"));
     if (args.baseUrl !== undefined && isPlain(args.baseUrl)) fail(baseUrlProblem(args.baseUrl, "baseUrl"));
-    if (args.maxConcurrency !== undefined && isPlain(args.maxConcurrency)) fail(concurrencyProblem(args.maxConcurrency, "maxConcurrency"));
 
     // Missing settings come from the stack config here: the provider process receives only these inputs.
     const token = args.token !== undefined ? pulumi.secret(args.token) : config.getSecret("token");
     const baseUrl = args.baseUrl ?? config.get("baseUrl");
-    const fromConfig = config.get("maxConcurrency");
-    if (args.maxConcurrency === undefined && fromConfig !== undefined) fail(concurrencyProblem(fromConfig, "pims:maxConcurrency"));
-    // Sent as text, the form stack config gives the default provider.
-    const maxConcurrency =
-      args.maxConcurrency !== undefined
-        ? pulumi.output(args.maxConcurrency).apply((n) => {
-            fail(concurrencyProblem(n, "maxConcurrency"));
-            return String(n);
-          })
-        : fromConfig?.trim();
-
     const props: pulumi.Inputs = {};
     if (token !== undefined) props["pims:token"] = token;
     if (baseUrl !== undefined) props["pims:baseUrl"] = baseUrl;
-    if (maxConcurrency !== undefined) props["pims:maxConcurrency"] = maxConcurrency;
+    for (const { field, min, unit } of WHOLE_NUMBER_SETTINGS) {
+      const arg = args[field];
+      const fromConfig = config.get(field);
+      // Sent as text, the form stack config gives the default provider.
+      if (arg !== undefined) {
+        if (isPlain(arg)) fail(wholeNumberProblem(arg, field, min, unit));
+        props[`pims:${field}`] = pulumi.output(arg).apply((n) => {
+          fail(wholeNumberProblem(n, field, min, unit));
+          return String(n);
+        });
+      } else if (fromConfig !== undefined) {
+        fail(wholeNumberProblem(fromConfig, `pims:${field}`, min, unit));
+        props[`pims:${field}`] = fromConfig.trim();
+      }
+    }
     super("pulumi-nodejs", name, props, opts);
     Object.defineProperty(this, "__pimsProvider", { value: true, enumerable: false });
     // A secret Output whenever the token is one (always, when a token is set here or in the stack config).

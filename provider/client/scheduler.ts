@@ -283,7 +283,7 @@ export class Scheduler {
     const left = this.rateLimitTimeoutMs - waited;
     if (left <= 0 || (retryAfterMs !== undefined && retryAfterMs > left)) {
       const attempts = `${item.attempts} attempt${item.attempts === 1 ? "" : "s"}`;
-      const limit = `the ${formatDuration(this.rateLimitTimeoutMs)} limit for rate-limited requests (PIMS_RATE_LIMIT_TIMEOUT_MS)`;
+      const limit = `the ${formatDuration(this.rateLimitTimeoutMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)`;
       const detail =
         left <= 0
           ? `still rate limited (HTTP 429) after ${formatDuration(waited)} (${attempts}); gave up at ${limit}`

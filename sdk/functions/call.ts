@@ -44,7 +44,7 @@ export function loadPulumi(): typeof pulumi {
 }
 
 /** `pims:<key>` from stack config, or undefined outside a Pulumi program (or when it cannot be read). */
-function stackConfig(key: "token" | "baseUrl"): string | undefined {
+function stackConfig(key: "token" | "baseUrl" | "maxConcurrency" | "rateLimitTimeoutMs"): string | undefined {
   try {
     return new (loadPulumi().Config)("pims").get(key);
   } catch {
@@ -52,13 +52,19 @@ function stackConfig(key: "token" | "baseUrl"): string | undefined {
   }
 }
 
-/** The client for one call: explicit options first, then stack config, then the environment. */
+/**
+ * The client for one call: explicit options first, then stack config, then the environment. The scheduler settings
+ * (`pims:maxConcurrency`, `pims:rateLimitTimeoutMs`) come from the stack config too: the program process's
+ * scheduler serves every function call of the program.
+ */
 export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
   const { baseUrl, token, provider, ...tuning } = opts;
   if (provider !== undefined) throw new TypeError("clientForCall: a provider's settings are known asynchronously: use clientForProviderCall");
   const configured: ConfiguredCredentials = {
     token: token ?? stackConfig("token"),
     baseUrl: baseUrl ?? stackConfig("baseUrl"),
+    maxConcurrency: stackConfig("maxConcurrency"),
+    rateLimitTimeoutMs: stackConfig("rateLimitTimeoutMs"),
   };
   const extra: Partial<ClientOptions> = {};
   for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { cancelRun, getApiKeys, getApiKeysOutput, getAppLogs, getBuildLogs, getInvoices } from "../../sdk/functions";
 import { MissingCredentialsError } from "../../provider/credentials";
+import { processScheduler } from "../../provider/client/scheduler";
 import { expectNoPlaintextSecrets } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { rejection, useFunctionsSuite, valueOf } from "./functionsHarness";
@@ -89,6 +90,23 @@ describe("errors and credentials", () => {
     const p = sim.addProject().id;
     pulumi.runtime.setAllConfig({ "pims:token": "pims_wrong_token_from_config_0", "pims:baseUrl": "http://127.0.0.1:9" });
     expect(await getInvoices({ projectId: p }, opts())).toEqual({ invoices: [] });
+  });
+
+  it("the program's scheduler takes pims:maxConcurrency / pims:rateLimitTimeoutMs from the stack config; a bad one fails before any request", async () => {
+    const p = sim.addProject().id;
+    const before = processScheduler().settings;
+    try {
+      pulumi.runtime.setAllConfig({ "pims:maxConcurrency": "3", "pims:rateLimitTimeoutMs": "45000" });
+      expect(await getInvoices({ projectId: p }, opts())).toEqual({ invoices: [] });
+      expect(processScheduler().settings).toMatchObject({ maxConcurrency: 3, rateLimitTimeoutMs: 45_000 });
+      sim.clearRequests();
+      pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "45s" });
+      const err = await rejection(getInvoices({ projectId: p }, opts()));
+      expect(err.message).toBe('pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "45s")');
+      expect(sim.requests).toHaveLength(0);
+    } finally {
+      processScheduler().configure(before);
+    }
   });
 
   it("a missing projectId is rejected naming the field", async () => {

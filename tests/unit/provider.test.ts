@@ -55,6 +55,7 @@ describe("argument checks", () => {
     ["a token that is not a string", () => new Provider("p5", { token: 42 as unknown as string }), "token must be a string (got number)"],
     ["maxConcurrency 0", () => new Provider("p6", { maxConcurrency: 0 }), "maxConcurrency must be a whole number >= 1 (got 0)"],
     ["maxConcurrency 1.5", () => new Provider("p7", { maxConcurrency: 1.5 }), "maxConcurrency must be a whole number >= 1 (got 1.5)"],
+    ["rateLimitTimeoutMs -1", () => new Provider("p9", { rateLimitTimeoutMs: -1 }), "rateLimitTimeoutMs must be a whole number of milliseconds (got -1)"],
   ];
   test.each(cases)("%s is refused, naming the provider, the field and the rule", (_what, make, problem) => {
     const err = (() => {
@@ -80,18 +81,23 @@ describe("argument checks", () => {
   test("a bad pims:maxConcurrency in the stack config is refused naming the config key", () => {
     pulumi.runtime.setAllConfig({ "pims:maxConcurrency": "many" });
     expect(() => new Provider("p8", {})).toThrow(`pims.Provider "p8" has an invalid argument: pims:maxConcurrency must be a whole number >= 1 (got "many")`);
+    pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "5m" });
+    expect(() => new Provider("p10", {})).toThrow(
+      `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "5m")`,
+    );
   });
 });
 
 describe("registration", () => {
-  test("a pulumi-nodejs provider whose inputs are pims:token (secret), pims:baseUrl and pims:maxConcurrency (text)", async () => {
-    const p = new Provider("scoped", { token: TOKEN, baseUrl: "https://pims.example.com", maxConcurrency: 4 });
+  test("a pulumi-nodejs provider whose inputs are pims:token (secret), pims:baseUrl, pims:maxConcurrency and pims:rateLimitTimeoutMs (text)", async () => {
+    const p = new Provider("scoped", { token: TOKEN, baseUrl: "https://pims.example.com", maxConcurrency: 4, rateLimitTimeoutMs: 600_000 });
     expect(await outputValue(p.urn)).toBe("urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::scoped");
     expect(registered.find((r) => r.name === "scoped")?.type).toBe("pulumi:providers:pulumi-nodejs");
     expect(registration("scoped")).toEqual({
       "pims:token": { [SECRET_SIG]: SECRET_VALUE, value: TOKEN },
       "pims:baseUrl": "https://pims.example.com",
       "pims:maxConcurrency": "4",
+      "pims:rateLimitTimeoutMs": "600000",
     });
     expect(Provider.isInstance(p)).toBe(true);
     expect(Provider.isInstance({})).toBe(false);
@@ -106,13 +112,17 @@ describe("registration", () => {
   });
 
   test("missing settings are filled from the stack config at program time (the token as a secret)", async () => {
-    pulumi.runtime.setAllConfig({ "pims:token": CONFIG_TOKEN, "pims:baseUrl": "https://config.example.com", "pims:maxConcurrency": "6" }, ["pims:token"]);
+    pulumi.runtime.setAllConfig(
+      { "pims:token": CONFIG_TOKEN, "pims:baseUrl": "https://config.example.com", "pims:maxConcurrency": "6", "pims:rateLimitTimeoutMs": "0" },
+      ["pims:token"],
+    );
     const p = new Provider("from-config", {});
     await outputValue(p.urn);
     expect(registration("from-config")).toEqual({
       "pims:token": { [SECRET_SIG]: SECRET_VALUE, value: CONFIG_TOKEN },
       "pims:baseUrl": "https://config.example.com",
       "pims:maxConcurrency": "6",
+      "pims:rateLimitTimeoutMs": "0",
     });
     // an argument wins over the config
     const q = new Provider("mixed", { baseUrl: "https://arg.example.com" });

@@ -192,7 +192,7 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = error as RateLimitTimeoutError;
     expect(e.message).toBe(`GET /v2/projects/p-1/api-keys: ${e.detail}`);
     expect(e.detail).toMatch(
-      /^still rate limited \(HTTP 429\) after 10 s \(\d+ attempts\); gave up at the 10 s limit for rate-limited requests \(PIMS_RATE_LIMIT_TIMEOUT_MS\)$/,
+      /^still rate limited \(HTTP 429\) after 10 s \(\d+ attempts\); gave up at the 10 s limit for rate-limited requests \(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS\)$/,
     );
     expect(e.attempts).toBe(calls);
     expect(e.waitedMs).toBeGreaterThanOrEqual(10_000);
@@ -210,7 +210,7 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = (await outcome) as RateLimitTimeoutError;
     expect(e).toBeInstanceOf(RateLimitTimeoutError);
     expect(e.detail).toBe(
-      "rate limited (HTTP 429) and asked to wait 60 min 0 s, beyond the 1 min 0 s limit for rate-limited requests (PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
+      "rate limited (HTTP 429) and asked to wait 60 min 0 s, beyond the 1 min 0 s limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
     );
   });
 });
@@ -239,21 +239,34 @@ describe("settings from stack config and the environment", () => {
     );
   });
 
+  it("pims:rateLimitTimeoutMs first, then PIMS_RATE_LIMIT_TIMEOUT_MS; 0 (fail at the first 429) is allowed", () => {
+    const env = { PIMS_RATE_LIMIT_TIMEOUT_MS: "60000" };
+    expect(schedulerSettings({ rateLimitTimeoutMs: "900000" }, env)).toEqual({ rateLimitTimeoutMs: 900_000 });
+    expect(schedulerSettings({ rateLimitTimeoutMs: " " }, env)).toEqual({ rateLimitTimeoutMs: 60_000 });
+    expect(schedulerSettings({ rateLimitTimeoutMs: "0" }, {})).toEqual({ rateLimitTimeoutMs: 0 });
+    expect(() => schedulerSettings({ rateLimitTimeoutMs: "10 min" }, env)).toThrow(
+      'pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "10 min")',
+    );
+  });
+
   it("clientFor hands them to the scheduler its client uses", () => {
     const scheduler = new Scheduler();
     clientFor({ token: "t0ken-xyz", baseUrl: "http://127.0.0.1:1", maxConcurrency: "2" }, { scheduler }, { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" });
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
-  it("a provider's configure() applies pims:maxConcurrency to the process's scheduler, and rejects a bad one", async () => {
+  it("a provider's configure() applies pims:maxConcurrency and pims:rateLimitTimeoutMs to the process's scheduler, and rejects bad ones", async () => {
     const request = (config: Record<string, string>) => ({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
     const provider = new VolumeSizeProvider();
     try {
-      await provider.configure(request({ "pims:maxConcurrency": "3" }));
-      expect(processScheduler().settings.maxConcurrency).toBe(3);
+      await provider.configure(request({ "pims:maxConcurrency": "3", "pims:rateLimitTimeoutMs": "1200000" }));
+      expect(processScheduler().settings).toMatchObject({ maxConcurrency: 3, rateLimitTimeoutMs: 1_200_000 });
       await expect(provider.configure(request({ "pims:maxConcurrency": "-1" }))).rejects.toThrow('pims:maxConcurrency must be a whole number >= 1 (got "-1")');
+      await expect(provider.configure(request({ "pims:rateLimitTimeoutMs": "-1" }))).rejects.toThrow(
+        'pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "-1")',
+      );
     } finally {
-      processScheduler().configure({ maxConcurrency: 8 });
+      processScheduler().configure({ maxConcurrency: 8, rateLimitTimeoutMs: 300_000 });
     }
   });
 });
