@@ -5,6 +5,7 @@
  * methods on this object. So destroy and refresh run the installed code, not code frozen in state, and the
  * token is read only at call time (from configure()'s stack config or the environment).
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- the shim require()s the installed package at call time */
 import type * as pulumi from "@pulumi/pulumi";
 
 export type ResourceKind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
@@ -24,14 +25,17 @@ export function providerShim(kind: ResourceKind): pulumi.dynamic.ResourceProvide
   return shim;
 }
 
+/**
+ * The shim's text is stored twice per resource (inputs and outputs) and the engine rewrites the whole state after
+ * every step, so its body stays short and holds no comment (a comment inside a function is serialized with it).
+ * `require(m)` runs at call time, not at import: the installed package's code runs, not code stored in the state.
+ */
 function makeShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   const m = PROVIDER_MODULE;
   const shim = {
     async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
       let impl: pulumi.dynamic.ResourceProvider;
       try {
-        // a require() at call time, not an import: the installed package's code runs, not code stored in the state
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
         const entry = require(m) as { newProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider };
         impl = entry.newProvider(kind);
       } catch (e) {
