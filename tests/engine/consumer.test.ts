@@ -93,8 +93,13 @@ beforeAll(async () => {
   engineDir = ensureEngine();
   sim = await startSimulator();
   scratch = tempDir("pims-consumer-");
-  // The package as npm would publish it (bin/ is built by the tier's global setup).
-  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: REPO_ROOT, encoding: "utf8" }).trim().split("\n").pop() ?? "";
+  // The package as npm would publish it (bin/ is built by the tier's global setup). --ignore-scripts: `prepare`
+  // would rebuild bin/ (rm -rf, then tsc) under the engine tests running beside this one.
+  const packed =
+    execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], { cwd: REPO_ROOT, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop() ?? "";
   tarball = path.join(scratch, packed);
   expect(fs.existsSync(tarball)).toBe(true);
 }, ENGINE_SETUP_TIMEOUT_MS);
