@@ -36,5 +36,7 @@ describe("serialized provider shim", () => {
     expectNoPlaintextSecrets(text, [envToken, configToken], `${kind} __provider`);
     expect(text).toContain("pulumi-pims/bin/provider");
     expect(text.length).toBeLessThan(1500);
+    // stored twice per resource and rewritten at every checkpoint: no comment rides along in the body
+    expect(text).not.toContain("//");
   });
 });
