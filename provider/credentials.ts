@@ -159,14 +159,19 @@ function wholeNumberSetting(
   const configured = nonEmpty(fromConfig);
   const text = configured ?? nonEmpty(fromEnv);
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min) {
-    const where = configured !== undefined ? configKey : envName;
-    throw new PimsConfigurationError(
-      "pulumi-pims is not configured correctly",
-      `${where} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${JSON.stringify(text)})`,
-    );
-  }
+  const problem = wholeNumberProblem(text, configured !== undefined ? configKey : envName, min, unit);
+  if (problem !== undefined) throw new PimsConfigurationError("pulumi-pims is not configured correctly", problem);
   return Number(text);
+}
+
+/**
+ * Why `v` cannot be a whole-number setting (at least `min`), or undefined. Stack config and the environment give
+ * text: digits (spaces around allowed) are accepted. Shared by the provider process and `pims.Provider`.
+ */
+export function wholeNumberProblem(v: unknown, field: string, min: number, unit: string): string | undefined {
+  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
+  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
 }
 
 /** A client for the resolved credentials; the scheduler it uses (the process's unless `extra` names one) takes the settings above. */

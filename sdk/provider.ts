@@ -10,7 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { baseUrlProblem } from "../provider/client/baseUrl";
-import { PimsConfigurationError } from "../provider/credentials";
+import { PimsConfigurationError, wholeNumberProblem } from "../provider/credentials";
 
 /** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
 export interface ProviderArgs {
@@ -66,13 +66,6 @@ const WHOLE_NUMBER_SETTINGS = [
   { field: "maxConcurrency", min: 1, unit: "" },
   { field: "rateLimitTimeoutMs", min: 0, unit: " of milliseconds" },
 ] as const;
-
-/** Why `v` cannot be the setting, or undefined. Stack config gives text: a whole number in digits is accepted. */
-function wholeNumberProblem(v: unknown, field: string, min: number, unit: string): string | undefined {
-  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
-  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
-}
 
 const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
 
