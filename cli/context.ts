@@ -5,7 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Command } from "commander";
-import { resolveCredentials } from "../provider/credentials";
+import { retryLine } from "../provider/client/retry";
+import { resolveCredentials } from "../provider/settings";
 import type { PimsCallOptions } from "../sdk/functions";
 
 export const EXIT_OK = 0;
@@ -57,7 +58,7 @@ export function callOptions(cmd: Command): PimsCallOptions {
   const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
   const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
   if (globals.verbose) {
-    opts.onRetry = (r) => io.err(`retry ${r.attempt}: ${r.method} ${r.path} failed (${r.reason}); trying again in ${r.delayMs} ms\n`);
+    opts.onRetry = (r) => io.err(`${retryLine(r, "pims")}\n`);
   }
   return opts;
 }

@@ -11,7 +11,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { PimsError } from "../provider/client";
-import { PimsConfigurationError } from "../provider/credentials";
+import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, io, packageVersion } from "./context";

@@ -3,7 +3,7 @@
  * left behind. The service cannot list accounts: they are seen through the project's API keys.
  */
 import type { Command } from "commander";
-import { accountsFromKeys } from "../provider/orphans";
+import { accountsFromKeys } from "../provider/serviceAccountListing";
 import { getApiKeys } from "../sdk/functions";
 import { clientForCall } from "../sdk/functions/call";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";

@@ -13,7 +13,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { redact } from "./client";
 import { isPlainObject, quote } from "./client/values";
-import { clean, Failures, isUnknown, PimsProviderBase, UNKNOWN } from "./common";
+import { Failures, isUnknown, UNKNOWN } from "./checks";
+import { PimsProviderBase } from "./providerBase";
+import { changedKeys, clean } from "./state";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -128,7 +130,7 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
   // ---- diff ----
   /** Another project or app replaces the resource; any change of names or values is an update. */
   async diff(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.DiffResult> {
-    const replaces = REPLACE_ON.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+    const replaces = changedKeys(olds, news, REPLACE_ON);
     if (replaces.length > 0) return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
     return { changes: isUnknown(news.secrets) || !sameSecrets(olds.secrets, news.secrets) };
   }

@@ -7,8 +7,11 @@
  * - `delete` only removes the project from the stack and warns that it still exists in the service.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
-import { clean, charLength, Failures, isUnknown, PimsProviderBase } from "./common";
+import { charLength, Failures, isUnknown } from "./checks";
+import { PimsProviderBase } from "./providerBase";
+import { changedKeys, clean } from "./state";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -53,6 +56,17 @@ export function projectDeleteWarning(projectId: string, name: string | undefined
   );
 }
 
+/** What a create that may have created the project says: that it may exist, how to check, and what to do. */
+export function uncertainProjectMessage(name: string, startedAt: string, kind: "answered" | "lost"): string {
+  const why = kind === "lost" ? "the service did not answer, and may still create it" : "the service failed after it may have created it";
+  return (
+    `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, because the service cannot list or ` +
+    `delete projects and a second attempt could leave a second project. Before you run \`pulumi up\` again, check in the service's web console for a ` +
+    `project named ${JSON.stringify(name)} created after ${startedAt}. If it exists, use it: pass its id (a string, e.g. from stack config) wherever a ` +
+    `projectId is needed instead of declaring this Project, or the next \`pulumi up\` creates another one. If it does not, run \`pulumi up\` again.`
+  );
+}
+
 // ---- provider -------------------------------------------------------------------------------------------
 
 export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> {
@@ -79,15 +93,26 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
   // ---- diff ----
   /** A name change (or a name unknown at preview) replaces the project; the new one is created first. */
   async diff(_id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.DiffResult> {
-    const replaces = REPLACE_ON.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+    const replaces = changedKeys(olds, news, REPLACE_ON);
     return replaces.length > 0 ? { changes: true, replaces: [...replaces], deleteBeforeReplace: false } : { changes: false };
   }
 
   // ---- create ----
-  /** POST /v2/projects; the resource id is the project id the service returns. */
+  /**
+   * POST /v2/projects; the resource id is the project id the service returns. Never sent again after a failure that
+   * may have created the project (the client repeats a POST only when the service did nothing): the service cannot
+   * list or delete projects, so a repeat could leave a second project nobody can remove.
+   */
   async create(inputs: ProjectInputs): Promise<pulumi.dynamic.CreateResult<ProjectOutputs>> {
-    const projectId = await this.client().createProject({ name: inputs.name });
-    return { id: projectId, outs: outputs({ name: inputs.name, projectId }) };
+    const startedAt = new Date().toISOString();
+    try {
+      const projectId = await this.client().createProject({ name: inputs.name });
+      return { id: projectId, outs: outputs({ name: inputs.name, projectId }) };
+    } catch (e) {
+      const kind = createFailureKind(e);
+      if (kind === "none") throw e;
+      throw new Error(`${(e as Error).message}\n${uncertainProjectMessage(inputs.name, startedAt, kind)}`, { cause: e });
+    }
   }
 
   // ---- read ----

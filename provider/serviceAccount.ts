@@ -3,18 +3,24 @@
  * /v2/projects/{project_id}/service-accounts/{service_account_id}) and the one-time token returned when it is created.
  *
  * The service cannot update or read an account and returns the token's secret only once, so:
- * - a change of any input the service receives replaces the account (the new one first, then the old one is deleted);
- * - `rotateBeforeExpiry` is a local policy the service never sees: changing it is an in-place update with no call,
- *   unless the new window is already reached (then the account is replaced: that is the rotation);
- * - the token is carried unchanged through `update` and `read`; import is refused.
- * Ambiguous create failures, create answers without a readable token and 404s on delete: see ./orphans.
+ * - a change of an input the service receives (or a reached rotation window) needs a new account. By default that is
+ *   a replacement: the new account first, then the old one is deleted at the end of the same `pulumi up`.
+ * - with `keepPreviousToken`, it is an in-place update instead (overlapping rotation): the new account becomes the
+ *   current one, the current one is kept as the previous one, and only the account two rotations old is deleted. So
+ *   two tokens are valid at every moment, and consumers outside the stack have a whole rotation period to move on.
+ * - `rotateBeforeExpiry` is a local policy the service never sees: changing it alone is an update with no call;
+ * - the tokens are carried unchanged through `update` and `read`; import is refused.
+ * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError } from "./client";
+import { progressLine } from "./client/retry";
 import { quote } from "./client/values";
-import { charLength, clean, Failures, isUnknown, PimsProviderBase, sameStringSet } from "./common";
-import { tuningFromEnv } from "./credentials";
-import { confirmAccountGone, createAccount, parseGoneProjects, serviceClock } from "./orphans";
+import { charLength, Failures, isUnknown } from "./checks";
+import { progress, PimsProviderBase } from "./providerBase";
+import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./serviceAccountCreate";
+import { deleteAccount, parseGoneProjects } from "./serviceAccountDelete";
+import { readSetting, tuningFromEnv } from "./settings";
+import { changedKeys, clean } from "./state";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -31,33 +37,55 @@ export interface ServiceAccountInputs {
   /** Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires. */
   expiresIn: number;
   /**
-   * Any string; changing it replaces the account, which issues a new token (a manual rotation), e.g. a date
+   * Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date
    * (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
    */
   rotationTrigger?: string;
   /**
-   * Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`): once the token's expiry minus this window
-   * has passed, the next `pulumi up` replaces the account and so issues a new token (0 = once the token has expired).
-   * No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token),
-   * unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within it.
+   * Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of
+   * `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once
+   * the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place
+   * (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`:
+   * schedule one within the window.
    */
   rotateBeforeExpiry?: number;
+  /**
+   * Overlapping rotation. When true, a rotation keeps the account it replaces (and its token) live until the next
+   * rotation: the newest token is `token`, the one before it `previousToken`, and each rotation creates one account and
+   * deletes only the one two rotations old. Consumers that read the token before a rotation (apps, other stacks, CI)
+   * keep working until the next one. Turning it on replaces nothing and mints no token; turning it off deletes the
+   * previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
+   */
+  keepPreviousToken?: boolean;
 }
 
-/** What the state holds (and what `diff` receives as `olds`): the inputs plus what the create returned. */
+/** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
 export interface ServiceAccountOutputs extends ServiceAccountInputs {
-  /** The account's id (also the resource id). */
+  /** The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.) */
   serviceAccountId: string;
-  /** When the account was created, RFC 3339. */
+  /** When the current account was created, RFC 3339. */
   createdAt: string;
-  /** Id of the user who created the account. */
+  /** Id of the user who created the current account. */
   createdByUserId: string;
-  /** Id of the account's token. */
+  /** Id of the current token. */
   tokenId: string;
-  /** When the token expires, RFC 3339, or `never`. */
+  /** When the current token expires, RFC 3339, or `never`. */
   tokenExpiresAt: string;
-  /** The token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. */
+  /** The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. */
   token: string;
+  /** With `keepPreviousToken`, after a rotation: the previous account's id. */
+  previousServiceAccountId?: string;
+  /** With `keepPreviousToken`, after a rotation: the previous token's id. */
+  previousTokenId?: string;
+  /** With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`. */
+  previousTokenExpiresAt?: string;
+  /** With `keepPreviousToken`, after a rotation: the previous token's secret, valid until the next rotation. A secret output. */
+  previousToken?: string;
+  /**
+   * Accounts of this resource that a rotation retired but could not delete yet (their ids, in `projectId`). The next
+   * `pulumi up` (or `destroy`) deletes them. Normally absent.
+   */
+  retiredServiceAccountIds?: string[];
 }
 
 /** Service limits of the create body; `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation. */
@@ -65,12 +93,23 @@ export const [MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX] = [31_536_0
 export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;
 
 /** Every output key, once (the compiler rejects a missing or unknown one): the SDK class seeds each. */
-const KEYS = { projectId: 1, name: 1, description: 1, grants: 1, expiresIn: 1, rotationTrigger: 1, rotateBeforeExpiry: 1, serviceAccountId: 1 } as const;
-const CREATED = { createdAt: 1, createdByUserId: 1, tokenId: 1, tokenExpiresAt: 1, token: 1 } as const;
-export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({ ...KEYS, ...CREATED } satisfies Record<keyof ServiceAccountOutputs, 1>);
+const INPUT_KEYS = { projectId: 1, name: 1, description: 1, grants: 1, expiresIn: 1, rotationTrigger: 1, rotateBeforeExpiry: 1, keepPreviousToken: 1 } as const;
+const CURRENT = { serviceAccountId: 1, createdAt: 1, createdByUserId: 1, tokenId: 1, tokenExpiresAt: 1, token: 1 } as const;
+const PREVIOUS = { previousServiceAccountId: 1, previousTokenId: 1, previousTokenExpiresAt: 1, previousToken: 1 } as const;
+export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
+  ...INPUT_KEYS,
+  ...CURRENT,
+  ...PREVIOUS,
+  retiredServiceAccountIds: 1,
+} satisfies Record<keyof ServiceAccountOutputs, 1>);
+/** The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class). */
+export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken"] satisfies Array<keyof ServiceAccountOutputs>;
 
-/** Inputs the service receives: a change of any of them replaces the account. */
-const REPLACE_ON = ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger"] as const;
+/** Inputs the service receives: a change of any of them needs a new account. */
+const SERVICE_INPUTS = ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger"] as const;
+
+type Account = Pick<ServiceAccountOutputs, keyof typeof CURRENT>;
+type Previous = Pick<ServiceAccountOutputs, keyof typeof PREVIOUS>;
 
 /** Every rule of the create body, plus this package's own (rotation). Values unknown at preview are skipped. */
 export function validate(news: ServiceAccountInputs): pulumi.dynamic.CheckFailure[] {
@@ -120,20 +159,65 @@ export function validate(news: ServiceAccountInputs): pulumi.dynamic.CheckFailur
     const why = "the new token would already be inside its rotation window, so every `pulumi up` would replace the account";
     f.add("rotateBeforeExpiry", `rotateBeforeExpiry must be less than expiresIn (got ${w} >= ${expiresIn}): ${why}`);
   }
+  const keep = v.keepPreviousToken;
+  if (known(keep) && typeof keep !== "boolean") f.add("keepPreviousToken", `keepPreviousToken must be true or false (got ${quote(keep)})`);
+  else if (keep === true && typeof w === "number" && expiresOk && expiresIn > 0 && w < expiresIn && 2 * w < expiresIn) {
+    // The previous token must outlive its successor's rotation: see overlapProblem.
+    f.add("rotateBeforeExpiry", overlapProblem(expiresIn, w));
+  }
   return f.list;
 }
 
-/** The inputs as every later step relies on them: description "" when absent; absent (or null) options omitted. */
+/**
+ * With `keepPreviousToken`, a token rotated at (its expiry − window) is kept as the previous token until its successor
+ * is rotated, one period (expiresIn − window) later. It is still valid then only when the window is at least half the
+ * lifetime; otherwise consumers still holding it would get 401 before the next rotation: no overlap at all.
+ */
+function overlapProblem(expiresIn: number, window: number): string {
+  return (
+    `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${window} < ${expiresIn} / 2): a token is rotated when ${window} s are left ` +
+    `and kept as the previous token until its successor is rotated ${expiresIn - window} s later, so it would expire before that and give no overlap. ` +
+    `Choose rotateBeforeExpiry >= expiresIn / 2 (e.g. expiresIn ${expiresIn}, rotateBeforeExpiry ${Math.ceil(expiresIn / 2)} or more), plus the time between two scheduled \`pulumi up\` runs.`
+  );
+}
+
+/** The inputs as every later step relies on them: description "" when absent; absent (or null, or false) options omitted. */
 function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
   const { projectId, name, description, grants, expiresIn } = i;
   const [rotationTrigger, rotateBeforeExpiry] = [i.rotationTrigger ?? undefined, i.rotateBeforeExpiry ?? undefined];
-  return clean({ projectId, name, description: description ?? "", grants, expiresIn, rotationTrigger, rotateBeforeExpiry });
+  const keep = i.keepPreviousToken === true || isUnknown(i.keepPreviousToken) ? i.keepPreviousToken : undefined;
+  return clean({ projectId, name, description: description ?? "", grants, expiresIn, rotationTrigger, rotateBeforeExpiry, keepPreviousToken: keep });
 }
+
+const accountOf = (o: ServiceAccountOutputs): Account => ({
+  serviceAccountId: o.serviceAccountId,
+  createdAt: o.createdAt,
+  createdByUserId: o.createdByUserId,
+  tokenId: o.tokenId,
+  tokenExpiresAt: o.tokenExpiresAt,
+  token: o.token,
+});
+const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
+  o.previousServiceAccountId
+    ? {
+        previousServiceAccountId: o.previousServiceAccountId,
+        previousTokenId: o.previousTokenId,
+        previousTokenExpiresAt: o.previousTokenExpiresAt,
+        previousToken: o.previousToken,
+      }
+    : {};
+/** The current account as the previous one, after a rotation. */
+const asPrevious = (a: Account): Previous => ({
+  previousServiceAccountId: a.serviceAccountId,
+  previousTokenId: a.tokenId,
+  previousTokenExpiresAt: a.tokenExpiresAt,
+  previousToken: a.token,
+});
 
 /** Exactly the output members (never `__provider` or anything else the state may carry), normalized. */
 function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
-  const { serviceAccountId, createdAt, createdByUserId, tokenId, tokenExpiresAt, token } = o;
-  return clean({ ...normalized(o), serviceAccountId, createdAt, createdByUserId, tokenId, tokenExpiresAt, token });
+  const retired = o.retiredServiceAccountIds?.length ? o.retiredServiceAccountIds : undefined;
+  return clean({ ...normalized(o), ...accountOf(o), ...previousOf(o), retiredServiceAccountIds: retired });
 }
 
 /** Ms since the epoch of a stored expiry, or undefined for `never`, missing or unreadable values. */
@@ -142,11 +226,37 @@ function expiryMs(expiresAt: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+/** The expiry stored: the service's timestamp; `never` for expiresIn 0; else creation + expiresIn (rotation needs a date). */
+function tokenExpiry(reported: string, expiresIn: number, createdAt: string, nowMs: number): string {
+  if (expiryMs(reported) !== undefined) return reported;
+  if (expiresIn === 0) return NEVER;
+  const base = Date.parse(createdAt);
+  return new Date((Number.isNaN(base) ? nowMs : base) + expiresIn * 1000).toISOString();
+}
+
+/**
+ * An update that created an account (whose token must not be lost) but could not finish: the engine stores
+ * `properties` as the resource's new state (tokens still secret) and fails the update with this message; the next
+ * `pulumi up` updates the resource again, which finishes the job.
+ */
+class PartialUpdateError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[] = [message],
+  ) {
+    super(message);
+  }
+}
+
 // ---- provider -------------------------------------------------------------------------------------------
 
 export class ServiceAccountProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs> {
   private readonly now: () => number;
   private goneProjectsConfig: string | undefined;
+  /** This instance's own creates (one instance serves every ServiceAccount of a provider process). */
+  private readonly ledger = new CreateLedger();
 
   /** @param options.now Current time in ms since the epoch, for the rotation window. Default `Date.now`. */
   constructor(options: { now?: () => number } = {}) {
@@ -168,20 +278,21 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
 
   // ---- diff ----
   /**
-   * A changed (or unknown) input the service receives replaces, create-before-delete; so does a reached rotation window
-   * (the new one). A new window alone, not reached, is an in-place update. No call.
+   * A changed (or unknown) input the service receives, or a reached rotation window, needs a new account: a
+   * replacement (create-before-delete), or with `keepPreviousToken` an in-place rotation (but a new project still
+   * replaces). A new window or option alone, a previous account to drop, or retired accounts to delete: an update. No call.
    */
   async diff(_id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.DiffResult> {
-    const before = normalized(olds);
-    const after = normalized(news);
-    const replaces: string[] = REPLACE_ON.filter((k) => {
-      const [a, b] = [before[k], after[k]];
-      if (isUnknown(b)) return true;
-      return Array.isArray(a) && Array.isArray(b) ? !sameStringSet(a, b) : a !== b;
-    });
-    if (this.rotationDue(olds.tokenExpiresAt, after.rotateBeforeExpiry)) replaces.push(ROTATION_REASON);
-    const windowChanged = isUnknown(after.rotateBeforeExpiry) || after.rotateBeforeExpiry !== before.rotateBeforeExpiry;
-    return { changes: replaces.length > 0 || windowChanged, replaces, deleteBeforeReplace: false };
+    const [before, after] = [normalized(olds), normalized(news)];
+    const overlap = after.keepPreviousToken === true;
+    const rotate: string[] = changedKeys(before, after, SERVICE_INPUTS);
+    if (this.rotationDue(olds.tokenExpiresAt, after.rotateBeforeExpiry)) rotate.push(ROTATION_REASON);
+    const replaces = overlap ? rotate.filter((k) => k === "projectId") : rotate;
+    const inPlace =
+      changedKeys(before, after, ["rotateBeforeExpiry", "keepPreviousToken"]).length > 0 ||
+      (olds.retiredServiceAccountIds?.length ?? 0) > 0 ||
+      (!overlap && typeof olds.previousServiceAccountId === "string");
+    return { changes: rotate.length > 0 || inPlace, replaces, deleteBeforeReplace: false };
   }
 
   /** True when the token expires and expiry minus the window has passed; an unknown window may be due. */
@@ -194,22 +305,17 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
   }
 
   // ---- create ----
-  /** Creates the account (see `createAccount` in ./orphans); the resource id is the account id. */
+  /** Creates the account (./serviceAccountCreate: nothing left live that nobody holds); the resource id is the account id. */
   async create(inputs: ServiceAccountInputs): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const failures = validate(inputs);
     if (failures.length > 0) throw new Error(`pulumi-pims: invalid ServiceAccount inputs: ${failures.map((f) => f.reason).join("; ")}`);
     const ins = normalized(inputs);
-    const clock = serviceClock();
-    const body = { name: ins.name, description: ins.description, grants: ins.grants, expiresIn: ins.expiresIn };
-    const opts = { skewMs: clock.skewMs, minDelayMs: tuningFromEnv().minDelayMs, onRetry: (line: string) => console.warn(line) };
-    const account = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
-    const { id, createdAt, createdByUserId, token } = account;
-    const tokenExpiresAt = tokenExpiry(token.expiresAt, ins.expiresIn, createdAt, this.now());
-    return { id, outs: outputs({ ...ins, serviceAccountId: id, createdAt, createdByUserId, tokenId: token.id, tokenExpiresAt, token: token.secret }) };
+    const account = await this.newAccount(ins);
+    return { id: account.serviceAccountId, outs: outputs({ ...ins, ...account }) };
   }
 
   // ---- read ----
-  /** The stored properties unchanged, token included (the service cannot read an account); import is refused. */
+  /** The stored properties unchanged, tokens included (the service cannot read an account); import is refused. */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
     if (props && typeof props.projectId === "string" && typeof props.token === "string") return { id, props };
     throw new Error(
@@ -218,32 +324,99 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
   }
 
   // ---- update ----
-  /** Reached only for a new `rotateBeforeExpiry` (see diff): no call; every other output, the token first, is kept. */
-  async update(_id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
-    return { outs: outputs({ ...olds, rotateBeforeExpiry: normalized(news).rotateBeforeExpiry }) };
+  /**
+   * With `keepPreviousToken` and a rotation due (see diff): one new account (POST), the current one kept as the
+   * previous one, the one before it deleted. Otherwise no new account: the settings are stored, a previous account is
+   * deleted when the option is off, and retired accounts are deleted. Every token is kept. When a delete fails after a
+   * new account was created, the new state is stored anyway (the update fails; the next `pulumi up` finishes).
+   */
+  async update(id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
+    const ins = normalized(news);
+    const overlap = ins.keepPreviousToken === true;
+    const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
+    if (this.rotationDue(olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
+    const retire = [...(olds.retiredServiceAccountIds ?? [])];
+    let next: ServiceAccountOutputs;
+    let created: Account | undefined;
+    if (overlap && reasons.length > 0) {
+      created = await this.newAccount(ins);
+      if (olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
+      next = { ...ins, ...created, ...asPrevious(accountOf(olds)) };
+    } else {
+      // No new account: what the service holds stays as stored; only the local options come from the program.
+      const local = { rotateBeforeExpiry: ins.rotateBeforeExpiry, keepPreviousToken: ins.keepPreviousToken };
+      next = { ...normalized(olds), ...local, ...accountOf(olds), ...(overlap ? previousOf(olds) : {}) };
+      if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
+    }
+    const failed = await this.deleteAll(olds.projectId, retire);
+    const outs = outputs({ ...next, retiredServiceAccountIds: failed.map((f) => f.id) });
+    if (created) {
+      const kept = olds.serviceAccountId;
+      const gone = retire.filter((r) => !failed.some((f) => f.id === r));
+      progress(
+        progressLine(
+          "pulumi-pims",
+          `service account ${JSON.stringify(ins.name)} in project ${ins.projectId}`,
+          `rotated (${reasons.join(", ")}): new account ${created.serviceAccountId}`,
+          `previous account ${kept} kept until the next rotation${gone.length > 0 ? `, ${gone.join(", ")} deleted` : ""}`,
+        ),
+      );
+    }
+    if (failed.length === 0) return { outs };
+    const what = created ? `the rotation created account ${created.serviceAccountId} (its token is stored in the state) but ` : "";
+    const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
+    const message =
+      `pulumi-pims: service account ${JSON.stringify(ins.name)} in project ${olds.projectId}: ${what}deleting the retired account(s) failed (${detail}). ` +
+      `They stay in the state (retiredServiceAccountIds) and the next \`pulumi up\` deletes them; or delete one with \`pims service-accounts delete ${olds.projectId} <id>\`.`;
+    const provider = (news as unknown as Record<string, unknown>).__provider;
+    throw new PartialUpdateError(message, id, { ...outs, __provider: provider });
   }
 
   // ---- delete ----
-  /** DELETE .../service-accounts/{id}; a 404 counts only once the service confirms it (`confirmAccountGone`, ./orphans). */
+  /**
+   * DELETE .../service-accounts/{id} of every account the resource holds, oldest first: retired ones, the previous one,
+   * the current one. A 404 counts only once the service confirms it (./serviceAccountDelete). When one fails, the
+   * resource stays in the state with every account (those deleted are confirmed gone on the next try).
+   */
   async delete(id: string, props: ServiceAccountOutputs): Promise<void> {
     const projectId: unknown = props?.projectId;
     if (typeof projectId !== "string" || projectId === "")
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
-    const client = this.client();
-    try {
-      await client.deleteServiceAccount(projectId, id);
-    } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
-      const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
-      await confirmAccountGone(client, { projectId, accountId: id, notFound: e, goneProjects, warn: (line) => console.warn(line) });
+    const ids = [...(props.retiredServiceAccountIds ?? []), props.previousServiceAccountId, props.serviceAccountId ?? id];
+    const failed = await this.deleteAll(projectId, ids);
+    if (failed.length > 0) {
+      throw new Error(
+        `pulumi-pims: deleting service account(s) of ${id} in project ${projectId} failed: ${failed.map((f) => `${f.id}: ${f.error}`).join("; ")}`,
+      );
     }
   }
-}
 
-/** The expiry stored: the service's timestamp; `never` for expiresIn 0; else creation + expiresIn (rotation needs a date). */
-function tokenExpiry(reported: string, expiresIn: number, createdAt: string, nowMs: number): string {
-  if (expiryMs(reported) !== undefined) return reported;
-  if (expiresIn === 0) return NEVER;
-  const base = Date.parse(createdAt);
-  return new Date((Number.isNaN(base) ? nowMs : base) + expiresIn * 1000).toISOString();
+  /** Deletes each account (in order, once each); returns those that failed, with why. */
+  private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<Array<{ id: string; error: string }>> {
+    const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
+    if (unique.size === 0) return []; // no client, no call
+    const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
+    const client = this.client();
+    const failed: Array<{ id: string; error: string }> = [];
+    for (const accountId of unique) {
+      try {
+        await deleteAccount(client, { projectId, accountId, goneProjects, warn: progress });
+      } catch (e) {
+        failed.push({ id: accountId, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    return failed;
+  }
+
+  /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
+  private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
+    const clock = serviceClock();
+    const tuning = tuningFromEnv();
+    const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
+    const watchMs = readSetting("lostCreateWatchMs", undefined) ?? lostCreateWatchMs(tuning.timeoutMs ?? 30_000);
+    const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: tuning.minDelayMs, progress };
+    const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
+    const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
+    return { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId, tokenId: a.token.id, tokenExpiresAt, token: a.token.secret };
+  }
 }

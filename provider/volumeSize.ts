@@ -11,7 +11,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isPimsError } from "./client";
 import { quote } from "./client/values";
-import { clean, Failures, isUnknown, PimsProviderBase } from "./common";
+import { Failures, isUnknown } from "./checks";
+import { PimsProviderBase } from "./providerBase";
+import { changedKeys, clean } from "./state";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -102,7 +104,7 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
   // ---- diff ----
   /** Another project or volume replaces the resource; a new size is an update (a resize). */
   async diff(_id: string, olds: VolumeSizeOutputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.DiffResult> {
-    const replaces = REPLACE_ON.filter((k) => isUnknown(news[k]) || news[k] !== olds[k]);
+    const replaces = changedKeys(olds, news, REPLACE_ON);
     if (replaces.length > 0) return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
     return { changes: isUnknown(news.sizeGb) || news.sizeGb !== olds.sizeGb };
   }

@@ -4,11 +4,9 @@ import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
 /** Arguments of {@link AppSecrets}: the inputs documented on `AppSecretsInputs`, each a `pulumi.Input`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
 export interface AppSecretsArgs extends Inputs<AppSecretsInputs> {}
 
 /** The outputs of {@link AppSecrets} (documented on `AppSecretsOutputs`), merged into the class. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
 export interface AppSecrets extends OutputProps<AppSecretsOutputs> {}
 
 /**
@@ -49,7 +47,6 @@ export interface AppSecrets extends OutputProps<AppSecretsOutputs> {}
  * });
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class AppSecrets extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of this resource in the Pulumi program.

@@ -9,7 +9,7 @@ export * from "./project";
 export * from "./serviceAccount";
 export * from "./volumeSize";
 export * from "./appSecrets";
-export * from "./provider";
+export * from "./providerResource";
 export * from "./functions";
 export {
   PimsClient,
@@ -26,8 +26,8 @@ export {
   isPimsError,
   BUILD_TERMINAL_STATUSES,
 } from "../provider/client";
-export { MissingCredentialsError } from "../provider/credentials";
-export type { CredentialsAudience, CredentialsOptions } from "../provider/credentials";
+export { MissingCredentialsError } from "../provider/configErrors";
+export type { CredentialsAudience, CredentialsOptions } from "../provider/configErrors";
 export type { ClientOptions, PimsErrorInit, PimsErrorKind } from "../provider/client";
 export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {

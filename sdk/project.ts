@@ -4,11 +4,9 @@ import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
 /** Arguments of {@link Project}: the inputs documented on `ProjectInputs`, each a `pulumi.Input`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
 export interface ProjectArgs extends Inputs<ProjectInputs> {}
 
 /** The outputs of {@link Project} (documented on `ProjectOutputs`), merged into the class. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
 export interface Project extends OutputProps<ProjectOutputs> {}
 
 /**
@@ -37,7 +35,6 @@ export interface Project extends OutputProps<ProjectOutputs> {}
  * export const projectId = project.projectId;
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Project extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of this resource in the Pulumi program (not the project's name).

@@ -1,14 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import { SERVICE_ACCOUNT_OUTPUT_KEYS, type ServiceAccountInputs, type ServiceAccountOutputs } from "../provider/serviceAccount";
+import { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountInputs, type ServiceAccountOutputs } from "../provider/serviceAccount";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
 /** Arguments of {@link ServiceAccount}: the inputs documented on `ServiceAccountInputs`, each a `pulumi.Input`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
 export interface ServiceAccountArgs extends Inputs<ServiceAccountInputs> {}
 
 /** The outputs of {@link ServiceAccount} (documented on `ServiceAccountOutputs`), merged into the class. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
 export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
 
 /**
@@ -19,16 +17,25 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  * creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
  * the CLI), so read it from `token` — it cannot be fetched from the service again.
  *
- * **Changes replace.** The service cannot update an account, so changing any argument it receives (all but
- * `rotateBeforeExpiry`) creates a new account (with a new token) and then deletes the old one. The new one is
- * created first, so anything that consumes `token` (e.g. an `AppSecrets` resource) is switched to the new token
- * before the old one stops working. Do not set `deleteBeforeReplace` on this resource.
+ * **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+ * but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+ * replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+ * resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+ * `deleteBeforeReplace` on this resource.
  *
  * **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
  * automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
- * `pulumi preview`) shows a replacement. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+ * `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
  * the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
  * never expires and is never rotated by `rotateBeforeExpiry`.
+ *
+ * **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+ * stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+ * update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+ * secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+ * rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+ * `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+ * accounts of the old project are deleted at the end of that update).
  *
  * **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
  * dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
@@ -59,22 +66,31 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  *   expiresIn: 90 * 24 * 3600,         // 90 days
  *   rotateBeforeExpiry: 14 * 24 * 3600, // new token once fewer than 14 days are left
  * });
+ *
+ * // Two valid tokens at every moment: a 90-day token rotated every 30 days, the previous one kept until the next rotation.
+ * const app = new pims.ServiceAccount("app", {
+ *   projectId: project.id,
+ *   name: "app",
+ *   grants: [project.id],
+ *   expiresIn: 90 * 24 * 3600,
+ *   rotateBeforeExpiry: 60 * 24 * 3600,
+ *   keepPreviousToken: true,
+ * });
  * export const ciToken = ci.token;      // a secret output
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class ServiceAccount extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of the resource (Pulumi's logical name, not the account's name).
    * @param args The account's arguments.
-   * @param opts Resource options. `additionalSecretOutputs: ["token"]` is always added.
+   * @param opts Resource options. `additionalSecretOutputs: ["token", "previousToken"]` is always added.
    */
   constructor(name: string, args: ServiceAccountArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShim("ServiceAccount"),
       name,
       resourceProps(args, SERVICE_ACCOUNT_OUTPUT_KEYS),
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token"] }),
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: SERVICE_ACCOUNT_SECRET_OUTPUTS }),
       "pims",
       "ServiceAccount",
     );

@@ -4,11 +4,9 @@ import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
 /** Arguments of {@link VolumeSize}: the inputs documented on `VolumeSizeInputs`, each a `pulumi.Input`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface (not an alias) keeps the name in docs and errors
 export interface VolumeSizeArgs extends Inputs<VolumeSizeInputs> {}
 
 /** The outputs of {@link VolumeSize} (documented on `VolumeSizeInputs`), merged into the class. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- types the outputs the Resource constructor creates from the props given to super
 export interface VolumeSize extends OutputProps<VolumeSizeOutputs> {}
 
 /**
@@ -41,7 +39,6 @@ export interface VolumeSize extends OutputProps<VolumeSizeOutputs> {}
  * const data = new pims.VolumeSize("data", { projectId: "p-1a2b3c4d", volumeId: "default-us-east-1", sizeGb: 200 });
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class VolumeSize extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of this resource in the Pulumi program.

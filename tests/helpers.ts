@@ -7,7 +7,7 @@ import type { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../simulator";
 import { PimsClient, type ClientOptions } from "../provider/client";
 import { Scheduler } from "../provider/client/scheduler";
-import type { PimsProviderBase } from "../provider/common";
+import type { PimsProviderBase } from "../provider/providerBase";
 
 /**
  * A simulator for one suite. The profile is the option, else PIMS_SIM_PROFILE (`default` or `quirky`), else

@@ -12,7 +12,8 @@
  *
  * Requests start in arrival order (FIFO); a refused request keeps its place. Clock and timers are injectable.
  */
-import { isPlainObject } from "./values";
+import { formatDuration, parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
+import { isPlainObject, wholeNumberProblem } from "./values";
 
 export interface SchedulerClock {
   /** Milliseconds since the epoch (an HTTP-date `Retry-After` is compared with it). */
@@ -91,21 +92,6 @@ export class RateLimitTimeoutError extends Error {
   }
 }
 
-/**
- * `Retry-After` in ms: delta-seconds or an HTTP date (relative to `now`), never below 0; undefined when absent or
- * unreadable.
- */
-export function parseRetryAfter(raw: unknown, now: number): number | undefined {
-  if (typeof raw !== "string" && typeof raw !== "number") return undefined;
-  const text = String(raw).trim();
-  if (text === "") return undefined;
-  const seconds = Number(text);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its day and month
-  const date = Date.parse(text);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-
 /** The default 429 test: an axios-shaped error whose response has status 429. */
 export function throttleOf(error: unknown): Throttle | undefined {
   if (!isPlainObject(error) && !(error instanceof Error)) return undefined;
@@ -113,13 +99,6 @@ export function throttleOf(error: unknown): Throttle | undefined {
   if (!isPlainObject(response) || response.status !== 429) return undefined;
   const headers = response.headers;
   return { retryAfter: isPlainObject(headers) ? headers["retry-after"] : undefined };
-}
-
-/** A duration as a person reads it: `800 ms`, `12 s`, `5 min 3 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 interface Item {
@@ -174,15 +153,16 @@ export class Scheduler {
   /** Changes the settings given; the others stay. Throws RangeError on a value that means nothing. */
   configure(settings: SchedulerSettings): void {
     const { maxConcurrency, rateLimitTimeoutMs, progressIntervalMs, onProgress } = settings;
-    if (maxConcurrency !== undefined) {
-      if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) throw new RangeError(`maxConcurrency must be a whole number >= 1 (got ${maxConcurrency})`);
-      this.maxConcurrency = maxConcurrency;
+    // Settings are parsed and checked where they are set (provider/settings.ts); this guards direct callers.
+    for (const [field, v, min] of [
+      ["maxConcurrency", maxConcurrency, 1],
+      ["rateLimitTimeoutMs", rateLimitTimeoutMs, 0],
+    ] as const) {
+      const problem = v === undefined ? undefined : wholeNumberProblem(v, field, min, "");
+      if (problem !== undefined) throw new RangeError(problem);
     }
-    if (rateLimitTimeoutMs !== undefined) {
-      if (!Number.isFinite(rateLimitTimeoutMs) || rateLimitTimeoutMs < 0)
-        throw new RangeError(`rateLimitTimeoutMs must be a number >= 0 (got ${rateLimitTimeoutMs})`);
-      this.rateLimitTimeoutMs = rateLimitTimeoutMs;
-    }
+    if (maxConcurrency !== undefined) this.maxConcurrency = maxConcurrency;
+    if (rateLimitTimeoutMs !== undefined) this.rateLimitTimeoutMs = rateLimitTimeoutMs;
     if (progressIntervalMs !== undefined) this.progressIntervalMs = Math.max(0, progressIntervalMs);
     if (onProgress !== undefined) this.onProgress = onProgress;
     this.pump();
@@ -276,23 +256,21 @@ export class Scheduler {
       this.lastDecreaseAt = now;
       this.lastGrowAt = now;
     }
-    const retryAfterMs = parseRetryAfter(throttle.retryAfter, now);
-    const waitMs = retryAfterMs ?? this.defaultPauseMs;
     item.firstRefusedAt ??= now;
-    const waited = now - item.firstRefusedAt;
-    const left = this.rateLimitTimeoutMs - waited;
-    if (left <= 0 || (retryAfterMs !== undefined && retryAfterMs > left)) {
-      const attempts = `${item.attempts} attempt${item.attempts === 1 ? "" : "s"}`;
-      const limit = `the ${formatDuration(this.rateLimitTimeoutMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)`;
-      const detail =
-        left <= 0
-          ? `still rate limited (HTTP 429) after ${formatDuration(waited)} (${attempts}); gave up at ${limit}`
-          : `rate limited (HTTP 429) and asked to wait ${formatDuration(retryAfterMs ?? 0)}, beyond ${limit}; gave up after ${attempts}`;
+    const verdict = rateLimitVerdict({
+      waitedMs: now - item.firstRefusedAt,
+      retryAfterMs: parseRetryAfter(throttle.retryAfter, now),
+      boundMs: this.rateLimitTimeoutMs,
+      attempts: item.attempts,
+      defaultPauseMs: this.defaultPauseMs,
+    });
+    if (!verdict.repeat) {
+      const { method, path } = item.info;
       return item.reject(
-        new RateLimitTimeoutError({ method: item.info.method, path: item.info.path, attempts: item.attempts, waitedMs: waited, detail, cause: error }),
+        new RateLimitTimeoutError({ method, path, attempts: item.attempts, waitedMs: now - item.firstRefusedAt, detail: verdict.detail, cause: error }),
       );
     }
-    this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(waitMs, left));
+    this.pausedUntil = Math.max(this.pausedUntil, now + verdict.waitMs);
     // Back to its place: ahead of every request that arrived after it.
     let i = 0;
     while (i < this.queue.length && this.queue[i].seq < item.seq) i++;
@@ -326,9 +304,14 @@ export class Scheduler {
     this.lastProgressAt = now;
     const pace = this.rate === Infinity ? "no pace limit" : `pace ${this.rate.toFixed(1)} requests/s`;
     const pause = now < this.pausedUntil ? `; resuming in ${formatDuration(this.pausedUntil - now)}` : "";
+    const waiting = `${this.queue.length} request${this.queue.length === 1 ? "" : "s"} waiting`;
     this.onProgress(
-      `pulumi-pims: the service is limiting the request rate (${this.refused} refused with HTTP 429 so far): ` +
-        `${this.queue.length} request${this.queue.length === 1 ? "" : "s"} waiting, ${this.inFlight} in flight, ${pace}${pause}`,
+      progressLine(
+        "pulumi-pims",
+        "requests to the service",
+        `rate limited (HTTP 429, ${this.refused} refused so far)`,
+        `${waiting}, ${this.inFlight} in flight, ${pace}${pause}`,
+      ),
     );
   }
 }

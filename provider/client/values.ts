@@ -22,3 +22,13 @@ export function quote(v: unknown, max = 60): string {
   if (typeof v === "symbol") return v.toString();
   return `${v as number | boolean | bigint | undefined}`;
 }
+
+/**
+ * Why `v` cannot be a whole-number setting (at least `min`), or undefined. Stack config and the environment give
+ * text: digits (spaces around allowed) are accepted. The one rule of every whole-number setting, wherever it is set.
+ */
+export function wholeNumberProblem(v: unknown, field: string, min: number, unit: string): string | undefined {
+  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
+  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
+}

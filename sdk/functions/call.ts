@@ -12,9 +12,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
-import { idProblem } from "../../provider/common";
-import { clientFor, PimsConfigurationError, type ConfiguredCredentials } from "../../provider/credentials";
-import type { Provider, ProviderCallSettings } from "../provider";
+import { idProblem } from "../../provider/checks";
+import { clientFor, type ConfiguredCredentials } from "../../provider/settings";
+import { PimsConfigurationError } from "../../provider/configErrors";
+import type { Provider, ProviderCallSettings } from "../providerResource";
 
 /**
  * Per-call options: explicit credentials (for scripts and tests) and client tuning. Everything is optional;
@@ -118,7 +119,7 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   if (provider === undefined) return undefined;
   // Loaded only when a provider is given: a Provider exists only where @pulumi/pulumi is loaded already.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Provider: P } = require("../provider") as typeof import("../provider");
+  const { Provider: P } = require("../providerResource") as typeof import("../providerResource");
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { MissingCredentialsError } from "../../provider/credentials";
+import { MissingCredentialsError } from "../../provider/configErrors";
 import { expectNoPlaintextSecrets } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { ROOT, lines, useCli } from "./cliHarness";
@@ -124,7 +124,7 @@ describe("pims", () => {
     expect(verbose.code).toBe(0);
     const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("retry "));
     expect(retryLines).toHaveLength(2);
-    expect(retryLines[0]).toMatch(new RegExp(`^retry 1: GET /v2/projects/${p}/invoices failed \\(HTTP 503\\); trying again in \\d+ ms$`));
+    expect(retryLines[0]).toMatch(new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`));
     expect(verbose.stdout).toContain("in_1");
 
     sim.addFault({ method: "GET", path: `/v2/projects/${p}/invoices`, kind: "status", status: 503, times: 1 });

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { cancelRun, getApiKeys, getApiKeysOutput, getAppLogs, getBuildLogs, getInvoices } from "../../sdk/functions";
-import { MissingCredentialsError } from "../../provider/credentials";
+import { MissingCredentialsError } from "../../provider/configErrors";
 import { processScheduler } from "../../provider/client/scheduler";
 import { expectNoPlaintextSecrets } from "../helpers";
 import type { PimsSimulator } from "../../simulator";

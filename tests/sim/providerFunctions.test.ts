@@ -17,7 +17,7 @@ import {
   Provider,
   ServiceAccount,
 } from "../../sdk";
-import { PimsConfigurationError } from "../../provider/credentials";
+import { PimsConfigurationError } from "../../provider/configErrors";
 import type { PimsSimulator } from "../../simulator";
 import { captureRegistrations, rejectionOf, startSimulator } from "../helpers";
 import { useFunctionsSuite, valueOf } from "./functionsHarness";

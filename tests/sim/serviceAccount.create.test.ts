@@ -7,7 +7,7 @@
  * nobody holds after create, replace and delete.
  */
 import { ServerError, TimeoutError, ValidationError } from "../../provider/client";
-import { UncertainCreateError } from "../../provider/orphans";
+import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../simulator";
 import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, startSimulator, testClient } from "../helpers";
@@ -90,7 +90,7 @@ describe("creates that fail", () => {
     expect(sim.issuedSecrets()).toContain(outs.token);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0][0])).toMatch(
-      /POST \/v2\/projects\/.*\/service-accounts failed \(503\) .*shows no new account named "retried"; create retry 1 of 7/,
+      /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ ms$/,
     );
   });
 

@@ -4,8 +4,8 @@
  * making no call, credentials, and a scan of every error text and log line for plaintext secrets.
  */
 import { AuthError, PimsClient, ValidationError } from "../../provider/client";
-import { UNKNOWN } from "../../provider/common";
-import { MissingCredentialsError } from "../../provider/credentials";
+import { UNKNOWN } from "../../provider/checks";
+import { MissingCredentialsError } from "../../provider/configErrors";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
 import type { PimsSimulator } from "../../simulator";
 import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";

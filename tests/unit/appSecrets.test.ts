@@ -4,7 +4,7 @@
  * against the simulator is in tests/sim/appSecrets.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../../provider/common";
+import { UNKNOWN } from "../../provider/checks";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
 import { AppSecrets } from "../../sdk/appSecrets";
 import { captureRegistrations, expectNoPlaintextSecrets, outputValue } from "../helpers";

@@ -5,8 +5,9 @@
 import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { BASE_URL_RULE, baseUrlProblem, normalizeBaseUrl, PimsClient } from "../../provider/client";
-import { PimsProviderBase } from "../../provider/common";
-import { clientFor, InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError, resolveCredentials } from "../../provider/credentials";
+import { PimsProviderBase } from "../../provider/providerBase";
+import { clientFor, resolveCredentials } from "../../provider/settings";
+import { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
 import { configureRequest } from "../helpers";
 
 const TOKEN = "pims_unit_token_0123456789abcdef";

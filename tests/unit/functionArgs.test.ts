@@ -2,7 +2,7 @@
  * SDK function arguments checked before any request (no credentials, no network): the shared required-id rule, the
  * app-log query rules, the Output forms' argument types, and the build-status predicates.
  */
-import { Failures } from "../../provider/common";
+import { Failures } from "../../provider/checks";
 import {
   BUILD_SUCCESS_STATUSES,
   cancelRun,

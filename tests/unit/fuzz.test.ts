@@ -18,7 +18,7 @@
  */
 import fc from "fast-check";
 import { isPlainObject } from "../../provider/client/values";
-import { UNKNOWN } from "../../provider/common";
+import { UNKNOWN } from "../../provider/checks";
 import { newProvider } from "../../provider/index";
 import { configureRequest } from "../helpers";
 import {

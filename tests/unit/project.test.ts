@@ -3,7 +3,7 @@
  * The lifecycle against the simulator is in tests/sim/project.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../../provider/common";
+import { UNKNOWN } from "../../provider/checks";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
 import { Project } from "../../sdk/project";
 import { captureRegistrations, outputValue } from "../helpers";

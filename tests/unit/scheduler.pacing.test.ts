@@ -106,7 +106,7 @@ describe("Scheduler: progress", () => {
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(5000);
     for (const line of lines) {
       expect(line).toMatch(
-        /^pulumi-pims: the service is limiting the request rate \(\d+ refused with HTTP 429 so far\): \d+ requests? waiting, \d+ in flight, pace \d+\.\d requests\/s/,
+        /^pulumi-pims: requests to the service: rate limited \(HTTP 429, \d+ refused so far\); \d+ requests? waiting, \d+ in flight, pace \d+\.\d requests\/s/,
       );
       expect(line).not.toMatch(/sa-secretish|\/v2|Bearer|retry-after/i);
     }

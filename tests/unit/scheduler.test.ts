@@ -2,8 +2,9 @@
  * The process-wide request scheduler on a fake clock: concurrency cap, FIFO order, both Retry-After forms, and the time
  * bound on 429 retries. Pacing and progress lines: scheduler.pacing.test.ts. No network, no sleep.
  */
-import { formatDuration, parseRetryAfter, processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../provider/client/scheduler";
-import { clientFor, schedulerSettings } from "../../provider/credentials";
+import { formatDuration, parseRetryAfter } from "../../provider/client/retry";
+import { processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../provider/client/scheduler";
+import { clientFor, schedulerSettings } from "../../provider/settings";
 import { VolumeSizeProvider } from "../../provider/volumeSize";
 import { FakeService, info, refusal, setup, START } from "./schedulerKit";
 

@@ -2,7 +2,7 @@
  * ServiceAccount without the network: check (every rule, unknowns at preview) and diff (what replaces, what is an
  * in-place update, the rotation window) and update (what it keeps).
  */
-import { UNKNOWN } from "../../provider/common";
+import { UNKNOWN } from "../../provider/checks";
 import { MAX_EXPIRES_IN, ROTATION_REASON, ServiceAccountProvider } from "../../provider/serviceAccount";
 import { isPlainJson, loose, type Props } from "../serviceAccountKit";
 

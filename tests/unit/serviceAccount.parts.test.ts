@@ -16,7 +16,10 @@ import {
   ValidationError,
   type ApiKey,
 } from "../../provider/client";
-import { accountsFromKeys, isAmbiguousCreateFailure, orphanCandidates, parseGoneProjects, UncertainCreateError } from "../../provider/orphans";
+import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccountListing";
+import { createFailureKind } from "../../provider/client/retry";
+import { parseGoneProjects } from "../../provider/serviceAccountDelete";
+import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccount } from "../../sdk/serviceAccount";
 import { providerShim } from "../../sdk/shim";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
@@ -24,33 +27,33 @@ import { captureRegistrations, configureRequest, outputValue } from "../helpers"
 
 // ---- which failures are ambiguous -------------------------------------------------------------------------------
 
-describe("which create failures are ambiguous", () => {
+describe("what a failed create proves (answered: look, then maybe repeat; lost: watch, never repeat; none: nothing created)", () => {
   const init = { action: 'creating service account "x" in project p-1', method: "POST", path: "/v2/projects/p-1/service-accounts" };
-  const cases: Array<[string, boolean, unknown]> = [
-    ["a timeout", true, new TimeoutError({ ...init, code: "ECONNABORTED" })],
-    ["a dropped connection (ECONNRESET)", true, new NetworkError({ ...init, code: "ECONNRESET" })],
-    ["a network error without a code", true, new NetworkError({ ...init })],
-    ["ECONNREFUSED (never sent)", false, new NetworkError({ ...init, code: "ECONNREFUSED" })],
-    ["ENOTFOUND (never sent)", false, new NetworkError({ ...init, code: "ENOTFOUND" })],
-    ["EAI_AGAIN (never sent)", false, new NetworkError({ ...init, code: "EAI_AGAIN" })],
-    ["EHOSTUNREACH (never sent)", false, new NetworkError({ ...init, code: "EHOSTUNREACH" })],
-    ["ENETUNREACH (never sent)", false, new NetworkError({ ...init, code: "ENETUNREACH" })],
-    ["a 500", true, new ServerError({ ...init, status: 500 })],
-    ["a 503", true, new ServerError({ ...init, status: 503 })],
-    ["a 2xx whose body could not be read (the token was lost)", true, new PimsError({ ...init, status: 201, serverMessage: "unexpected response" })],
-    ["a 422", false, new ValidationError({ ...init, status: 422 })],
-    ["a 404", false, new NotFoundError({ ...init, status: 404 })],
-    ["a 401", false, new AuthError({ ...init, status: 401 })],
-    ["a 429 (the service did nothing)", false, new RateLimitError({ ...init, status: 429 })],
-    ["a plain Error", false, new Error("boom")],
-    ["a string", false, "boom"],
+  const cases: Array<[string, "answered" | "lost" | "none", unknown]> = [
+    ["a timeout", "lost", new TimeoutError({ ...init, code: "ECONNABORTED" })],
+    ["a dropped connection (ECONNRESET)", "lost", new NetworkError({ ...init, code: "ECONNRESET" })],
+    ["a network error without a code", "lost", new NetworkError({ ...init })],
+    ["ECONNREFUSED (never sent)", "none", new NetworkError({ ...init, code: "ECONNREFUSED" })],
+    ["ENOTFOUND (never sent)", "none", new NetworkError({ ...init, code: "ENOTFOUND" })],
+    ["EAI_AGAIN (never sent)", "none", new NetworkError({ ...init, code: "EAI_AGAIN" })],
+    ["EHOSTUNREACH (never sent)", "none", new NetworkError({ ...init, code: "EHOSTUNREACH" })],
+    ["ENETUNREACH (never sent)", "none", new NetworkError({ ...init, code: "ENETUNREACH" })],
+    ["a 500", "answered", new ServerError({ ...init, status: 500 })],
+    ["a 503", "answered", new ServerError({ ...init, status: 503 })],
+    ["a 2xx whose body could not be read (the token was lost)", "answered", new PimsError({ ...init, status: 201, serverMessage: "unexpected response" })],
+    ["a 422", "none", new ValidationError({ ...init, status: 422 })],
+    ["a 404", "none", new NotFoundError({ ...init, status: 404 })],
+    ["a 401", "none", new AuthError({ ...init, status: 401 })],
+    ["a 429 (the service did nothing)", "none", new RateLimitError({ ...init, status: 429 })],
+    ["a plain Error", "none", new Error("boom")],
+    ["a string", "none", "boom"],
   ];
-  test.each(cases)("%s → ambiguous: %s", (_label, expected, e) => {
-    expect(isAmbiguousCreateFailure(e)).toBe(expected);
+  test.each(cases)("%s → %s", (_label, expected, e) => {
+    expect(createFailureKind(e)).toBe(expected);
   });
 
-  test("an unreadable token (a 2xx naming the account) is ambiguous too, but create handles it first (deletes the account)", () => {
-    expect(isAmbiguousCreateFailure(new UnreadableTokenError({ ...init, status: 201, accountId: "sa-1", members: ["x"] }))).toBe(true);
+  test("an unreadable token (a 2xx naming the account) is answered too, but create handles it first (deletes the account)", () => {
+    expect(createFailureKind(new UnreadableTokenError({ ...init, status: 201, accountId: "sa-1", members: ["x"] }))).toBe("answered");
   });
 });
 
@@ -126,7 +129,7 @@ describe("accounts and possible orphans from API keys", () => {
       serverMessage: "busy",
     });
     const many = Array.from({ length: 12 }, (_, i) => ({ id: `sa-${i}`, createdAt: "2025-01-01T00:00:00Z" }));
-    const err = new UncertainCreateError(original, "p-1", "ci", many);
+    const err = new UncertainCreateError(original, { projectId: "p-1", name: "ci", startedAt: 0, look: { kind: "found", candidates: many } });
     const lines = err.message.split("\n");
     expect(lines[0]).toBe('creating service account "ci" in project p-1: 503 busy');
     expect(lines[1]).toMatch(/Project p-1 has 12 live service accounts named "ci" created since this create started that this stack does not hold/);
@@ -134,6 +137,38 @@ describe("accounts and possible orphans from API keys", () => {
     expect(err.message).toContain("…and 2 more: pims service-accounts list p-1");
     expect(err.message).toContain("pims service-accounts delete p-1 <id>");
     expect(err.cause).toBe(original);
+  });
+
+  test("a lost create that showed no account, or could not be checked, says it may still exist and how to check (never as if nothing was created)", () => {
+    const original = new TimeoutError({
+      action: 'creating service account "ci" in project p-1',
+      method: "POST",
+      path: "/v2/projects/p-1/service-accounts",
+      code: "ECONNABORTED",
+    });
+    const none = new UncertainCreateError(original, {
+      projectId: "p-1",
+      name: "ci",
+      startedAt: Date.UTC(2026, 0, 2),
+      look: { kind: "none", looks: 4 },
+      watchedMs: 20_000,
+    });
+    expect(none.message).toMatch(
+      /may still create the account: no account named "ci" appeared in project p-1 within 20 s \(4 looks at GET \/v2\/projects\/p-1\/api-keys\)/,
+    );
+    expect(none.message).toContain("created after 2026-01-02T00:00:00.000Z");
+    expect(none.message).toContain("`pims service-accounts list p-1`");
+    expect(none.message).toContain("`pims service-accounts delete p-1 <id>`");
+    const unchecked = new UncertainCreateError(original, {
+      projectId: "p-1",
+      name: "ci",
+      startedAt: 0,
+      look: { kind: "unchecked", looks: 3, error: "connect ECONNREFUSED" },
+    });
+    expect(unchecked.message).toMatch(
+      /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/p-1\/api-keys failed \(connect ECONNREFUSED; 3 tries\)/,
+    );
+    expect([none.look, unchecked.look, none.candidates.length]).toEqual(["none", "unchecked", 0]);
   });
 });
 

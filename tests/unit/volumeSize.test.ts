@@ -3,7 +3,7 @@
  * The lifecycle against the simulator is in tests/sim/volumeSize.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../../provider/common";
+import { UNKNOWN } from "../../provider/checks";
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
 import { VolumeSize } from "../../sdk/volumeSize";
 import { captureRegistrations, outputValue } from "../helpers";

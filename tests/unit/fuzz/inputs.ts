@@ -3,7 +3,7 @@
  * every field's boundaries, and per-resource input records that are mostly plausible, sometimes anything.
  */
 import fc from "fast-check";
-import { UNKNOWN } from "../../../provider/common";
+import { UNKNOWN } from "../../../provider/checks";
 
 /** A provider's inputs (or previous inputs) as the engine hands them over: any JSON object. */
 export type Props = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * The oracles of the fuzz suite (tests/unit/fuzz.test.ts), written from the documented rules of each resource's
  * inputs: per field, whether a value is valid and, if not, the patterns a reason stating the broken rule matches.
  */
-import { UNKNOWN } from "../../../provider/common";
+import { UNKNOWN } from "../../../provider/checks";
 import { isPlainObject } from "../../../provider/client/values";
 import type { Props } from "./inputs";
 

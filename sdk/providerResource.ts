@@ -10,7 +10,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { baseUrlProblem } from "../provider/client/baseUrl";
-import { PimsConfigurationError, wholeNumberProblem } from "../provider/credentials";
+import { PimsConfigurationError } from "../provider/configErrors";
+import { SETTINGS, wholeNumberProblem } from "../provider/settings";
 
 /** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
 export interface ProviderArgs {
@@ -61,11 +62,8 @@ function tokenProblem(v: unknown, field: string): string | undefined {
   return undefined;
 }
 
-/** The whole-number settings: their argument, stack config key, least value and unit (as the rule reads). */
-const WHOLE_NUMBER_SETTINGS = [
-  { field: "maxConcurrency", min: 1, unit: "" },
-  { field: "rateLimitTimeoutMs", min: 0, unit: " of milliseconds" },
-] as const;
+/** The whole-number settings a provider takes as arguments (their config key, rule and unit: provider/settings.ts). */
+const WHOLE_NUMBER_ARGS = ["maxConcurrency", "rateLimitTimeoutMs"] as const;
 
 const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
 
@@ -146,19 +144,20 @@ export class Provider extends pulumi.ProviderResource {
     const props: pulumi.Inputs = {};
     if (token !== undefined) props["pims:token"] = token;
     if (baseUrl !== undefined) props["pims:baseUrl"] = baseUrl;
-    for (const { field, min, unit } of WHOLE_NUMBER_SETTINGS) {
+    for (const field of WHOLE_NUMBER_ARGS) {
+      const { configKey, min, unit } = SETTINGS[field];
       const arg = args[field];
       const fromConfig = config.get(field);
       // Sent as text, the form stack config gives the default provider.
       if (arg !== undefined) {
         if (isPlain(arg)) fail(wholeNumberProblem(arg, field, min, unit));
-        props[`pims:${field}`] = pulumi.output(arg).apply((n) => {
+        props[configKey] = pulumi.output(arg).apply((n) => {
           fail(wholeNumberProblem(n, field, min, unit));
           return String(n);
         });
       } else if (fromConfig !== undefined) {
-        fail(wholeNumberProblem(fromConfig, `pims:${field}`, min, unit));
-        props[`pims:${field}`] = fromConfig.trim();
+        fail(wholeNumberProblem(fromConfig, configKey, min, unit));
+        props[configKey] = fromConfig.trim();
       }
     }
     super("pulumi-nodejs", name, props, opts);

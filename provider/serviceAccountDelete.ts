@@ -1,0 +1,91 @@
+/**
+ * Deleting a service account without dropping a live one from the state: DELETE
+ * /v2/projects/{project_id}/service-accounts/{service_account_id}, where a 404 counts as "already deleted" only once
+ * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi.
+ */
+import { type ApiKey, NotFoundError, type PimsClient } from "./client";
+import { accountsFromKeys } from "./serviceAccountListing";
+
+/** Deletes the account; a 404 is accepted only when {@link confirmAccountGone} confirms it. */
+export async function deleteAccount(
+  client: PimsClient,
+  c: { projectId: string; accountId: string; goneProjects: ReadonlySet<string>; warn: (line: string) => void },
+): Promise<void> {
+  try {
+    await client.deleteServiceAccount(c.projectId, c.accountId);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+    await confirmAccountGone(client, { ...c, notFound: e });
+  }
+}
+
+/** Projects the user confirms were deleted outside Pulumi: a JSON list or comma-separated ids. */
+export function parseGoneProjects(raw: string | undefined): Set<string> {
+  const text = raw?.trim() ?? "";
+  if (text === "") return new Set();
+  let items: unknown[] = text.split(",");
+  if (text.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) items = parsed;
+    } catch {
+      // not JSON: the comma-separated form
+    }
+  }
+  return new Set(
+    items
+      .filter((v): v is string => typeof v === "string")
+      .map((v) => v.trim().replace(/^"|"$/g, ""))
+      .filter((v) => v !== ""),
+  );
+}
+
+export interface GoneCheck {
+  projectId: string;
+  accountId: string;
+  /** The DELETE's 404. */
+  notFound: NotFoundError;
+  /** From {@link parseGoneProjects}. */
+  goneProjects: ReadonlySet<string>;
+  warn: (line: string) => void;
+}
+
+/**
+ * Returns when the account is confirmed gone after its DELETE answered 404; throws otherwise, so the account stays in
+ * the state. GET /v2/projects/{project_id}/api-keys decides: the project answers and no key belongs to the account →
+ * gone; a key belongs to it → it is live. The listing 404s too → the project was deleted outside Pulumi or the base
+ * address is wrong (every route 404s): only a project the user named in `pims:goneProjects` is accepted as gone.
+ */
+export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Promise<void> {
+  const base = client.baseUrl;
+  const deleteUrl = `${c.notFound.method} ${base}${c.notFound.path}`;
+  const listUrl = `GET ${base}/v2/projects/${encodeURIComponent(c.projectId)}/api-keys`;
+  const head = `pulumi-pims: service account ${c.accountId} in project ${c.projectId} was kept in the state: ${deleteUrl} answered 404`;
+  let keys: ApiKey[];
+  try {
+    keys = await client.listApiKeys(c.projectId);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) {
+      throw new Error(`${head}, and its absence could not be confirmed (${listUrl}: ${e instanceof Error ? e.message : String(e)}). Run the operation again.`, {
+        cause: e,
+      });
+    }
+    if (c.goneProjects.has(c.projectId)) {
+      c.warn(
+        `pulumi-pims: service account ${c.accountId} was dropped from the state without a delete: project ${c.projectId} answers 404 (${listUrl}) and is named in pims:goneProjects (or PIMS_GONE_PROJECTS) as deleted outside Pulumi.`,
+      );
+      return;
+    }
+    throw new Error(
+      `${head}, and so did ${listUrl}. Either project ${c.projectId} was deleted outside Pulumi (its accounts with it), ` +
+        `or pims:baseUrl (${base}) does not point at the service (every route answers 404 there). ` +
+        `If the base address is wrong, fix pims:baseUrl (or PIMS_BASE_URL) and run again. If you have confirmed the project is gone, ` +
+        `name it and run again: \`pulumi config set pims:goneProjects ${c.projectId}\` (a JSON list or comma-separated project ids; or the PIMS_GONE_PROJECTS environment variable): ` +
+        `its accounts are then dropped from the state with a warning.`,
+      { cause: e },
+    );
+  }
+  if (accountsFromKeys(keys).some((a) => a.id === c.accountId)) {
+    throw new Error(`${head}, but ${listUrl} still shows an API key of this account: it is live. Check pims:baseUrl and run the operation again.`);
+  }
+}
