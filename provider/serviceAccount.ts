@@ -384,25 +384,24 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
     const ids = [...(props.retiredServiceAccountIds ?? []), props.previousServiceAccountId, props.serviceAccountId ?? id];
     const failed = await this.deleteAll(projectId, ids);
-    if (failed.length > 0) {
-      throw new Error(
-        `pulumi-pims: deleting service account(s) of ${id} in project ${projectId} failed: ${failed.map((f) => `${f.id}: ${f.error}`).join("; ")}`,
-      );
+    if (failed.length === 1) throw failed[0].cause; // as before: the delete's own error, naming the account and the URLs
+    if (failed.length > 1) {
+      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${failed.map((f) => `${f.id}: ${f.error}`).join("; ")}`);
     }
   }
 
   /** Deletes each account (in order, once each); returns those that failed, with why. */
-  private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<Array<{ id: string; error: string }>> {
+  private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<Array<{ id: string; error: string; cause: unknown }>> {
     const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
     if (unique.size === 0) return []; // no client, no call
     const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
     const client = this.client();
-    const failed: Array<{ id: string; error: string }> = [];
+    const failed: Array<{ id: string; error: string; cause: unknown }> = [];
     for (const accountId of unique) {
       try {
         await deleteAccount(client, { projectId, accountId, goneProjects, warn: progress });
       } catch (e) {
-        failed.push({ id: accountId, error: e instanceof Error ? e.message : String(e) });
+        failed.push({ id: accountId, error: e instanceof Error ? e.message : String(e), cause: e });
       }
     }
     return failed;

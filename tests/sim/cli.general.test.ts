@@ -122,7 +122,7 @@ describe("pims", () => {
     sim.addFault({ method: "GET", path: `/v2/projects/${p}/invoices`, kind: "status", status: 503, times: 2 });
     const verbose = await pims(["--verbose", "invoices", p]);
     expect(verbose.code).toBe(0);
-    const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("retry "));
+    const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("pims: "));
     expect(retryLines).toHaveLength(2);
     expect(retryLines[0]).toMatch(new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`));
     expect(verbose.stdout).toContain("in_1");

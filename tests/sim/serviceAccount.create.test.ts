@@ -1,7 +1,8 @@
 /**
- * ServiceAccount creates that fail, against the simulator: an ambiguous failure (5xx, timeout, dropped connection)
- * is followed by one listing of the project's API keys, which decides between sending the create again (nothing was
- * created) and reporting the possible orphans (an account with that name appeared since the create started, other
+ * ServiceAccount creates that fail, against the simulator: an answered failure (5xx) is followed by one listing of the
+ * project's API keys, which decides between sending the create again (nothing was created) and reporting the possible
+ * orphans; a lost answer (timeout, dropped connection) is never sent again, and the listing is watched to name the
+ * account if it appears (an account with that name appeared since the create started, other
  * than the stack's own); a create answer whose token cannot be read (quirky profile, forced layouts) makes the
  * provider delete that account at once. Every readable token layout of the quirky profile leaves no live account
  * nobody holds after create, replace and delete.
@@ -22,6 +23,7 @@ const texts: string[] = [];
 
 beforeAll(async () => {
   process.env.PIMS_RETRY_MIN_DELAY_MS = "5"; // backoff between create attempts, read by the provider at call time
+  process.env.PIMS_LOST_CREATE_WATCH_MS = "400"; // how long a create whose answer was lost is watched for
   sim = await startSimulator();
 });
 afterAll(async () => {
@@ -94,14 +96,28 @@ describe("creates that fail", () => {
     );
   });
 
-  test("a POST dropped before the service handled it: sent again, one account", async () => {
+  test("a POST dropped without an answer: never sent again (it may still be running); the listing is watched and the error says how to check", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.addFault({ method: "POST", path: POST_SA, kind: "drop", times: 1 });
     sim.clearRequests();
-    const { id } = await provider.create(inputsFor(project.id, "dropped"));
-    expect(log()).toEqual(["POST service-accounts 0", "GET api-keys 200", "POST service-accounts 201"]);
-    expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]);
+    const err = await failure(provider.create(inputsFor(project.id, "dropped")), UncertainCreateError);
+    expect(err.look).toBe("none");
+    expect(log()[0]).toBe("POST service-accounts 0");
+    expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(1); // at most one unknown account
+    expect(
+      log()
+        .slice(1)
+        .every((l) => l === "GET api-keys 200"),
+    ).toBe(true);
+    expect(log().length).toBeGreaterThan(2); // looked again, not only once right after the failure
+    expect(err.message).toMatch(/The service did not answer, so it may still create the account: no account named "dropped" appeared/);
+    expect(err.message).toContain(`pims service-accounts list ${project.id}`);
+    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    const watching = warn.mock.calls.map((c: unknown[]) => String(c[0]));
+    expect(watching).toEqual([
+      expect.stringMatching(/^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: .*may still create the account; not sent again; watching/),
+    ]);
   });
 
   test("a same-named account older than the request (another stack's, or the one being replaced) does not stop the retry, and is left alone", async () => {
@@ -169,13 +185,14 @@ describe("creates that fail", () => {
       expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
       expect(err.message.split("\n")[0]).toBe(`creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`);
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
-      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST
+      expect(err.look).toBe("found");
+      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST; named at the first look
     } finally {
       delete process.env.PIMS_TIMEOUT_MS;
     }
   });
 
-  test("the listing fails too: the original error is thrown unchanged and the create is not sent again", async () => {
+  test("the listing fails too: the error says the account may exist and could not be checked, with the command; the create is not sent again", async () => {
     const project = sim.addProject();
     process.env.PIMS_MAX_RETRIES = "1";
     try {
@@ -183,8 +200,13 @@ describe("creates that fail", () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 });
       sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
       sim.clearRequests();
-      const err = await failure(provider.create(inputsFor(project.id, "blind")), ServerError);
-      expect(err.message).toBe(`creating service account "blind" in project ${project.id}: 500 injected fault`);
+      const err = await failure(provider.create(inputsFor(project.id, "blind")), UncertainCreateError);
+      expect(err.original).toBeInstanceOf(ServerError);
+      expect(err.look).toBe("unchecked");
+      const [first, second] = err.message.split("\n");
+      expect(first).toBe(`creating service account "blind" in project ${project.id}: 500 injected fault`);
+      expect(second).toMatch(/may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed \(.*503/);
+      expect(second).toContain(`\`pims service-accounts list ${project.id}\``);
       expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 503", "GET api-keys 503"]);
       expect(sim.serviceAccounts(project.id)).toEqual([]);
     } finally {
