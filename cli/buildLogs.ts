@@ -1,5 +1,6 @@
 /** `pims build-logs <project> <app> <build>`: a build's logs and status; with --follow, until the build finishes. */
 import { Option, type Command } from "commander";
+import { BUILD_FAILURE_STATUSES, BUILD_SUCCESS_STATUSES } from "../provider/client";
 import { getBuildLogs } from "../sdk/functions";
 import { EXIT_FAILED, EXIT_OK, EXIT_STILL_RUNNING, callOptions, interruptSignal, io, printJson, sleep, type Runner } from "./context";
 import { UsageError, formatBuildEntry, intOption } from "./format";
@@ -70,7 +71,7 @@ export function addBuildLogsCommand(program: Command, run: Runner): void {
     .option("--json", "the result as JSON; with --follow one JSON object per entry, then a status object")
     .addHelpText(
       "after",
-      "\nExit codes: 0 the build succeeded (success, ready) or is not finished (without --follow); 1 the build failed\n(build_failure, init_failure, failure, cancelled, init_timeout) or the service refused; 2 usage;\n3 following stopped (--max-polls ran out, or Ctrl-C) while the build was still running.",
+      `\nExit codes: 0 the build succeeded (${BUILD_SUCCESS_STATUSES.join(", ")}) or is not finished (without --follow); 1 the build failed\n(${BUILD_FAILURE_STATUSES.join(", ")}) or the service refused; 2 usage;\n3 following stopped (--max-polls ran out, or Ctrl-C) while the build was still running.`,
     )
     .action((project: string, app: string, build: string, o: BuildLogsOptions, cmd: Command) => run(buildLogsCommand(project, app, build, o, cmd)));
 }

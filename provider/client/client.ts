@@ -176,7 +176,7 @@ export class PimsClient {
     const c: Call = { action: `creating project ${quote(req.name, 100)}`, method: "POST", path: "/v2/projects", body: req };
     const res = await this.call(c);
     const body = parseJson(res.data);
-    // The seed says plain text; accept a JSON string, and an object carrying the id, too.
+    // Documented as the id in plain text; a JSON string, and an object carrying the id, are accepted too.
     const id = isPlainObject(body) ? (optString(body.id) ?? optString(body.projectId) ?? "").trim() : plainText(res.data);
     if (!id) throw this.unexpected(c, res, "a project id", { detail: "the response carried no project id" });
     if (!PLAIN_ID.test(id)) throw this.unexpected(c, res, "a project id");
@@ -229,18 +229,6 @@ export class PimsClient {
   /** Every log line matching `query`, page by page (see iterateAppLogPages). */
   async *iterateAppLogs(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogLine, void, undefined> {
     for await (const page of this.iterateAppLogPages(projectId, appId, query)) yield* page.logs;
-  }
-
-  /** Collects at most `limit` lines (required: logs can be unbounded). */
-  async collectAppLogs(projectId: string, appId: string, query: AppLogsQuery, limit: number): Promise<AppLogLine[]> {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer (got ${limit})`);
-    const out: AppLogLine[] = [];
-    const pageSize = query.pageSize ?? Math.min(MAX_LOG_PAGE_SIZE, Math.max(limit, 1));
-    for await (const line of this.iterateAppLogs(projectId, appId, { ...query, pageSize })) {
-      out.push(line);
-      if (out.length >= limit) break;
-    }
-    return out;
   }
 
   // GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs

@@ -4,7 +4,12 @@
  * the client normalizes null to absent so callers never see `null` for an optional field.
  */
 
-/** An API key of a project (`GET /v2/projects/{project_id}/api-keys`). */
+/**
+ * An API key of a project (`GET /v2/projects/{project_id}/api-keys`). Every member is always there, as a string: one the
+ * service sends as `null` (or leaves out) reads `""`, except `principalId`, which is absent when the key belongs to no
+ * service account (`null`, `""` or missing), and `expiresAt`, which reads `never` when the key does not expire (`never`,
+ * `null` or missing). So `null` never reaches a program: test `principalId === undefined` and `expiresAt === "never"`.
+ */
 export interface ApiKey {
   /** Unique id of the key. */
   id: string;
@@ -181,8 +186,12 @@ export interface BuildLogEntry {
   log: string;
 }
 
-/** Build statuses seen from the real service; others may appear. */
-export const BUILD_TERMINAL_STATUSES: readonly string[] = ["success", "ready", "build_failure", "init_failure", "failure", "cancelled", "init_timeout"];
+/** Final build statuses seen from the real service that mean success. The one list of build statuses (others may appear). */
+export const BUILD_SUCCESS_STATUSES: readonly string[] = ["success", "ready"];
+/** Final build statuses seen from the real service that mean failure. */
+export const BUILD_FAILURE_STATUSES: readonly string[] = ["build_failure", "init_failure", "failure", "cancelled", "init_timeout"];
+/** Every final build status: polling can stop. */
+export const BUILD_TERMINAL_STATUSES: readonly string[] = [...BUILD_SUCCESS_STATUSES, ...BUILD_FAILURE_STATUSES];
 
 /** Result of `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 export interface BuildLogs {

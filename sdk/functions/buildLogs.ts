@@ -1,11 +1,10 @@
 /** Build logs and status: `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 import type * as pulumi from "@pulumi/pulumi";
-import { BUILD_TERMINAL_STATUSES, type BuildLogEntry } from "../../provider/client";
+import { BUILD_SUCCESS_STATUSES, BUILD_TERMINAL_STATUSES, type BuildLogEntry } from "../../provider/client";
 import type { Inputs } from "../inputs";
 import { clientForProviderCall, outputOf, requireId, type PimsCallOptions } from "./call";
 
-/** Build statuses that mean the build finished successfully. */
-export const BUILD_SUCCESS_STATUSES: readonly string[] = ["success", "ready"];
+export { BUILD_SUCCESS_STATUSES };
 
 /** True when a build status is final (success or failure): polling can stop. */
 export function isBuildFinished(status: string): boolean {

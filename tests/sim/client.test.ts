@@ -19,7 +19,7 @@ simulatorPerTest((s, c) => {
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);
 
 describe("happy paths: one request each, state visible in the simulator", () => {
-  it("1 listApiKeys: seeded and service-account keys, sorted by expiresAt, never last", async () => {
+  it("listApiKeys: seeded and service-account keys, sorted by expiresAt, never last", async () => {
     const { projectId } = seed();
     sim.addApiKey(projectId, { id: "k-never", expiresAt: "never", name: "forever" });
     sim.addApiKey(projectId, { id: "k-2030", expiresAt: "2030-01-01T00:00:00.000Z", name: "later" });
@@ -34,7 +34,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sim.requests).toEqual([expect.objectContaining({ method: "GET", path: `/v2/projects/${projectId}/api-keys`, status: 200 })]);
   });
 
-  it("2 createServiceAccount: sends the body as given, returns the one-time token, the account exists", async () => {
+  it("createServiceAccount: sends the body as given, returns the one-time token, the account exists", async () => {
     const { projectId } = seed();
     const other = sim.addProject().id;
     const sa = await client.createServiceAccount(projectId, saRequest(projectId, { grants: [projectId, other] }));
@@ -56,7 +56,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(forever.token.expiresAt).toBe("never");
   });
 
-  it("3 deleteServiceAccount: the account is gone and its token stops working", async () => {
+  it("deleteServiceAccount: the account is gone and its token stops working", async () => {
     const { projectId } = seed();
     const sa = await client.createServiceAccount(projectId, saRequest(projectId));
     sim.clearRequests();
@@ -71,7 +71,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     await rejectionOf(asDeleted.listInvoices(projectId), AuthError);
   });
 
-  it("4 resizeVolume: the volume grows; above 1024 GB on a protected project", async () => {
+  it("resizeVolume: the volume grows; above 1024 GB on a protected project", async () => {
     const { projectId } = seed();
     const vol = sim.addVolume(projectId, { sizeGb: 50 });
     expect(await client.resizeVolume(projectId, vol.id, 100)).toBe(`volume ${vol.id} resized to 100 GB`);
@@ -88,7 +88,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sim.volume(prot, big.id)?.sizeGb).toBe(4096);
   });
 
-  it("5 createProject: returns the plain-text id of a project the simulator now holds", async () => {
+  it("createProject: returns the plain-text id of a project the simulator now holds", async () => {
     const before = sim.projects().length;
     const id = await client.createProject({ name: "my-app" });
     expect(id).toMatch(/^p-[0-9a-f]{8}$/);
@@ -97,7 +97,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sim.requests).toEqual([expect.objectContaining({ method: "POST", path: "/v2/projects", status: 201, body: { name: "my-app" } })]);
   });
 
-  it("6 listInvoices: the seeded invoices, unchanged; [] for none", async () => {
+  it("listInvoices: the seeded invoices, unchanged; [] for none", async () => {
     const { projectId } = seed();
     expect(await client.listInvoices(projectId)).toEqual([]);
     const a = sim.addInvoice(projectId, { amountDue: 0, paymentStatus: "open" });
@@ -106,7 +106,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/invoices` })).toBe(2);
   });
 
-  it("7 getAppLogsPage: one page with the real query names", async () => {
+  it("getAppLogsPage: one page with the real query names", async () => {
     const { projectId, appId } = seed();
     const added = sim.addLogs(projectId, appId, [
       { logLine: "first", timestamp: "2024-05-01T10:00:00.000Z" },
@@ -139,7 +139,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     });
   });
 
-  it("8 getBuildLogs: status and entries; a status change is seen on the next read", async () => {
+  it("getBuildLogs: status and entries; a status change is seen on the next read", async () => {
     const { projectId, appId } = seed();
     const build = sim.addBuild(projectId, appId, { status: "building", logs: [{ log: "step 1" }] });
     const first = await client.getBuildLogs(projectId, appId, build.id);
@@ -154,7 +154,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs` })).toBe(2);
   });
 
-  it("9 updateAppSecrets: the simulator holds the sent map (merge mode merges, replace mode replaces)", async () => {
+  it("updateAppSecrets: the simulator holds the sent map (merge mode merges, replace mode replaces)", async () => {
     const { projectId, appId } = seed();
     expect(await client.updateAppSecrets(projectId, appId, { DB_URL: "postgres://x", API_KEY: "k1" })).toBe("secrets updated");
     expect(sim.appSecrets(projectId, appId)).toEqual({ DB_URL: "postgres://x", API_KEY: "k1" });
@@ -170,7 +170,7 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     ]);
   });
 
-  it("10 cancelRun: the run is cancelled", async () => {
+  it("cancelRun: the run is cancelled", async () => {
     const { projectId, appId } = seed();
     const run = sim.addRun(projectId, appId);
     expect(await client.cancelRun(projectId, appId, run.id)).toBe(`run ${run.id} cancelled`);

@@ -5,7 +5,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as util from "node:util";
-import type { PimsClient } from "../../provider/client";
+import type { AppLogLine, AppLogsQuery, PimsClient } from "../../provider/client";
 import { expectNoPlaintextSecrets, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
 
@@ -98,4 +98,14 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** At most `limit` lines through the client's one paging loop (`iterateAppLogs`); it stops reading once it has them. */
+export async function collectLines(client: PimsClient, projectId: string, appId: string, query: AppLogsQuery, limit: number): Promise<AppLogLine[]> {
+  const out: AppLogLine[] = [];
+  for await (const line of client.iterateAppLogs(projectId, appId, query)) {
+    out.push(line);
+    if (out.length >= limit) break;
+  }
+  return out;
 }

@@ -1,8 +1,8 @@
-/** The typed client against the simulator: app log paging (`iterateAppLogs`, `collectAppLogs`) and filter checks. */
+/** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
 import { PimsClient, ValidationError, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
 import { rejectionOf } from "../helpers";
 import { PimsSimulator } from "../../simulator";
-import { seedApp, simulatorPerTest } from "./clientHelpers";
+import { collectLines, seedApp, simulatorPerTest } from "./clientHelpers";
 
 let sim: PimsSimulator;
 let client: PimsClient;
@@ -45,9 +45,9 @@ describe("app log paging", () => {
 
   it("forward returns the same lines as backward, oldest first", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const backward = await client.collectAppLogs(projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
+    const backward = await collectLines(client, projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
     sim.clearRequests();
-    const forward = await client.collectAppLogs(projectId, appId, { container: "worker", pageSize: 100, direction: "forward" }, 10_000);
+    const forward = await collectLines(client, projectId, appId, { container: "worker", pageSize: 100, direction: "forward" }, 10_000);
     expect(forward).toHaveLength(500);
     expect(forward).toEqual([...backward].reverse());
     expect(forward[0].logLine).toContain("(line 1)");
@@ -57,13 +57,13 @@ describe("app log paging", () => {
 
   it("combined filters: worker + stderr, pageSize 30 → 100 lines in 4 GETs", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const lines = await client.collectAppLogs(projectId, appId, { container: "worker", stream: "stderr", pageSize: 30 }, 10_000);
+    const lines = await collectLines(client, projectId, appId, { container: "worker", stream: "stderr", pageSize: 30 }, 10_000);
     expect(lines).toHaveLength(100);
     expect(lines.every((l) => l.stream === "stderr" && l.containerName === "worker")).toBe(true);
     expect(sim.requests).toHaveLength(4);
 
     sim.clearRequests();
-    const web = await client.collectAppLogs(projectId, appId, { container: "web", stream: "stderr" }, 10);
+    const web = await collectLines(client, projectId, appId, { container: "web", stream: "stderr" }, 10);
     expect(web).toEqual([]); // web holds even lines only, stderr lines are the odd ones ending in 9
     expect(sim.requests.map((r) => r.status)).toEqual([204]);
   });
@@ -71,13 +71,14 @@ describe("app log paging", () => {
   it("runId and date filters", async () => {
     const start = new Date("2024-05-01T00:00:00.000Z");
     const { projectId, appId } = seedLogs(400, { runIds: ["run-a", "run-b"], startTime: start, stepMs: 1000 });
-    const runB = await client.collectAppLogs(projectId, appId, { runId: "run-b", pageSize: 50, direction: "forward" }, 1000);
+    const runB = await collectLines(client, projectId, appId, { runId: "run-b", pageSize: 50, direction: "forward" }, 1000);
     expect(runB).toHaveLength(200);
     expect(runB[0].logLine).toContain("(line 200)");
     expect(sim.requests).toHaveLength(4);
 
     sim.clearRequests();
-    const window = await client.collectAppLogs(
+    const window = await collectLines(
+      client,
       projectId,
       appId,
       { afterDate: "2024-05-01T00:00:10Z", beforeDate: "2024-05-01T00:00:20Z", direction: "forward" },
@@ -87,30 +88,26 @@ describe("app log paging", () => {
     expect(sim.requests).toHaveLength(1);
   });
 
-  it("collectAppLogs stops at the limit: only the pages it needs are fetched", async () => {
+  it("the iterator stops at the limit: only the pages it needs are fetched", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const first250 = await client.collectAppLogs(projectId, appId, { pageSize: 100 }, 250);
+    const first250 = await collectLines(client, projectId, appId, { pageSize: 100 }, 250);
     expect(first250).toHaveLength(250);
     expect(sim.requests).toHaveLength(3);
 
     sim.clearRequests();
-    const all = await client.collectAppLogs(projectId, appId, {}, 250); // pageSize defaults to the limit
+    const all = await collectLines(client, projectId, appId, { pageSize: 250 }, 250);
     expect(all).toEqual(first250);
     expect(sim.requests).toHaveLength(1);
     expect(sim.requests[0].query.pageSize).toBe("250");
 
     sim.clearRequests();
-    expect(await client.collectAppLogs(projectId, appId, { pageSize: 1000 }, 1)).toHaveLength(1);
-    expect(sim.requests).toHaveLength(1);
-
-    await expect(client.collectAppLogs(projectId, appId, {}, 0)).rejects.toThrow(RangeError);
-    await expect(client.collectAppLogs(projectId, appId, {}, 1.5)).rejects.toThrow(RangeError);
+    expect(await collectLines(client, projectId, appId, { pageSize: 1000 }, 1)).toHaveLength(1);
     expect(sim.requests).toHaveLength(1);
   });
 
   it("an exact multiple of the page size ends without an extra request", async () => {
     const { projectId, appId } = seedLogs(300, { containers: ["web"] });
-    const lines = await client.collectAppLogs(projectId, appId, { pageSize: 100 }, 1000);
+    const lines = await collectLines(client, projectId, appId, { pageSize: 100 }, 1000);
     expect(lines).toHaveLength(300);
     expect(sim.requests).toHaveLength(3);
   });
@@ -148,7 +145,7 @@ describe("app log paging", () => {
     expect(err.serverMessage).toMatch(rule);
     expect(err.toString()).toBe(`checking app log filters: ${err.serverMessage}`);
     expect(err.status).toBeUndefined();
-    await rejectionOf(client.collectAppLogs(projectId, appId, query, 10), ValidationError);
+    await rejectionOf(collectLines(client, projectId, appId, query, 10), ValidationError);
     await rejectionOf(client.iterateAppLogs(projectId, appId, query).next(), ValidationError);
     expect(sim.requests).toHaveLength(0);
   });

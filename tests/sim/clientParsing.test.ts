@@ -4,7 +4,7 @@
  */
 import { NotFoundError, PimsClient, PimsError, UnreadableTokenError } from "../../provider/client";
 import { rejectionOf } from "../helpers";
-import { expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "./clientHelpers";
+import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "./clientHelpers";
 
 describe("liberal parsing (tiny real server)", () => {
   let srv: TinyServer | undefined;
@@ -157,7 +157,7 @@ describe("liberal parsing (tiny real server)", () => {
     srv = await tinyServer(fixed(204, ""));
     const c = tinyClient(srv);
     expect(await c.getAppLogsPage("p-1", "a-1")).toEqual({ hasMore: false, logs: [] });
-    expect(await c.collectAppLogs("p-1", "a-1", {}, 5)).toEqual([]);
+    expect(await collectLines(c, "p-1", "a-1", {}, 5)).toEqual([]);
     await srv.close();
     srv = await tinyServer(fixed(200, ""));
     expect(await tinyClient(srv).getAppLogsPage("p-1", "a-1")).toEqual({ hasMore: false, logs: [] });
@@ -182,7 +182,7 @@ describe("liberal parsing (tiny real server)", () => {
     await srv.close();
 
     srv = await tinyServer(fixed(200, JSON.stringify({ hasMore: true, logs: [line], nextPageToken: "same" })));
-    const lines = await tinyClient(srv).collectAppLogs("p-1", "a-1", {}, 100);
+    const lines = await collectLines(tinyClient(srv), "p-1", "a-1", { pageSize: 100 }, 100);
     expect(lines).toHaveLength(2); // first page (no token), then "same" once; a repeated token ends the walk
     expect(srv.requests.map((r) => r.url)).toEqual([
       "/v2/projects/p-1/apps/a-1/logs?pageSize=100",
