@@ -6,6 +6,7 @@
  * seeded with expiries relative to Date.now(), service accounts with expiresIn on an unadvanced simulator clock.
  */
 import { maskSecret } from "../../cli/format";
+import type { TokenView } from "../../cli/tokens";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets } from "../helpers";
 import { lines, useCli, type CliSuite, type RunResult } from "./cliHarness";
@@ -19,15 +20,7 @@ interface TokensJson {
   now: string;
   within: string | null;
   withinSeconds: number | null;
-  tokens: Array<{
-    id: string;
-    name: string;
-    principalId: string | null;
-    status: string;
-    expiresAt: string | null;
-    secondsLeft: number | null;
-    expiring: boolean;
-  }>;
+  tokens: TokenView[];
   expiring: number;
 }
 
