@@ -13,6 +13,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_STILL_RUNNING = 3;
+/** `pims tokens --expiring-within`: a token expires (or has expired) within the window. */
+export const EXIT_EXPIRING = 4;
 
 /** Runs a command's promise and records its exit code (set by `buildProgram`). */
 export type Runner = (command: Promise<number>) => Promise<void>;

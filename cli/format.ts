@@ -113,6 +113,43 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 const RELATIVE = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** A duration such as `30s`, `15m`, `2h`, `7d` in milliseconds; undefined when `raw` is not one. */
+function durationMs(raw: string): number | undefined {
+  const rel = RELATIVE.exec(raw.trim());
+  const ms = rel ? Number(rel[1]) * UNIT_MS[rel[2]] : NaN;
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** A duration option (`30s`, `15m`, `2h`, `7d`, one unit) in milliseconds, with an error naming the flag. */
+export function durationOption(flag: string): (raw: string) => number {
+  return (raw: string) => {
+    const ms = durationMs(raw);
+    if (ms === undefined) throw new UsageError(`${flag} must be a duration such as 30s, 15m, 2h, 7d (got ${quote(raw)})`);
+    return ms;
+  };
+}
+
+/**
+ * A length of time for people, in its two largest units: `6d 3h`, `2h 5m`, `4m 10s`, `9s` (whole units, rounded
+ * down; a negative `ms` is shown as its size).
+ */
+export function formatDuration(ms: number): string {
+  const total = Math.floor(Math.abs(ms) / 1000);
+  const parts: Array<[number, string]> = [
+    [Math.floor(total / 86_400), "d"],
+    [Math.floor(total / 3600) % 24, "h"],
+    [Math.floor(total / 60) % 60, "m"],
+    [total % 60, "s"],
+  ];
+  const first = parts.findIndex(([n]) => n > 0);
+  if (first === -1) return "0s";
+  return parts
+    .slice(first, first + 2)
+    .filter(([n]) => n > 0)
+    .map(([n, unit]) => `${n}${unit}`)
+    .join(" ");
+}
+
 /**
  * An instant for --before/--after: an RFC 3339 timestamp (passed through unchanged), or a duration ago such as
  * `30s`, `15m`, `2h`, `1d` (turned into a timestamp relative to `now`).
@@ -120,8 +157,8 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export function instantOption(flag: string, now: () => number = Date.now): (raw: string) => string {
   return (raw: string) => {
     const v = raw.trim();
-    const rel = RELATIVE.exec(v);
-    if (rel) return new Date(now() - Number(rel[1]) * UNIT_MS[rel[2]]).toISOString();
+    const ago = durationMs(v);
+    if (ago !== undefined) return new Date(now() - ago).toISOString();
     if (RFC3339.test(v) && !Number.isNaN(Date.parse(v.replace(" ", "T")))) return v;
     throw new UsageError(`${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`);
   };

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * `pims`: command-line access to the PIMS operations that are not resources — app logs (with --follow), build
- * logs (with --follow until the build finishes), run cancellation, API keys and invoices — and to the service
- * accounts a failed or interrupted `pulumi up` may have left behind (list, delete). One module per command group.
+ * logs (with --follow until the build finishes), run cancellation, API keys and invoices — to the service
+ * accounts a failed or interrupted `pulumi up` may have left behind (list, delete), and to the project's tokens by
+ * expiry (tokens, the alarm when rotation stops). One module per command group.
  *
  * Credentials: the token comes only from PIMS_TOKEN (never from an argument, so it stays out of shell history
  * and `ps`); the address from --base-url or PIMS_BASE_URL. Exit codes: 0 ok; 1 the service refused or failed
  * (its message on stderr) or the build failed; 2 usage or configuration error; 3 build-logs --follow stopped
- * (--max-polls or Ctrl-C) before the build finished.
+ * (--max-polls or Ctrl-C) before the build finished; 4 `tokens --expiring-within` found a token that expires
+ * within the window.
  */
 import { Command, CommanderError } from "commander";
 import { PimsError } from "../provider/client";
@@ -20,6 +22,7 @@ import { addInvoicesCommand } from "./invoices";
 import { addLogsCommand } from "./logs";
 import { addRunsCommands } from "./runs";
 import { addServiceAccountsCommands } from "./serviceAccounts";
+import { addTokensCommand } from "./tokens";
 
 const EXIT_CODES_HELP = `
 Credentials:
@@ -30,7 +33,8 @@ Exit codes:
   0  success
   1  the service refused or failed the request (its message is printed on stderr), or the build failed
   2  usage or configuration error (bad flag, missing PIMS_TOKEN / base URL)
-  3  build-logs --follow stopped (--max-polls ran out, or Ctrl-C) while the build was still running`;
+  3  build-logs --follow stopped (--max-polls ran out, or Ctrl-C) while the build was still running
+  4  tokens --expiring-within: a token expires (or has expired) within the window`;
 
 export function buildProgram(setCode: (code: number) => void): Command {
   const run = async (command: Promise<number>): Promise<void> => setCode(await command);
@@ -49,6 +53,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
   addRunsCommands(program, run);
   addApiKeysCommand(program, run);
   addServiceAccountsCommands(program, run);
+  addTokensCommand(program, run);
   addInvoicesCommand(program, run);
   return program;
 }

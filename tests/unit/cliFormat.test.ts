@@ -1,5 +1,5 @@
 /** Text helpers of the `pims` CLI (no network): table layout by display width, cell escaping, masking, options. */
-import { RecentKeys, UsageError, cellText, displayWidth, instantOption, intOption, maskSecret, table } from "../../cli/format";
+import { RecentKeys, UsageError, cellText, displayWidth, durationOption, formatDuration, instantOption, intOption, maskSecret, table } from "../../cli/format";
 
 describe("displayWidth", () => {
   it.each([
@@ -85,6 +85,32 @@ describe("option parsers", () => {
     expect(parse("15m")).toBe("2024-05-01T11:45:00.000Z");
     expect(parse("1d")).toBe("2024-04-30T12:00:00.000Z");
     expect(() => parse("yesterday")).toThrow(/--after must be an RFC 3339 timestamp/);
+  });
+
+  it("durationOption reads one number and one unit (s, m, h, d) as milliseconds", () => {
+    const parse = durationOption("--expiring-within");
+    expect([parse("30s"), parse("15m"), parse(" 2h "), parse("7d"), parse("0s")]).toEqual([30_000, 900_000, 7_200_000, 604_800_000, 0]);
+    for (const bad of ["7", "1y", "1.5h", "-1d", "2h30m", "", "99999999999999999d"]) {
+      expect(() => parse(bad)).toThrow(new UsageError(`--expiring-within must be a duration such as 30s, 15m, 2h, 7d (got ${JSON.stringify(bad)})`));
+    }
+  });
+
+  it("instantOption rejects a duration too long to be a date instead of throwing a RangeError", () => {
+    expect(() => instantOption("--after")("99999999999999999d")).toThrow(UsageError);
+  });
+
+  it.each([
+    [0, "0s"],
+    [999, "0s"],
+    [9_000, "9s"],
+    [250_000, "4m 10s"],
+    [7_500_000, "2h 5m"],
+    [7_200_000, "2h"],
+    [(6 * 24 + 3) * 3_600_000 + 59_000, "6d 3h"],
+    [30 * 86_400_000 + 60_000, "30d"],
+    [-7_260_000, "2h 1m"],
+  ])("formatDuration(%j) is %j: the two largest units, rounded down", (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
   });
 
   it("RecentKeys forgets the oldest key beyond its capacity", () => {
