@@ -8,7 +8,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the shim require()s the installed package at call time */
 import type * as pulumi from "@pulumi/pulumi";
 
-export type ResourceKind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
+import type { ResourceKind } from "../provider/kinds";
+
+export type { ResourceKind };
 
 /** Module the shim loads at call time: the package's compiled provider entry point. */
 export const PROVIDER_MODULE = "pulumi-pims/bin/provider";

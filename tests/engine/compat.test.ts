@@ -21,6 +21,7 @@
  * (tests/fixtures/make-fixture.ts).
  */
 import * as fs from "node:fs";
+import { RESOURCE_KINDS } from "../../provider/kinds";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
@@ -163,8 +164,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
         .map((r) => r.type)
         .filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:"))
         .sort(),
-    ).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
-    expect(fixture.manifest.types).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
+    ).toEqual([...RESOURCE_KINDS].sort().map(TYPE));
+    expect(fixture.manifest.types).toEqual([...RESOURCE_KINDS].sort().map(TYPE));
     expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the account's token, the app's secrets
     expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);
     expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);

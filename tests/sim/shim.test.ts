@@ -5,6 +5,7 @@
  * simulator. That the stored text is small and holds no credential is in tests/unit/shim.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_KINDS } from "../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../sdk/shim";
 import { configureRequest, simConfig, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
@@ -18,7 +19,7 @@ async function storedProviderText(kind: ResourceKind): Promise<string> {
 
 const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require("require-from-string");
 
-const KINDS: ResourceKind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
+const KINDS = RESOURCE_KINDS;
 
 describe("serialized provider shim", () => {
   let sim: PimsSimulator;

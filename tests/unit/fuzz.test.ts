@@ -17,6 +17,7 @@
  * and only asserts that check() returns a well-formed result without throwing.
  */
 import fc from "fast-check";
+import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { isPlainObject } from "../../provider/client/values";
 import { UNKNOWN } from "../../provider/checks";
 import { newProvider } from "../../provider/index";
@@ -41,7 +42,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const fcParams = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
 
-type Kind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
+type Kind = ResourceKind;
 
 // ---- the properties --------------------------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
   // No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
   delete process.env.PIMS_TOKEN;
   delete process.env.PIMS_BASE_URL;
-  for (const kind of ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"] as const) {
+  for (const kind of RESOURCE_KINDS) {
     providers[kind] = newProvider(kind);
     await providers[kind].configure?.(configureRequest({}));
   }

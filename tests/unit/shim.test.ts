@@ -5,6 +5,7 @@
  * tests/sim/shim.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_KINDS } from "../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../sdk/shim";
 import { newProvider } from "../../provider/index";
 import { configureRequest, expectNoPlaintextSecrets } from "../helpers";
@@ -16,7 +17,7 @@ async function storedProviderText(kind: ResourceKind): Promise<string> {
   return sf.text;
 }
 
-const KINDS: ResourceKind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
+const KINDS = RESOURCE_KINDS;
 
 describe("serialized provider shim", () => {
   const envToken = "pims_env_token_must_not_be_serialized_0123456789";
