@@ -1,5 +1,5 @@
 /**
- * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose),
+ * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose, --record),
  * credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
  */
 import * as fs from "node:fs";
@@ -19,6 +19,7 @@ export type Runner = (command: Promise<number>) => Promise<void>;
 interface GlobalOptions {
   baseUrl?: string;
   verbose?: boolean;
+  record?: string;
 }
 
 export interface Io {
@@ -56,6 +57,8 @@ export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
   const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
   const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
+  // --record wins over PIMS_WIRE_RECORD (read with the other tuning in provider/credentials).
+  if (globals.record) opts.record = globals.record;
   if (globals.verbose) {
     opts.onRetry = (r) => io.err(`retry ${r.attempt}: ${r.method} ${r.path} failed (${r.reason}); trying again in ${r.delayMs} ms\n`);
   }

@@ -111,7 +111,7 @@ export function resolveCredentials(
   return { token, baseUrl: normalizeBaseUrl(baseUrl) };
 }
 
-/** Client options that tune behaviour without code: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES (e.g. for a flaky network). */
+/** Client options that tune behaviour without code: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES (e.g. for a flaky network), PIMS_WIRE_RECORD. */
 export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ClientOptions> {
   const int = (v: string | undefined): number | undefined => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
   const out: Partial<ClientOptions> = {};
@@ -121,6 +121,8 @@ export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Cli
   if (timeoutMs !== undefined) out.timeoutMs = timeoutMs;
   if (retries !== undefined) out.retries = retries;
   if (minDelayMs !== undefined) out.minDelayMs = minDelayMs;
+  // PIMS_WIRE_RECORD=<file>: the wire recorder (provider/client/recorder), in the provider host and the program alike.
+  if (env.PIMS_WIRE_RECORD?.trim()) out.record = env.PIMS_WIRE_RECORD.trim();
   return out;
 }
 
