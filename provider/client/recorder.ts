@@ -238,20 +238,19 @@ export function describeExchange(
   const { route, params } = matchRoute(method, config.url ?? "");
   const ids = new Map(Object.entries(params).map(([name, id]) => [id, name]));
   const query = isPlainObject(config.params) ? Object.keys(config.params).sort() : [];
-  const record: WireRecord = {
+  const headers = res?.headers as { get?: (n: string) => unknown; [k: string]: unknown } | undefined;
+  const contentType = mediaType(typeof headers?.get === "function" ? headers.get("content-type") : headers?.["content-type"]);
+  return {
     v: 1,
     method,
     route,
     query,
     status: res?.status ?? 0,
+    ...(!res && code ? { error: /^[A-Z0-9_]{1,40}$/.test(code) ? code : "error" } : {}),
+    ...(contentType ? { contentType } : {}),
     headers: headerNames(res?.headers),
     body: res ? bodyShape(res.data, ids) : "empty",
   };
-  if (!res && code) record.error = /^[A-Z0-9_]{1,40}$/.test(code) ? code : "error";
-  const headers = res?.headers as { get?: (n: string) => unknown; [k: string]: unknown } | undefined;
-  const contentType = mediaType(typeof headers?.get === "function" ? headers.get("content-type") : headers?.["content-type"]);
-  if (contentType) record.contentType = contentType;
-  return record;
 }
 
 /**
