@@ -102,16 +102,16 @@ export function requireLiveSettings(): LiveSettings {
 
 /** One line per optional check: enabled, or the variable that would enable it. */
 export function describeChecks(s: LiveSettings): string[] {
-  const on = (cond: unknown, what: string, enable: string): string => (cond ? `  on   ${what}` : `  off  ${what} (set ${enable})`);
+  const on = (cond: unknown, what: string, enable: string): string => (cond ? `  on   ${what}` : `  off  ${what} (${enable})`);
   return [
     on(true, "service accounts: create, read through the key listing, delete (free; nothing left behind)", ""),
     on(true, "functions and CLI reads: API keys, invoices, service accounts", ""),
-    on(!s.skipEngine, "one stack through the Pulumi engine: up, preview, rotate, destroy", `no ${LIVE_ENV.skipEngine}`),
-    on(s.appId, "app logs (function and CLI)", LIVE_ENV.app),
-    on(s.buildId, "build logs (function and CLI)", LIVE_ENV.build),
-    on(s.runId, "cancel a run", LIVE_ENV.run),
-    on(s.secretsAppId, "write one app secret, PIMS_LIVE_CHECK", LIVE_ENV.secretsApp),
-    on(s.resize, "grow a volume (may cost money)", s.resizeSkipped ?? `${LIVE_ENV.volume}, ${LIVE_ENV.resizeGb} and ${LIVE_ENV.allowResize}=1`),
-    on(s.allowCreateProject, "create a project (cannot be deleted)", `${LIVE_ENV.allowCreateProject}=1`),
+    on(!s.skipEngine, "one stack through the Pulumi engine: up, preview, rotate, destroy", `unset ${LIVE_ENV.skipEngine}`),
+    on(s.appId, "app logs (function and CLI)", `set ${LIVE_ENV.app}`),
+    on(s.buildId, "build logs (function and CLI)", `set ${LIVE_ENV.build}`),
+    on(s.runId, "cancel a run", `set ${LIVE_ENV.run}`),
+    on(s.secretsAppId, "write one app secret, PIMS_LIVE_CHECK", `set ${LIVE_ENV.secretsApp}`),
+    on(s.resize, "grow a volume (may cost money)", s.resizeSkipped ?? `set ${LIVE_ENV.volume}, ${LIVE_ENV.resizeGb} and ${LIVE_ENV.allowResize}=1`),
+    on(s.allowCreateProject, "create a project (cannot be deleted)", `set ${LIVE_ENV.allowCreateProject}=1`),
   ];
 }
