@@ -162,6 +162,8 @@ describe.each(["default", "quirky"] as const)("the live tier against the simulat
     const tokenShapes = records()
       .filter((r) => r.method === "POST" && r.route === "/v2/projects/{project_id}/service-accounts" && r.status < 300)
       .map((r) => (r.body as Record<string, unknown>).token);
+    // Every account created (by the test process and, with the engine, by the provider host) left its line.
+    expect(tokenShapes).toHaveLength(sim.deletedServiceAccounts().length);
     const members = new Set(tokenShapes.flatMap((t) => (typeof t === "object" && t !== null ? Object.keys(t) : [])));
     const layouts = sim.deletedServiceAccounts().map((id) => sim.tokenLayoutOf(id) ?? "default");
     for (const layout of layouts) {
