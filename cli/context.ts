@@ -1,5 +1,5 @@
 /**
- * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose),
+ * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose, --record),
  * credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
  */
 import * as fs from "node:fs";
@@ -22,6 +22,7 @@ export type Runner = (command: Promise<number>) => Promise<void>;
 interface GlobalOptions {
   baseUrl?: string;
   verbose?: boolean;
+  record?: string;
 }
 
 export interface Io {
@@ -52,13 +53,15 @@ export function packageVersion(): string {
 /**
  * Client options for this invocation: the token only from PIMS_TOKEN (an argument would land in shell history and
  * `ps`), the address from --base-url or PIMS_BASE_URL (checked and normalized: a trailing `/v2` is fine); retries
- * shown with --verbose. Missing or unusable values throw the configuration errors of provider/credentials, worded
+ * shown with --verbose. Missing or unusable values throw the configuration errors of provider/configErrors, worded
  * for the CLI (environment variables and --base-url: there is no stack config here).
  */
 export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
   const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
   const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
+  // --record wins over PIMS_WIRE_RECORD (read with the other tuning in provider/settings).
+  if (globals.record) opts.record = globals.record;
   if (globals.verbose) {
     opts.onRetry = (r) => io.err(`${retryLine(r, "pims")}\n`);
   }

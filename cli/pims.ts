@@ -26,8 +26,9 @@ import { addTokensCommand } from "./tokens";
 
 const EXIT_CODES_HELP = `
 Credentials:
-  PIMS_TOKEN      service-account token (required; never passed as an argument)
-  PIMS_BASE_URL   service address (or --base-url)
+  PIMS_TOKEN        service-account token (required; never passed as an argument)
+  PIMS_BASE_URL     service address (or --base-url)
+  PIMS_WIRE_RECORD  file to append a wire recording to (or --record)
 
 Exit codes:
   0  success
@@ -43,6 +44,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .version(packageVersion(), "-V, --version")
     .option("--base-url <url>", "service address (default: $PIMS_BASE_URL)")
     .option("-v, --verbose", "print retries and other progress on stderr")
+    .option("--record <file>", "append a wire recording (request shapes, never a value) to <file> (default: $PIMS_WIRE_RECORD)")
     .addHelpText("after", EXIT_CODES_HELP)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()

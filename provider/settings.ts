@@ -84,13 +84,16 @@ export function resolveCredentials(
   return { token, baseUrl: normalizeBaseUrl(baseUrl) };
 }
 
-/** Client tuning from the environment: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES, PIMS_RETRY_MIN_DELAY_MS. */
+/** Client tuning from the environment: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES, PIMS_RETRY_MIN_DELAY_MS, PIMS_WIRE_RECORD. */
 export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ClientOptions> {
   const out: Partial<ClientOptions> = {};
   for (const name of ["timeoutMs", "retries", "minDelayMs"] as const) {
     const v = readSetting(name, undefined, env);
     if (v !== undefined) out[name] = v;
   }
+  // PIMS_WIRE_RECORD=<file>: the wire recorder (provider/client/recorder), in the provider host and the program alike.
+  const record = nonEmpty(env.PIMS_WIRE_RECORD);
+  if (record !== undefined) out.record = record;
   return out;
 }
 

@@ -28,7 +28,7 @@ export {
 } from "../provider/client";
 export { MissingCredentialsError } from "../provider/configErrors";
 export type { CredentialsAudience, CredentialsOptions } from "../provider/configErrors";
-export type { ClientOptions, PimsErrorInit, PimsErrorKind } from "../provider/client";
+export type { ClientOptions, PimsErrorInit, PimsErrorKind, Shape, WireRecord, WireSink } from "../provider/client";
 export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {
   ApiKey,

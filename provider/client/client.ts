@@ -25,6 +25,7 @@ import {
 } from "./parse";
 import { installRetry, type RetryOptions } from "./retry";
 import { processScheduler, RateLimitTimeoutError, type Scheduler } from "./scheduler";
+import { recordingAdapter, type WireSink } from "./recorder";
 import { readServiceAccountToken } from "./token";
 import type {
   ApiKey,
@@ -54,6 +55,8 @@ export interface ClientOptions extends RetryOptions {
   adapter?: AxiosAdapter;
   /** Extra User-Agent product, e.g. `pulumi-pims/0.1.0`. */
   userAgent?: string;
+  /** Wire recording (./recorder): a file to append one JSON line per attempt to, or a sink. Never holds a value. */
+  record?: string | WireSink;
   /**
    * Caps and paces every attempt, and repeats 429 answers (./scheduler). Default: the process's, shared by all clients.
    * @internal for tests
@@ -93,7 +96,7 @@ export class PimsClient {
     this.token = options.token;
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const scheduler = options.scheduler ?? processScheduler();
-    const transport = axios.getAdapter(options.adapter ?? axios.defaults.adapter);
+    const transport = recordingAdapter(axios.getAdapter(options.adapter ?? axios.defaults.adapter), options.record);
     this.http = axios.create({
       baseURL: this.baseUrl,
       timeout: options.timeoutMs ?? 30_000,

@@ -11,6 +11,7 @@ export * from "./errors";
 export type { RetryOptions } from "./retry";
 export { NOT_SENT_CODES } from "./retry";
 export { PimsClient, type ClientOptions } from "./client";
+export type { Shape, WireRecord, WireSink } from "./recorder";
 export { MAX_LOG_PAGE_SIZE, validateLogsQuery, isRfc3339 } from "./logsQuery";
 export { plainText } from "./parse";
 export { normalizeExpiry, readServiceAccountToken, type TokenReading } from "./token";

@@ -32,6 +32,12 @@ export interface PimsCallOptions extends RetryOptions {
   /** User-Agent sent to the service. Default `pulumi-pims`. */
   userAgent?: string;
   /**
+   * Appends a wire recording of every request of this call to this file: one JSON line per request with the route
+   * (ids replaced by parameter names), the status, the content type, the header names and the shape of the body,
+   * never a value. Default: `PIMS_WIRE_RECORD`, else none.
+   */
+  record?: string;
+  /**
    * A `pims.Provider` whose token and base address this call uses (its Outputs resolved when the call runs; an Output
    * form's result is secret when the provider's token is). `token` / `baseUrl` given here still win.
    */

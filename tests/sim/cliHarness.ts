@@ -61,37 +61,10 @@ export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
     current = undefined;
   });
 
-  function pims(args: string[], o: RunOptions = {}): Promise<RunResult> {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
-      PIMS_TOKEN: sim().token,
-      PIMS_BASE_URL: sim().baseUrl,
-      PIMS_RETRY_MIN_DELAY_MS: "5",
-      PULUMI_CONFIG: undefined,
-      ...o.env,
-    };
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    return new Promise((resolve, reject) => {
-      const child = spawn(NODE, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        reject(new Error(`pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
-      }, o.timeoutMs ?? 20_000);
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        stdout += d;
-        o.onStdout?.(stdout, child);
-      });
-      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        transcript.push(stdout, stderr);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  async function pims(args: string[], o: RunOptions = {}): Promise<RunResult> {
+    const result = await runCli(args, { PIMS_TOKEN: sim().token, PIMS_BASE_URL: sim().baseUrl, PIMS_RETRY_MIN_DELAY_MS: "5", ...o.env }, o);
+    transcript.push(result.stdout, result.stderr);
+    return result;
   }
 
   return {
@@ -104,6 +77,39 @@ export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
       return { p, app: sim().addApp(p, "web").id };
     },
   };
+}
+
+/**
+ * Runs the compiled `pims <args>` (Node 22) asynchronously (a simulator in this process must keep serving), with this
+ * process's environment plus `env` (undefined removes a variable; PULUMI_CONFIG is always removed).
+ */
+export function runCli(args: string[], env: Record<string, string | undefined>, o: Omit<RunOptions, "env"> = {}): Promise<RunResult> {
+  const full: Record<string, string | undefined> = {
+    ...process.env,
+    PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_CONFIG: undefined,
+    ...env,
+  };
+  for (const k of Object.keys(full)) if (full[k] === undefined) delete full[k];
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, [CLI, ...args], { env: full, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
+    }, o.timeoutMs ?? 20_000);
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      o.onStdout?.(stdout, child);
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 export const lines = (text: string): string[] => text.split("\n").filter((l) => l !== "");
