@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Called whenever stdout grows, with everything printed so far, and the child (e.g. to signal it). */
   onStdout?: (stdout: string, child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Written to the child's stdin, then closed (default: closed at once). */
+  stdin?: string;
 }
 
 export interface CliSuite {
@@ -73,7 +75,8 @@ export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
     };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     return new Promise((resolve, reject) => {
-      const child = spawn(NODE, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(NODE, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+      child.stdin.end(o.stdin ?? ""); // end of input at once, as with no stdin at all
       let stdout = "";
       let stderr = "";
       const timer = setTimeout(() => {
