@@ -12,7 +12,7 @@ import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import type { PimsSimulator } from "../../simulator";
 import { waitFor } from "./cliHarness";
-import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, startSimulator } from "../helpers";
+import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, useSimulatorProvider, withEnv } from "../helpers";
 import { inputsFor, loose } from "../serviceAccountKit";
 
 const POST_SA = /^\/v2\/projects\/[^/]+\/service-accounts$/;
@@ -21,36 +21,26 @@ const API_KEYS = /\/api-keys$/;
 const TIMEOUT_MS = 300;
 const SLOW_MS = 900;
 const savedEnv = { ...process.env };
-let sim: PimsSimulator;
-let warn: jest.SpyInstance;
 /** Errors and progress lines, scanned for secrets at the end. */
 const texts: string[] = [];
 
-beforeAll(async () => {
+beforeAll(() => {
   // Read by the provider at call time: the client's per-attempt timeout, the watch after a lost answer, the pauses.
   Object.assign(process.env, { PIMS_TIMEOUT_MS: String(TIMEOUT_MS), PIMS_LOST_CREATE_WATCH_MS: "2000", PIMS_RETRY_MIN_DELAY_MS: "5" });
-  sim = await startSimulator();
 });
-afterAll(async () => {
+afterAll(() => {
   process.env = savedEnv;
-  expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines");
-  await sim.stop();
 });
+const suite = useSimulatorProvider(ServiceAccountProvider, {
+  afterEachTest: (warn) => texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" "))),
+  beforeStop: (sim) => expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines"),
+});
+let sim: PimsSimulator;
 beforeEach(() => {
-  sim.clearFaults();
-  sim.clearRequests();
-  warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  sim = suite.sim;
 });
-afterEach(() => {
-  texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" ")));
-  warn.mockRestore();
-});
+const serviceAccounts = (): ReturnType<typeof loose> => loose(suite.provider);
 
-async function serviceAccounts(): Promise<ReturnType<typeof loose>> {
-  const p = new ServiceAccountProvider();
-  await p.configure(configureRequest(simConfig(sim)));
-  return loose(p);
-}
 async function uncertain(p: Promise<unknown>): Promise<UncertainCreateError> {
   const err = await rejectionOf(p, UncertainCreateError);
   texts.push(err.message, String(err.stack));
@@ -62,7 +52,7 @@ describe("every service-account create slower than the client's timeout", () => 
   test("2 accounts: one POST each, never repeated; each late account is named with its delete command", async () => {
     const project = sim.addProject();
     sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: SLOW_MS });
-    const provider = await serviceAccounts();
+    const provider = serviceAccounts();
     const [a, b] = await Promise.all(["slow-a", "slow-b"].map((name) => uncertain(provider.create(inputsFor(project.id, name)))));
 
     const live = sim.serviceAccounts(project.id);
@@ -80,7 +70,7 @@ describe("every service-account create slower than the client's timeout", () => 
       expect(err.message).not.toContain("    at ");
     }
     // The progress line says the create is not sent again and what is watched.
-    expect(warn.mock.calls.map((c: unknown[]) => String(c[0]))).toContainEqual(
+    expect(suite.warn.mock.calls.map((c: unknown[]) => String(c[0]))).toContainEqual(
       expect.stringMatching(
         new RegExp(`POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET /v2/projects/${project.id}/api-keys`),
       ),
@@ -89,10 +79,9 @@ describe("every service-account create slower than the client's timeout", () => 
 
   test("slower than the watch window: the error says none appeared and how to check; one POST; the account commits later", async () => {
     const project = sim.addProject();
-    process.env.PIMS_LOST_CREATE_WATCH_MS = "500";
-    try {
+    await withEnv({ PIMS_LOST_CREATE_WATCH_MS: "500" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 2500, times: 1 });
-      const err = await uncertain((await serviceAccounts()).create(inputsFor(project.id, "very-slow")));
+      const err = await uncertain(serviceAccounts().create(inputsFor(project.id, "very-slow")));
       expect(err.look).toBe("none");
       expect(err.message).toMatch(/no account named "very-slow" appeared in project .* within/);
       expect(err.message).toContain("The create was not sent again, so at most one such account can appear.");
@@ -103,42 +92,34 @@ describe("every service-account create slower than the client's timeout", () => 
       await waitFor(() => sim.serviceAccounts(project.id).length > 0, "the late create to commit");
       expect(sim.serviceAccounts(project.id).map((x) => x.name)).toEqual(["very-slow"]);
       expect(posts(project.id)).toBe(1);
-    } finally {
-      process.env.PIMS_LOST_CREATE_WATCH_MS = "2000";
-    }
+    });
   });
 
   test("the listing fails during the watch: 'could not be checked', with the command to check later; one POST", async () => {
     const project = sim.addProject();
-    process.env.PIMS_MAX_RETRIES = "0";
-    try {
+    await withEnv({ PIMS_MAX_RETRIES: "0" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: SLOW_MS, times: 1 });
       sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
-      const err = await uncertain((await serviceAccounts()).create(inputsFor(project.id, "blind")));
+      const err = await uncertain(serviceAccounts().create(inputsFor(project.id, "blind")));
       expect(err.look).toBe("unchecked");
       expect(err.message).toMatch(/may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed/);
       expect(err.message).toContain(`pims service-accounts list ${project.id}`);
       expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1); // looked again
       await waitFor(() => sim.serviceAccounts(project.id).length > 0, "the late create to commit");
       expect(posts(project.id)).toBe(1);
-    } finally {
-      delete process.env.PIMS_MAX_RETRIES;
-    }
+    });
   });
 });
 
 test("a create just under the timeout succeeds: one POST, one account, no listing", async () => {
   const project = sim.addProject();
-  process.env.PIMS_TIMEOUT_MS = "3000";
-  try {
+  await withEnv({ PIMS_TIMEOUT_MS: "3000" }, async () => {
     sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 2000, times: 1 });
-    const { id, outs } = await (await serviceAccounts()).create(inputsFor(project.id, "just-in-time"));
+    const { id, outs } = await serviceAccounts().create(inputsFor(project.id, "just-in-time"));
     expect(sim.serviceAccounts(project.id).map((x) => x.id)).toEqual([id]);
     expect(outs.serviceAccountId).toBe(id);
     expect(sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`)).toEqual(["POST service-accounts 201"]);
-  } finally {
-    process.env.PIMS_TIMEOUT_MS = String(TIMEOUT_MS);
-  }
+  });
 });
 
 test("a project create slower than the timeout: not sent again, exactly one project, the error says it may exist", async () => {
