@@ -5,7 +5,9 @@
  * - 2 declared ServiceAccounts, every POST /v2/projects/{project_id}/service-accounts slower than PIMS_TIMEOUT_MS:
  *   `up` fails; each create is sent once (never repeated after a lost answer), so at most 2 unknown accounts exist
  *   after `up` and `destroy`, and every live one is named in the engine's output with its delete command.
- * - the same with a delay just under the timeout: `up` succeeds with exactly 2 accounts.
+ * - the same with a delay just under the timeout: `up` succeeds with exactly 2 accounts, and
+ *   `pims service-accounts list --state` on the stack's real export marks them as the stack's, and another
+ *   same-named account as not.
  * - a Project whose POST /v2/projects is slower than the timeout: exactly one project, and the error says that a
  *   project with that name may exist.
  *
@@ -13,13 +15,16 @@
  * (PIMS_LOST_CREATE_WATCH_MS) shorter than the default 10 s but longer than the time the late commits need, so what
  * is tested does not change. No output a user sees may hold a JavaScript stack frame or a plaintext secret.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { Project, ServiceAccount } from "pulumi-pims";
-import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
+import { createPimsStack, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, sleep } from "./harness";
+import { expectNoPlaintextSecrets, startSimulator, testClient } from "../helpers";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, exportEncrypted, sleep } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -107,7 +112,26 @@ test("2 accounts, every create just under the timeout: up succeeds with exactly 
   const state = (await stack.exportStack()).deployment as { resources?: Array<{ type: string; id?: string }> };
   const ids = (state.resources ?? []).filter((r) => r.type.endsWith("pims:ServiceAccount")).map((r) => r.id);
   expect(ids.sort()).toEqual(live.map((a) => a.id).sort());
+
+  // `pims service-accounts list --state` on the real (encrypted) export tells the stack's accounts from another one.
   sim.clearFaults();
+  const stranger = await testClient(sim).createServiceAccount(projectId, { name: "slow-a", grants: [projectId], expiresIn: 0 });
+  const stateFile = path.join(backendDirs[backendDirs.length - 1], "export.json");
+  fs.writeFileSync(stateFile, JSON.stringify(exportEncrypted(stack)));
+  // Asynchronously: the simulator serves from this process.
+  const { stdout: listed } = await promisify(execFile)(
+    path.join(NODE_BIN, "node"),
+    [path.join(REPO_ROOT, "bin", "cli", "pims.js"), "service-accounts", "list", projectId, "--json", "--state", stateFile],
+    {
+      env: { ...process.env, PIMS_TOKEN: sim.token, PIMS_BASE_URL: sim.baseUrl },
+      encoding: "utf8",
+    },
+  );
+  printed.push(listed);
+  const marks = (JSON.parse(listed) as { accounts: Array<{ id: string; stack: boolean }> }).accounts.map((a) => [a.id, a.stack]);
+  expect(marks.sort()).toEqual([...live.map((a) => [a.id, true]), [stranger.id, false]].sort());
+  await testClient(sim).deleteServiceAccount(projectId, stranger.id);
+
   await destroy(stack);
   expect(sim.serviceAccounts(projectId)).toEqual([]);
 });
