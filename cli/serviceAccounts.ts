@@ -2,6 +2,7 @@
  * `pims service-accounts list|delete <project>`: the service accounts a failed or interrupted `pulumi up` may have
  * left behind. The service cannot list accounts: they are seen through the project's API keys.
  */
+import * as fs from "node:fs";
 import type { Command } from "commander";
 import { accountsFromKeys } from "../provider/serviceAccountListing";
 import { getApiKeys } from "../sdk/functions";
@@ -9,21 +10,64 @@ import { clientForCall } from "../sdk/functions/call";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";
 import { UsageError, table } from "./format";
 
-async function serviceAccountsListCommand(project: string, o: ListOptions, cmd: Command): Promise<number> {
+/** The output members of a ServiceAccount that hold ids of accounts the stack owns (and deletes). */
+const ID_OUTPUTS = ["serviceAccountId", "previousServiceAccountId", "retiredServiceAccountIds"] as const;
+
+/**
+ * Ids of the service accounts a stack holds, from `pulumi stack export` JSON (`-`: stdin): every ServiceAccount
+ * resource's id and its {@link ID_OUTPUTS}. Only ids are read: the export's secrets (the tokens) are encrypted and
+ * nothing else of it is ever printed, not even in an error.
+ */
+function stackAccountIds(source: string): Set<string> {
+  const where = source === "-" ? "stdin" : source;
+  let text: string;
+  try {
+    text = fs.readFileSync(source === "-" ? 0 : source, "utf8");
+  } catch (e) {
+    throw new UsageError(`--state: cannot read ${where} (${(e as NodeJS.ErrnoException).code ?? "unreadable"})`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    doc = undefined;
+  }
+  const resources = (doc as { deployment?: { resources?: unknown } } | undefined)?.deployment?.resources;
+  if (!Array.isArray(resources)) throw new UsageError(`--state: ${where} is not the JSON of \`pulumi stack export\` (no deployment.resources)`);
+  const ids = new Set<string>();
+  const add = (v: unknown): void => {
+    if (typeof v === "string" && v !== "") ids.add(v);
+    else if (Array.isArray(v)) v.forEach(add);
+  };
+  for (const r of resources as Array<{ type?: unknown; id?: unknown; outputs?: Record<string, unknown> }>) {
+    if (typeof r?.type !== "string" || !r.type.endsWith("pims:ServiceAccount")) continue;
+    add(r.id);
+    for (const k of ID_OUTPUTS) add(r.outputs?.[k]);
+  }
+  return ids;
+}
+
+async function serviceAccountsListCommand(project: string, o: ListOptions & { state?: string[] }, cmd: Command): Promise<number> {
+  // Read the states first: a wrong path fails before any request.
+  const held = o.state && o.state.length > 0 ? new Set(o.state.flatMap((f) => [...stackAccountIds(f)])) : undefined;
   const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
   // The service cannot list accounts: every live account has a key whose principalId is the account id.
   const accounts = accountsFromKeys(keys); // one per account, by name, oldest first; never a key value
   if (o.json) {
-    printJson({ accounts });
+    printJson({ accounts: held ? accounts.map((a) => ({ ...a, stack: held.has(a.id) })) : accounts });
   } else if (accounts.length === 0) {
     io.out(`No service accounts with an API key in project ${project}.\n`);
   } else {
-    io.out(
-      table(
-        ["ID", "NAME", "STATUS", "CREATED", "EXPIRES"],
-        accounts.map((a) => [a.id, a.name, a.status, a.createdAt, a.expiresAt]),
-      ),
-    );
+    const headers = ["ID", "NAME", "STATUS", "CREATED", "EXPIRES", ...(held ? ["STACK"] : [])];
+    const rows = accounts.map((a) => [a.id, a.name, a.status, a.createdAt, a.expiresAt, ...(held ? [held.has(a.id) ? "yes" : "no"] : [])]);
+    io.out(table(headers, rows));
+    const orphans = held ? accounts.filter((a) => !held.has(a.id)).length : 0;
+    if (orphans > 0) {
+      io.out(
+        `\n${orphans} account${orphans === 1 ? "" : "s"} with STACK no ${orphans === 1 ? "is" : "are"} held by none of the states given: ` +
+          `if no other stack or person uses one, delete it with \`pims service-accounts delete ${project} <id>\`.\n`,
+      );
+    }
   }
   return EXIT_OK;
 }
@@ -44,10 +88,17 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
     .command("list")
     .description("list the project's service accounts that have an API key: id, name, key status, created, expires (never a key value)")
     .argument("<project>", "project id")
-    .option("--json", "JSON instead of a table: {accounts: [{id, name, status, createdAt, expiresAt}]}")
+    .option("--json", "JSON instead of a table: {accounts: [{id, name, status, createdAt, expiresAt}]} (and `stack` with --state)")
+    .option(
+      "--state <file|->",
+      "`pulumi stack export` JSON (a file, or - for stdin; repeatable): mark each account a stack holds (column STACK yes/no; --json: stack true/false)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .addHelpText(
       "after",
-      "\nThe service has no operation that lists service accounts: this shows the accounts seen through the project's\nAPI keys (each key with a principalId belongs to that account), so an account without a key is not shown.",
+      "\nThe service has no operation that lists service accounts: this shows the accounts seen through the project's\nAPI keys (each key with a principalId belongs to that account), so an account without a key is not shown.\n" +
+        "\nAfter a failed `pulumi up` against a slow service: `pims service-accounts list <project> --state <(pulumi stack export)`\n" +
+        "marks the stack's own accounts (its serviceAccountId outputs); one with STACK no that no other stack holds is an orphan.",
     )
     .action((project: string, o: ListOptions, cmd: Command) => run(serviceAccountsListCommand(project, o, cmd)));
   accounts

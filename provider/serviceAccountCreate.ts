@@ -106,7 +106,10 @@ export class UncertainCreateError extends Error {
     const lines = [original.message];
     if (look.kind === "found") {
       const n = look.candidates.length;
-      const shown = look.candidates.slice(0, MAX_CANDIDATES_SHOWN).map((x) => `  ${x.id} (created ${x.createdAt || "at an unknown time"})`);
+      // Each with the command that deletes it, so nothing the attempt may have left is named without a way out.
+      const shown = look.candidates
+        .slice(0, MAX_CANDIDATES_SHOWN)
+        .map((x) => `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`);
       if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: ${list}`);
       lines.push(
         `The service created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +

@@ -25,10 +25,11 @@ export {
   TimeoutError,
   isPimsError,
   BUILD_TERMINAL_STATUSES,
+  retryLine,
 } from "../provider/client";
 export { MissingCredentialsError } from "../provider/configErrors";
 export type { CredentialsAudience, CredentialsOptions } from "../provider/configErrors";
-export type { ClientOptions, PimsErrorInit, PimsErrorKind, Shape, WireRecord, WireSink } from "../provider/client";
+export type { ClientOptions, PimsErrorInit, PimsErrorKind, RetryInfo, Shape, WireRecord, WireSink } from "../provider/client";
 export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {
   ApiKey,

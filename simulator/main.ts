@@ -1,27 +1,30 @@
 /**
  * `npm run simulator [-- --port N] [--profile default|quirky] [--token-layout L] [--rate R --burst B]
- * [--retry-after seconds|date]`: starts the simulator with a seeded demo project and prints, one per line,
+ * [--retry-after seconds|date] [--delay '[METHOD ]PATH=MS' ...]`: starts the simulator with a seeded demo project and prints, one per line,
  * PIMS_BASE_URL=..., PIMS_TOKEN=... (and the demo ids as PIMS_PROJECT_ID=..., etc.), then runs until SIGINT or
  * SIGTERM. The port comes from --port, else the env PIMS_SIM_PORT, else a free one; the profile from --profile,
  * else PIMS_SIM_PROFILE, else "default". --rate alone gives a burst of the same size.
  */
 import { isSimulatorProfile, SIMULATOR_PROFILES } from "./dialect";
+import type { FaultRule } from "./options";
 import type { RateLimit } from "./rateLimit";
 import { PimsSimulator, type SimulatorOptions } from "./server";
 import { isTokenLayoutMode } from "./tokenLayouts";
 
-const FLAGS = ["port", "profile", "token-layout", "rate", "burst", "retry-after"] as const;
+const FLAGS = ["port", "profile", "token-layout", "rate", "burst", "retry-after", "delay"] as const;
 type Flag = (typeof FLAGS)[number];
 
-function parseArgs(argv: string[]): Partial<Record<Flag, string>> {
-  const out: Partial<Record<Flag, string>> = {};
+function parseArgs(argv: string[]): Partial<Record<Flag, string>> & { delays: string[] } {
+  const out: Partial<Record<Flag, string>> & { delays: string[] } = { delays: [] };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].startsWith("--") ? argv[i].slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
     const flag = FLAGS.find((f) => f === name);
     if (!flag) throw new Error(`unknown argument ${argv[i]} (known: ${FLAGS.map((f) => `--${f}`).join(", ")})`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new Error(`--${flag} needs a value`);
-    out[flag] = value;
+    if (flag === "delay")
+      out.delays.push(value); // repeatable: one delay rule per route
+    else out[flag] = value;
   }
   return out;
 }
@@ -39,9 +42,23 @@ function parseNumber(flag: string, raw: string): number {
   return n;
 }
 
-function options(argv: string[]): SimulatorOptions {
+// `--delay '[METHOD ]PATH=MS'` (repeatable): a `delay` fault on every matching request. The handler runs after MS ms
+// even when the client has gone, so the change commits late: a service slower than its clients' timeout. In PATH a
+// `*` stands for one path segment, e.g. 'POST /v2/projects/*/service-accounts=8000'.
+function delayRule(spec: string): FaultRule {
+  const m = /^\s*(?:([A-Za-z]+)\s+)?(\/\S*)=(\d+)\s*$/.exec(spec);
+  if (!m) throw new Error(`--delay must be '[METHOD ]PATH=MS' (e.g. 'POST /v2/projects/*/service-accounts=8000'), got ${spec}`);
+  const [, method, pattern, ms] = m;
+  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+  return { kind: "delay", method: method?.toUpperCase(), path: new RegExp(`^${escaped.join("[^/]+")}$`), delayMs: Number(ms) };
+}
+
+type MainOptions = SimulatorOptions & { delays: Array<{ spec: string; rule: FaultRule }> };
+
+function options(argv: string[]): MainOptions {
   const args = parseArgs(argv);
-  const opts: SimulatorOptions = { port: parsePort(args.port ?? process.env.PIMS_SIM_PORT) };
+  const delays = args.delays.map((spec) => ({ spec: spec.trim(), rule: delayRule(spec) }));
+  const opts: MainOptions = { port: parsePort(args.port ?? process.env.PIMS_SIM_PORT), delays };
   if (args.profile !== undefined) {
     if (!isSimulatorProfile(args.profile)) throw new Error(`--profile must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${args.profile}`);
     opts.profile = args.profile;
@@ -87,11 +104,14 @@ function seedDemo(sim: PimsSimulator): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const sim = await PimsSimulator.start(options(process.argv.slice(2)));
+  const { delays, ...opts } = options(process.argv.slice(2));
+  const sim = await PimsSimulator.start(opts);
+  for (const d of delays) sim.addFault(d.rule);
   const ids = seedDemo(sim);
   const lines = [`PIMS_BASE_URL=${sim.baseUrl}`, `PIMS_TOKEN=${sim.token}`, `PIMS_SIM_PROFILE=${sim.profile}`];
   const limit = sim.rateLimit();
   if (limit) lines.push(`PIMS_SIM_RATE=${limit.rate}`, `PIMS_SIM_BURST=${limit.burst}`);
+  for (const d of delays) lines.push(`PIMS_SIM_DELAY=${d.spec}`);
   for (const [name, value] of Object.entries(ids)) lines.push(`${name}=${value}`);
   process.stdout.write(lines.join("\n") + "\n");
 

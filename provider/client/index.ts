@@ -1,15 +1,15 @@
 /**
  * The typed HTTP client for the ten PIMS operations, one module per job:
  * - ./client: `PimsClient` (setup, the operations, the request path and its errors)
- * - ./errors: the `PimsError` family; ./retry: the one retry policy
+ * - ./errors: the `PimsError` family; ./retry: the one home of "try again" (what a failure proves, repeats, progress lines)
  * - ./parse: liberal reading of bodies and records; ./token: the one-time token of a new service account
  * - ./logsQuery: app-log filter checks; ./baseUrl: the base address (normalization, validation)
  * - ./types: wire types; ./values: small value helpers
  */
 export * from "./types";
 export * from "./errors";
-export type { RetryOptions } from "./retry";
-export { NOT_SENT_CODES } from "./retry";
+export type { RetryInfo, RetryOptions } from "./retry";
+export { NOT_SENT_CODES, retryLine } from "./retry";
 export { PimsClient, type ClientOptions } from "./client";
 export type { Shape, WireRecord, WireSink } from "./recorder";
 export { MAX_LOG_PAGE_SIZE, validateLogsQuery, isRfc3339 } from "./logsQuery";

@@ -40,10 +40,13 @@ export interface RetryInfo {
   attempt: number;
   /** Retries allowed in all, when bounded by a count. */
   of?: number;
+  /** HTTP method of the request, e.g. `GET`. */
   method: string;
+  /** Path of the request (ids only, never a credential). */
   path: string;
   /** What the failed attempt got, e.g. `HTTP 503`, `timeout`, `ECONNRESET`. */
   reason: string;
+  /** How long until the repeat, in ms. */
   delayMs: number;
 }
 
@@ -138,7 +141,7 @@ export function progressLine(who: string, subject: string, happened: string, nex
   return `${who}: ${subject}: ${happened}; ${next}`;
 }
 
-/** The progress line of a repeat (see {@link progressLine}). */
+/** The progress line of a repeat, in the one format of every wait and repeat (`<who>: <METHOD> <path>: <reason>; retry <n> of <m> in <delay>`). */
 export function retryLine(info: RetryInfo, who = "pulumi-pims"): string {
   const n = info.of !== undefined ? `${info.attempt} of ${info.of}` : `${info.attempt}`;
   return progressLine(who, `${info.method} ${info.path}`, info.reason, `retry ${n} in ${formatDuration(info.delayMs)}`);

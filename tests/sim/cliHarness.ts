@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Called whenever stdout grows, with everything printed so far, and the child (e.g. to signal it). */
   onStdout?: (stdout: string, child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Written to the child's stdin, then closed (default: closed at once). */
+  stdin?: string;
 }
 
 export interface CliSuite {
@@ -92,7 +94,8 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
   };
   for (const k of Object.keys(full)) if (full[k] === undefined) delete full[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [CLI, ...args], { env: full, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(NODE, [CLI, ...args], { env: full, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end(o.stdin ?? ""); // end of input at once, as with no stdin at all
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {

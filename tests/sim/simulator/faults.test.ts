@@ -1,5 +1,6 @@
 /** The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed. */
 import { PimsSimulator } from "../../../simulator";
+import { waitFor } from "../cliHarness";
 import { message, simCalls } from "./http";
 
 let sim: PimsSimulator;
@@ -145,6 +146,23 @@ describe("faults after the change is committed (afterCommit)", () => {
     expect(r.status).toBe(503);
     expect(sim.serviceAccounts()).toEqual([]);
     expect(sim.requests[0].handledStatus).toBe(422);
+  });
+
+  it("delay: commits after the client has gone (the handler runs when the delay is over, answered or not)", async () => {
+    const { projectId } = seedApp();
+    sim.addFault({ kind: "delay", method: "POST", path: /\/service-accounts$/, delayMs: 1000, times: 1 });
+    // The client stops waiting after 50 ms: POST /v2/projects/{project_id}/service-accounts gets no answer.
+    const sent = fetch(`${sim.baseUrl}/v2/projects/${projectId}/service-accounts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${sim.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "late", grants: [projectId], expiresIn: 0 }),
+      signal: AbortSignal.timeout(50),
+    });
+    await expect(sent).rejects.toThrow();
+    expect(sim.serviceAccounts(projectId)).toEqual([]); // not yet: the service is still "working"
+    await waitFor(() => sim.serviceAccounts(projectId).length > 0, "the delayed create to commit");
+    expect(sim.serviceAccounts(projectId).map((a) => a.name)).toEqual(["late"]);
+    expect(sim.requests).toHaveLength(1);
   });
 
   it("refuses afterCommit on kinds where it means nothing", () => {

@@ -74,7 +74,40 @@ describe("npm run simulator", () => {
     expect(Date.parse(refused.headers.get("retry-after") ?? "")).toBeGreaterThan(Date.now() - 1000);
   });
 
+  it("--delay: the route answers late and commits after the client has gone; other routes are not delayed", async () => {
+    const vars = await startMain(["--delay", "POST /v2/projects/*/service-accounts=2000"]);
+    expect(vars.PIMS_SIM_DELAY).toBe("POST /v2/projects/*/service-accounts=2000");
+    const headers = { Authorization: `Bearer ${vars.PIMS_TOKEN}`, "Content-Type": "application/json" };
+    const body = JSON.stringify({ name: "late", grants: [vars.PIMS_PROJECT_ID], expiresIn: 0 });
+    // The client gives up long before the delay ends: POST /v2/projects/{project_id}/service-accounts gets no answer.
+    const sent = fetch(`${vars.PIMS_BASE_URL}/v2/projects/${vars.PIMS_PROJECT_ID}/service-accounts`, {
+      method: "POST",
+      headers,
+      body,
+      signal: AbortSignal.timeout(100),
+    });
+    await expect(sent).rejects.toThrow();
+    // Not delayed: another method, and a path the pattern does not match (the * is one segment, the end is anchored).
+    expect((await get(vars, "/api-keys")).status).toBe(200);
+    const project = await fetch(`${vars.PIMS_BASE_URL}/v2/projects`, { method: "POST", headers, body: JSON.stringify({ name: "quick" }) });
+    expect(project.status).toBe(201);
+    // The handler ran anyway once the delay was over: the account's key appears in GET /v2/projects/{project_id}/api-keys.
+    const accountKeys = async (): Promise<string[]> => {
+      const keys = (await (await get(vars, "/api-keys")).json()) as Array<{ name: string; principalId?: string }>;
+      return keys.filter((k) => k.principalId).map((k) => k.name);
+    };
+    expect(await accountKeys()).toEqual([]);
+    let names: string[] = [];
+    for (let i = 0; i < 200 && names.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      names = await accountKeys();
+    }
+    expect(names).toEqual(["late"]);
+  });
+
   it.each([
+    [["--delay", "slow"], "--delay must be '[METHOD ]PATH=MS'"],
+    [["--delay", "POST /v2/projects=soon"], "--delay must be '[METHOD ]PATH=MS'"],
     [["--profile", "weird"], "--profile must be one of default, quirky, got weird"],
     [["--burst", "5"], "--burst needs --rate"],
     [["--rate", "fast"], "--rate must be a number, got fast"],
