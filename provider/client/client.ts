@@ -8,7 +8,7 @@ import * as https from "node:https";
 import axios, { type AxiosAdapter, type AxiosInstance, type AxiosResponse } from "axios";
 import { baseUrlProblem, normalizeBaseUrl } from "./baseUrl";
 import { errorForStatus, NetworkError, PimsError, redact, TimeoutError, UnreadableTokenError } from "./errors";
-import { MAX_LOG_PAGE_SIZE, validateLogsQuery } from "./logsQuery";
+import { validateLogsQuery } from "./logsQuery";
 import {
   asArray,
   messageOf,
