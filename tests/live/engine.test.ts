@@ -1,8 +1,8 @@
 /**
  * Live tier, one small stack through the real Pulumi engine (the built package, as the engine tier runs it): a
  * ServiceAccount named with the run's prefix and a getApiKeys read, taken through up → preview (no change) → rotation
- * (a new `rotationTrigger` replaces the account: the new token works, the old account is gone) → destroy (nothing
- * left). The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
+ * (a new `rotationTrigger` replaces the account: the new token works, the old account is gone) → overlapping rotation
+ * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left). The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
  * PIMS_LIVE_SKIP_ENGINE=1 (it needs the `pulumi` CLI: scripts/ensure-pulumi finds or builds it).
  */
 import * as fs from "node:fs";
@@ -13,7 +13,7 @@ import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles } from "../engine/harness";
 import { expectNoPlaintextSecrets } from "../helpers";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient, Seen } from "./kit";
-import { requireLiveSettings, type LiveSettings } from "./settings";
+import { requireLiveSettings } from "./settings";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -25,7 +25,7 @@ seen.add(s.token, s.projectId);
 const tokens: string[] = [s.token];
 const name = `${s.prefix}stack`;
 /** What the program declares; the steps change it. */
-const settings = { rotationTrigger: "1" };
+const settings: { rotationTrigger: string; keepPreviousToken?: boolean } = { rotationTrigger: "1" };
 const suite = s.skipEngine ? describe.skip : describe;
 
 function program(): Record<string, unknown> {
@@ -36,34 +36,15 @@ function program(): Record<string, unknown> {
     grants: [s.projectId],
     expiresIn: 3600,
     rotationTrigger: settings.rotationTrigger,
+    keepPreviousToken: settings.keepPreviousToken,
   });
   return {
     serviceAccountId: account.serviceAccountId,
     token: account.token,
+    previousServiceAccountId: account.previousServiceAccountId,
+    previousToken: account.previousToken,
     keyCount: pims.getApiKeysOutput({ projectId: account.projectId }).apply((r) => r.keys.length),
   };
-}
-
-/** Where the stack is in its steps, for the hook below. */
-interface RotationContext {
-  settings: LiveSettings;
-  stack: Stack;
-  engine: EngineOutput;
-  /** The account and token the stack holds now. */
-  current: { id: string; token: string };
-  /** Remembers secrets and ids for the recording scan. */
-  seen: Seen;
-}
-
-/**
- * ISSUE 18 HOOK — the overlapping rotation mode (`keepPreviousToken: true`). Until it exists this does nothing and
- * answers false. At merge: declare `keepPreviousToken: true` in `program()` (a field of `settings`), bump
- * `settings.rotationTrigger`, `up`, then check that `previousServiceAccountId`/`previousToken` are the account and
- * token of `ctx.current` and still authenticate, the new token authenticates, and one more rotation deletes the
- * previous account; `seen.add` every token and id; answer true.
- */
-async function overlappingRotationStep(_ctx: RotationContext): Promise<boolean> {
-  return false;
 }
 
 /** Does this token authenticate with the service? */
@@ -148,9 +129,33 @@ suite("a small stack through the real engine", () => {
     expect(await tokenWorks(old.token)).toBe(false);
   });
 
-  test("overlapping rotation (keepPreviousToken, issue 18)", async () => {
-    const ran = await overlappingRotationStep({ settings: s, stack: stack!, engine, current: now(), seen });
-    if (!ran) console.log("overlapping rotation: not checked (keepPreviousToken does not exist in this version)");
+  test("overlapping rotation: switched on with no new token; each rotation in place keeps the previous token valid until the next", async () => {
+    const first = now();
+    const up = async (): Promise<{ id: string; token: string; previousId: unknown; previous: unknown; replaced: number }> => {
+      const res = await stack!.up(engine.opts);
+      expect(res.summary.result).toBe("succeeded");
+      const o = res.outputs;
+      const next = { id: o.serviceAccountId.value as string, token: o.token.value as string };
+      seen.add(next.id, next.token);
+      tokens.push(next.token);
+      expect(o.token.secret).toBe(true);
+      if (o.previousToken?.value !== undefined) expect(o.previousToken.secret).toBe(true);
+      current = next;
+      return { ...next, previousId: o.previousServiceAccountId?.value, previous: o.previousToken?.value, replaced: res.summary.resourceChanges?.replace ?? 0 };
+    };
+    settings.keepPreviousToken = true;
+    const on = await up(); // switching on: an update with no call
+    expect([on.id, on.previousId, on.replaced]).toEqual([first.id, undefined, 0]);
+    settings.rotationTrigger = "3";
+    const second = await up();
+    expect([second.previousId, second.previous, second.replaced]).toEqual([first.id, first.token, 0]);
+    expect([await tokenWorks(first.token), await tokenWorks(second.token)]).toEqual([true, true]);
+    settings.rotationTrigger = "4";
+    const third = await up();
+    expect([third.previousId, third.previous, third.replaced]).toEqual([second.id, second.token, 0]);
+    expect([await tokenWorks(first.token), await tokenWorks(second.token), await tokenWorks(third.token)]).toEqual([false, true, true]);
+    const live = (await accountsWithPrefix(client, s.projectId, name)).map((a) => a.id).sort();
+    expect(live).toEqual([second.id, third.id].sort());
   });
 
   test("destroy deletes the account: nothing with the prefix is left", async () => {
