@@ -13,10 +13,20 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as pims from "pulumi-pims";
 import { AuthError } from "../../provider/client";
-import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
+import { copyExample, createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator, testClient } from "../helpers";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles, exportEncrypted, isEncryptedSecret, resource, sleep } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  ENGINE_SETUP_TIMEOUT_MS,
+  EngineOutput,
+  expectNoSecretsInFiles,
+  exportEncrypted,
+  isEncryptedSecret,
+  resource,
+  revealed,
+  sleep,
+} from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -221,5 +231,100 @@ describe.each(["default", "quirky"] as const)("overlapping rotation through the 
     expect(res.summary.result).toBe("succeeded");
     expect(sim.serviceAccounts(home)).toEqual([]);
     for (const name of NAMES) expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
+  });
+});
+
+/**
+ * Interrupting `pulumi up` mid-rotation (the Automation API's abort sends SIGINT to the CLI) while the rotation's
+ * POST /v2/projects/{project_id}/service-accounts is in flight (held 3 s by the simulator): no token may be lost, i.e.
+ * afterwards every live account of the resource is one the state holds (current, previous or retired), with its token.
+ * The next `up` converges to exactly two live accounts. The program is examples/rotation (keepPreviousToken) run as a
+ * project directory, in its own process: an inline program would run in this jest process, where the engine's
+ * dropped connection after SIGINT surfaces as unhandled gRPC rejections.
+ */
+describe("pulumi up interrupted mid-rotation (default service)", () => {
+  let sim: PimsSimulator;
+  let stack: Stack;
+  let scratch: string;
+  let projectId: string;
+  const engine = new EngineOutput();
+
+  beforeAll(async () => {
+    ensureEngine();
+    sim = await startSimulator({ profile: "default" });
+    projectId = sim.addProject({ name: "rotation-interrupt" }).id;
+    sim.addApp(projectId, "web");
+    scratch = tempDir("pims-e2e-rotation-interrupt-");
+    stack = await createPimsStack({
+      stackName: "interrupt",
+      workDir: copyExample("rotation", scratch),
+      backendDir: `${scratch}/backend`,
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      config: { projectId, rotationTrigger: "0" },
+    });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await sim?.stop();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The accounts of the example's ServiceAccount `ci` in the state (retired, previous, current), tokens revealed. */
+  async function stored(): Promise<Map<string, string | undefined>> {
+    const outs = resource(await stack.exportStack(), "pims:ServiceAccount", "ci").outputs ?? {};
+    const held = new Map<string, string | undefined>();
+    for (const id of (outs.retiredServiceAccountIds as string[] | undefined) ?? []) held.set(id, undefined);
+    if (typeof outs.previousServiceAccountId === "string") held.set(outs.previousServiceAccountId, revealed(outs.previousToken) as string);
+    held.set(String(outs.serviceAccountId), revealed(outs.token) as string);
+    return held;
+  }
+  const live = (): string[] =>
+    sim
+      .serviceAccounts(projectId)
+      .map((a) => a.id)
+      .sort();
+
+  test("SIGINT while the rotation's POST is in flight: every live account is in the state with its token; the next up converges", async () => {
+    await stack.up(engine.opts);
+    await stack.setConfig("rotationTrigger", { value: "1" });
+    await stack.up(engine.opts); // a previous account exists: the interrupted rotation would delete it
+    expect(live()).toHaveLength(2);
+
+    await stack.setConfig("rotationTrigger", { value: "2" });
+    sim.addFault({ kind: "delay", delayMs: 3000, method: "POST", path: /\/service-accounts$/ });
+    sim.clearRequests();
+    const abort = new AbortController();
+    const interrupted = stack.up({ ...engine.opts, signal: abort.signal }).then(
+      (r) => r.summary.result,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    // Abort once the create is in flight (the simulator logs a request on arrival, with status 0).
+    const inFlight = (): boolean => sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
+    for (let i = 0; i < 600 && !inFlight(); i++) await sleep(50);
+    expect(inFlight()).toBe(true);
+    abort.abort();
+    const outcome = await interrupted;
+    process.stdout.write(`interrupted up: ${outcome.split("\n")[0]}; simulator saw ${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`);
+    sim.clearFaults();
+
+    // No token lost: each live account is held by the state, and the token stored for it works.
+    const held = await stored();
+    process.stdout.write(`after the interruption: ${live().length} live, ${held.size} in the state\n`);
+    expect(live().filter((id) => !held.has(id))).toEqual([]);
+    for (const [id, token] of held) {
+      if (token !== undefined && live().includes(id)) await expect(testClient(sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
+    }
+
+    // The next up finishes whatever was left: two live accounts, both in the state.
+    const res = await stack.up(engine.opts);
+    expect(res.summary.result).toBe("succeeded");
+    expect(live()).toEqual([...(await stored()).keys()].sort());
+    expect(live()).toHaveLength(2);
+
+    await stack.destroy(engine.opts);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
+    expectNoPlaintextSecrets(engine.text(), sim.issuedSecrets(), "the engine's output");
+    expect(expectNoSecretsInFiles(scratch, sim.issuedSecrets())).toBeGreaterThan(3);
   });
 });
