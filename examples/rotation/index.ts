@@ -9,9 +9,10 @@
  *   Rotation happens only when `pulumi up` runs: schedule it (e.g. a daily CI job).
  *
  * A rotation creates one account (the new `token`), keeps the one before it as `previousToken`, and deletes the one
- * two rotations old. The defaults suit a daily `pulumi up` that may miss two runs: a token lives 30 days, is rotated
- * with 18 days left (current for ~12 days, then previous for ~12 days), so it is still valid when its successor is
- * rotated, with 6 days to spare. With the option on, `rotateBeforeExpiry` must be at least half of `expiresIn`.
+ * two rotations old. The defaults suit a daily `pulumi up` that may miss four runs: a token lives 30 days, is rotated
+ * with 20 days left (current for ~10 days, then previous for ~10 days), so it still has ~10 days left when its
+ * successor is rotated (and a 7-day expiry alarm stays quiet while rotation works). With the option on,
+ * `rotateBeforeExpiry` must be at least half of `expiresIn`.
  *
  * `keepPreviousToken: false` (stack config) gives the replacement of 0.1.0: the old account is deleted in the same
  * `pulumi up`, and anything outside the stack still holding its token gets 401.
@@ -33,7 +34,7 @@ const ci = new pims.ServiceAccount("ci", {
   description: "Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
   grants: [projectId],
   expiresIn: config.getNumber("expiresIn") ?? 30 * day, // the token lives 30 days …
-  rotateBeforeExpiry: config.getNumber("rotateBeforeExpiry") ?? 18 * day, // … and is rotated with 18 days left
+  rotateBeforeExpiry: config.getNumber("rotateBeforeExpiry") ?? 20 * day, // … and is rotated with 20 days left
   rotationTrigger: config.get("rotationTrigger"),
   keepPreviousToken: config.getBoolean("keepPreviousToken") ?? true,
 });
