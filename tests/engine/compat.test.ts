@@ -21,6 +21,7 @@
  * (tests/fixtures/make-fixture.ts).
  */
 import * as fs from "node:fs";
+import { RESOURCE_KINDS } from "../../provider/kinds";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
@@ -51,6 +52,9 @@ const one = (d: Deployment | Fixture["state"], type: string): StateResource => {
   if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
   return found[0];
 };
+
+/** The first resource of each type (a state may hold several ServiceAccounts). */
+const oneOfEachType = (d: Deployment | Fixture["state"]): StateResource[] => [...new Map(resourcesOf(d).map((r) => [r.type, r])).values()];
 
 /** A value as `stack.exportStack()` (--show-secrets) renders it: secrets decrypted. */
 function reveal(v: unknown): unknown {
@@ -174,20 +178,22 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
   });
 
   test("the fixture has every resource type and no token or secret in plaintext", () => {
-    const types = new Set(resourcesOf(fixture.state).map((r) => r.type));
-    expect([...types].filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:")).sort()).toEqual(
-      ["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE),
-    );
+    expect(
+      oneOfEachType(fixture.state)
+        .map((r) => r.type)
+        .filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:"))
+        .sort(),
+    ).toEqual([...RESOURCE_KINDS].sort().map(TYPE));
+    expect(fixture.manifest.types).toEqual([...RESOURCE_KINDS].sort().map(TYPE));
+    expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the account's token, the app's secrets
+    expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);
+    expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);
     if (fixture.manifest.version.localeCompare("0.2.0", undefined, { numeric: true }) >= 0) {
       // Since 0.2.0: an account without keepPreviousToken and one mid-overlap (a current and a previous account).
       const accounts = all(revealed, TYPE("ServiceAccount")).map((r) => r.outputs as { keepPreviousToken?: boolean; previousServiceAccountId?: string });
       expect(accounts.filter((o) => o.keepPreviousToken !== true)).not.toHaveLength(0);
       expect(accounts.filter((o) => o.keepPreviousToken === true && typeof o.previousServiceAccountId === "string")).not.toHaveLength(0);
     }
-    expect(fixture.manifest.types).toEqual(["AppSecrets", "Project", "ServiceAccount", "VolumeSize"].map(TYPE));
-    expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the accounts' tokens, the app's secrets
-    expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);
-    expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);
     // the secrets are there, encrypted: the fixture's passphrase decrypts them
     expect(FIXTURE_PASSPHRASE).toBeTruthy();
     for (const r of all(revealed, TYPE("ServiceAccount"))) {
