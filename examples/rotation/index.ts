@@ -1,17 +1,25 @@
 /**
- * Rotating a PIMS service-account token, two ways:
+ * Rotating a PIMS service-account token with an overlap: `keepPreviousToken: true` keeps the account a rotation
+ * replaces (and its token) live until the next rotation, so every consumer that read the token before a `pulumi up`
+ * (running app instances, other stacks, CI jobs) keeps working until it reads the new one. Two triggers:
  *
  * - On demand: change `rotationTrigger` (any string, e.g. the month) and run `pulumi up`:
  *     pulumi config set rotationTrigger 2025-07 && pulumi up
- * - Before expiry: with `rotateBeforeExpiry` set, once the token's expiry minus that many seconds has passed, the
- *   next `pulumi up` replaces the account. Rotation happens only when `pulumi up` runs: schedule it (e.g. a daily
- *   CI job) well within the window.
+ * - Before expiry: once the token's expiry minus `rotateBeforeExpiry` has passed, the next `pulumi up` rotates it.
+ *   Rotation happens only when `pulumi up` runs: schedule it (e.g. a daily CI job).
  *
- * Either way the new account (and token) is created first, the consumers (here an app's secrets) are updated with
- * the new token, and only then is the old account deleted.
+ * A rotation creates one account (the new `token`), keeps the one before it as `previousToken`, and deletes the one
+ * two rotations old. The defaults suit a daily `pulumi up` that may miss four runs: a token lives 30 days, is rotated
+ * with 20 days left (current for ~10 days, then previous for ~10 days), so it still has ~10 days left when its
+ * successor is rotated (and a 7-day expiry alarm stays quiet while rotation works). With the option on,
+ * `rotateBeforeExpiry` must be at least half of `expiresIn`.
+ *
+ * `keepPreviousToken: false` (stack config) gives the replacement of 0.1.0: the old account is deleted in the same
+ * `pulumi up`, and anything outside the stack still holding its token gets 401.
  *
  * Stack config: pims:baseUrl, pims:token (secret), projectId (an existing project), appName (an existing app of
- * that project, default "web"), expiresIn and rotateBeforeExpiry (seconds), rotationTrigger (optional).
+ * that project, default "web"), expiresIn and rotateBeforeExpiry (seconds), rotationTrigger (optional),
+ * keepPreviousToken (default true).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as pims from "pulumi-pims";
@@ -23,14 +31,16 @@ const day = 24 * 3600;
 const ci = new pims.ServiceAccount("ci", {
   projectId,
   name: "ci-deployer",
-  description: "Deploys from CI; rotated by pulumi up",
+  description: "Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
   grants: [projectId],
-  expiresIn: config.getNumber("expiresIn") ?? 90 * day, // the token lives 90 days …
-  rotateBeforeExpiry: config.getNumber("rotateBeforeExpiry") ?? 14 * day, // … and is replaced with 14 days left
+  expiresIn: config.getNumber("expiresIn") ?? 30 * day, // the token lives 30 days …
+  rotateBeforeExpiry: config.getNumber("rotateBeforeExpiry") ?? 20 * day, // … and is rotated with 20 days left
   rotationTrigger: config.get("rotationTrigger"),
+  keepPreviousToken: config.getBoolean("keepPreviousToken") ?? true,
 });
 
-// The consumer of the token: updated with the new token before the old account is deleted.
+// A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack read
+// `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
 new pims.AppSecrets("ci-token", {
   projectId,
   appId: `${projectId}-${config.get("appName") ?? "web"}`,
@@ -45,3 +55,7 @@ export const rotatesAfter = pulumi
   .all([ci.tokenExpiresAt, ci.rotateBeforeExpiry])
   .apply(([expiresAt, window]) => (expiresAt === "never" || window === undefined ? "never" : new Date(Date.parse(expiresAt) - window * 1000).toISOString()));
 export const token = ci.token; // secret
+/** The token before the last rotation, still valid until the next one (absent before the first rotation). */
+export const previousServiceAccountId = ci.previousServiceAccountId;
+export const previousTokenExpiresAt = ci.previousTokenExpiresAt;
+export const previousToken = ci.previousToken; // secret

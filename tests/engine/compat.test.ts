@@ -6,10 +6,10 @@
  * (`stack.importStack`) into a fresh backend, serves a simulator holding the same objects (same ids), then:
  *   - refresh: no call to the service (no resource has a read operation), nothing changes, the stored
  *     ServiceAccount token and the AppSecrets survive;
- *   - destroy: exactly one call, the DELETE of the stored service account, answered 200 (the simulator is seeded
- *     with that account: same id, token id and token), after which the simulator holds no live account; one
- *     warning line each for the Project, the VolumeSize and the AppSecrets (the service cannot delete them), and
- *     an empty state.
+ *   - destroy: one DELETE per stored service account (each ServiceAccount's current account, and since 0.2.0 its
+ *     previous and retired ones), each answered 200 (the simulator is seeded with every stored account: same id,
+ *     token id and token), after which the simulator holds no live account; one warning line each for the Project,
+ *     the VolumeSize and the AppSecrets (the service cannot delete them), and an empty state.
  * The stored provider shim `require()`s the installed package, so this runs the current code on old state.
  *
  * Refresh and destroy use the provider configuration stored in the state (`pims:baseUrl` in plaintext,
@@ -46,11 +46,15 @@ interface StateResource {
   outputs?: Record<string, unknown>;
 }
 const resourcesOf = (d: Deployment | Fixture["state"]): StateResource[] => (d.deployment as { resources?: StateResource[] }).resources ?? [];
+const all = (d: Deployment | Fixture["state"], type: string): StateResource[] => resourcesOf(d).filter((r) => r.type === type);
 const one = (d: Deployment | Fixture["state"], type: string): StateResource => {
   const found = resourcesOf(d).filter((r) => r.type === type);
   if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
   return found[0];
 };
+
+/** The first resource of each type (a state may hold several ServiceAccounts). */
+const oneOfEachType = (d: Deployment | Fixture["state"]): StateResource[] => [...new Map(resourcesOf(d).map((r) => [r.type, r])).values()];
 
 /** A value as `stack.exportStack()` (--show-secrets) renders it: secrets decrypted. */
 function reveal(v: unknown): unknown {
@@ -61,6 +65,32 @@ function reveal(v: unknown): unknown {
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
   }
   return v;
+}
+
+/** A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0). */
+interface StoredAccount {
+  projectId: string;
+  name: string;
+  description?: string;
+  grants: string[];
+  expiresIn: number;
+  serviceAccountId?: string;
+  tokenId: string;
+  token: string;
+  previousServiceAccountId?: string;
+  previousTokenId?: string;
+  previousToken?: string;
+  retiredServiceAccountIds?: string[];
+}
+
+/** The live accounts a ServiceAccount resource holds: retired, previous, current (the resource id before 0.2.0). */
+function accountsOf(r: StateResource): Array<{ id: string; tokenId?: string; token?: string }> {
+  const o = reveal(r.outputs) as StoredAccount;
+  return [
+    ...(o.retiredServiceAccountIds ?? []).map((id) => ({ id })),
+    ...(o.previousServiceAccountId ? [{ id: o.previousServiceAccountId, tokenId: o.previousTokenId, token: o.previousToken }] : []),
+    { id: o.serviceAccountId ?? String(r.id), tokenId: o.tokenId, token: o.token },
+  ];
 }
 
 /** Every string inside a value. */
@@ -129,28 +159,17 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     const app = reveal(one(revealed, TYPE("AppSecrets")).outputs) as { projectId: string; appId: string; secrets: Record<string, string> };
     sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
 
-    // the stored service account, with its id, token id and token: destroy deletes it (200)
-    const saResource = one(revealed, TYPE("ServiceAccount"));
-    const sa = reveal(saResource.outputs) as {
-      projectId: string;
-      name: string;
-      description?: string;
-      grants: string[];
-      expiresIn: number;
-      tokenId: string;
-      token: string;
-    };
-    sim.addServiceAccount({
-      id: String(saResource.id),
-      projectId: sa.projectId,
-      name: sa.name,
-      description: sa.description,
-      grants: sa.grants,
-      expiresIn: sa.expiresIn,
-      tokenId: sa.tokenId,
-      tokenSecret: sa.token,
-    });
-    secrets = [token, sa.token, ...Object.values(app.secrets)].filter((s) => typeof s === "string" && s.length >= 8);
+    // every stored service account (current, previous, retired), with its id, token id and token: destroy deletes each (200)
+    const tokens: string[] = [];
+    for (const r of all(revealed, TYPE("ServiceAccount"))) {
+      const sa = reveal(r.outputs) as StoredAccount;
+      for (const a of accountsOf(r)) {
+        const { projectId, name, description, grants, expiresIn } = sa;
+        sim.addServiceAccount({ id: a.id, projectId, name, description, grants, expiresIn, tokenId: a.tokenId, tokenSecret: a.token });
+        if (a.token) tokens.push(a.token);
+      }
+    }
+    secrets = [token, ...tokens, ...Object.values(app.secrets)].filter((s) => typeof s === "string" && s.length >= 8);
     sim.clearRequests();
   });
   afterAll(async () => {
@@ -160,7 +179,7 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
 
   test("the fixture has every resource type and no token or secret in plaintext", () => {
     expect(
-      resourcesOf(fixture.state)
+      oneOfEachType(fixture.state)
         .map((r) => r.type)
         .filter((t) => t.startsWith("pulumi-nodejs:dynamic/pims:"))
         .sort(),
@@ -169,9 +188,17 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     expect(secrets.length).toBeGreaterThanOrEqual(3); // the provider's token, the account's token, the app's secrets
     expectNoPlaintextSecrets(fixture.stateText, secrets, `${fixture.dir}/state.json`);
     expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);
+    if (fixture.manifest.version.localeCompare("0.2.0", undefined, { numeric: true }) >= 0) {
+      // Since 0.2.0: an account without keepPreviousToken and one mid-overlap (a current and a previous account).
+      const accounts = all(revealed, TYPE("ServiceAccount")).map((r) => r.outputs as { keepPreviousToken?: boolean; previousServiceAccountId?: string });
+      expect(accounts.filter((o) => o.keepPreviousToken !== true)).not.toHaveLength(0);
+      expect(accounts.filter((o) => o.keepPreviousToken === true && typeof o.previousServiceAccountId === "string")).not.toHaveLength(0);
+    }
     // the secrets are there, encrypted: the fixture's passphrase decrypts them
     expect(FIXTURE_PASSPHRASE).toBeTruthy();
-    expect(strings(reveal(one(revealed, TYPE("ServiceAccount")).outputs))).toEqual(expect.arrayContaining([expect.stringMatching(/^pims_sa_/)]));
+    for (const r of all(revealed, TYPE("ServiceAccount"))) {
+      expect(strings(reveal(r.outputs))).toEqual(expect.arrayContaining([expect.stringMatching(/^pims_sa_/)]));
+    }
   });
 
   test("refresh: no call, nothing changes, the stored token and secrets survive", async () => {
@@ -183,16 +210,24 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))("state writ
     expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
   });
 
-  test("destroy: one DELETE for the service account (200), none left live, a warning for each of the others, an empty state", async () => {
-    const sa = one(revealed, TYPE("ServiceAccount"));
-    const saProject = (sa.outputs as { projectId: string }).projectId;
-    expect(sim.serviceAccounts().map((a) => a.id)).toEqual([sa.id]);
+  test("destroy: one DELETE per stored service account (200), current and previous; none left live; a warning for each of the others; an empty state", async () => {
+    const stored = all(revealed, TYPE("ServiceAccount")).flatMap((r) =>
+      accountsOf(r).map((a) => ({ id: a.id, path: `/v2/projects/${(r.outputs as { projectId: string }).projectId}/service-accounts/${a.id}` })),
+    );
+    const ids = stored.map((a) => a.id).sort();
+    expect(
+      sim
+        .serviceAccounts()
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(ids);
     sim.clearRequests();
     const result = await stack.destroy(collect);
     expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
-    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE /v2/projects/${saProject}/service-accounts/${sa.id} 200`]);
+    // ServiceAccounts are deleted in parallel: the order across resources is the engine's.
+    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(stored.map((a) => `DELETE ${a.path} 200`).sort());
     expect(sim.serviceAccounts()).toEqual([]);
-    expect(sim.deletedServiceAccounts()).toEqual([sa.id]);
+    expect(sim.deletedServiceAccounts().sort()).toEqual(ids);
     const text = output.join("");
     const project = one(revealed, TYPE("Project"));
     expect(text).toContain(`project ${project.id} ("compat-project") was removed from the stack but still exists in the service`);

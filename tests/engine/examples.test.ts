@@ -151,7 +151,7 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
 });
 
 describe("examples/rotation", () => {
-  test("once the rotateBeforeExpiry window opens, preview shows the account's replacement, with no call", async () => {
+  test("once the rotateBeforeExpiry window opens, preview shows an in-place update (no call); up rotates with an overlap", async () => {
     const p = sim.addProject({ name: "rotation" });
     const app = sim.addApp(p.id, "web");
     const workDir = copyExample("rotation", scratch);
@@ -162,13 +162,30 @@ describe("examples/rotation", () => {
     const expiresAt = Date.parse(up.outputs.tokenExpiresAt.value as string);
     expect(Date.parse(up.outputs.rotatesAfter.value as string)).toBe(expiresAt - 29_000);
     expect(sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(up.outputs.token.value);
+    expect(up.outputs.previousToken?.value).toBeUndefined(); // no rotation yet
 
     await sleep(1_500);
     sim.clearRequests();
     const preview = await stack.preview(engine.opts);
-    expect(preview.changeSummary).toEqual({ replace: 1, update: 1, same: 1 }); // the account; the app gets its new token
+    // keepPreviousToken (the example's default): the account is updated in place, not replaced; the app follows.
+    expect(preview.changeSummary).toEqual({ update: 2, same: 1 });
     expect(sim.requests).toEqual([]);
     expect(sim.serviceAccounts(p.id).map((a) => a.id)).toEqual([up.outputs.serviceAccountId.value]);
+
+    const rotated = await stack.up(engine.opts);
+    expect(rotated.summary.resourceChanges).toEqual({ update: 2, same: 1 });
+    const [first, second] = [up.outputs.serviceAccountId.value as string, rotated.outputs.serviceAccountId.value as string];
+    expect(second).not.toBe(first);
+    expect(rotated.outputs.previousServiceAccountId.value).toBe(first);
+    expect(rotated.outputs.previousToken.value).toBe(up.outputs.token.value);
+    expect(rotated.outputs.previousToken.secret).toBe(true);
+    expect(
+      sim
+        .serviceAccounts(p.id)
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual([first, second].sort()); // the previous account stays live until the next rotation
+    expect(sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(rotated.outputs.token.value);
 
     await stack.destroy(engine.opts);
     expect(sim.serviceAccounts(p.id)).toEqual([]);

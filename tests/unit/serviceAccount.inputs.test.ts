@@ -88,6 +88,43 @@ describe("check", () => {
     expect(await failuresOf({ ...valid, ...change })).toEqual([]);
   });
 
+  // With keepPreviousToken a token is current for (expiresIn − window), then previous for as long again: it must still
+  // be valid when its successor is rotated, so the window must be at least half the lifetime.
+  test.each([
+    [86_400, 43_199],
+    [604_800, 3600],
+    [60, 0],
+  ])("keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, explaining why and what to choose", async (expiresIn, w) => {
+    const failures = await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w, keepPreviousToken: true });
+    expect(failures).toEqual([
+      {
+        property: "rotateBeforeExpiry",
+        reason: expect.stringContaining(
+          `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${w} < ${expiresIn} / 2)`,
+        ) as unknown,
+      },
+    ]);
+    expect(failures[0].reason).toContain(`kept as the previous token until its successor is rotated ${expiresIn - w} s later`);
+    expect(failures[0].reason).toContain(`rotateBeforeExpiry ${Math.ceil(expiresIn / 2)} or more`);
+    // The same lifetimes are fine without the option (today's rule).
+    expect(await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w })).toEqual([]);
+  });
+
+  test.each([
+    ["half of expiresIn", { expiresIn: 86_400, rotateBeforeExpiry: 43_200 }],
+    ["more than half", { expiresIn: 604_800, rotateBeforeExpiry: 432_000 }],
+    ["no window (manual rotations only)", { expiresIn: 3600 }],
+    ["a token that never expires", { expiresIn: 0, rotateBeforeExpiry: 0 }],
+    ["keepPreviousToken false with a short window", { expiresIn: 3600, rotateBeforeExpiry: 60, keepPreviousToken: false }],
+  ])("keepPreviousToken with %s passes", async (_label, change) => {
+    expect(await failuresOf({ ...valid, keepPreviousToken: true, ...change })).toEqual([]);
+  });
+
+  test("keepPreviousToken must be a boolean", async () => {
+    const failures = await failuresOf({ ...valid, keepPreviousToken: "yes" });
+    expect(failures).toEqual([{ property: "keepPreviousToken", reason: 'keepPreviousToken must be true or false (got "yes")' }]);
+  });
+
   test("several failures are all reported at once", async () => {
     const failures = await failuresOf({ projectId: "p-1", name: "", grants: [], expiresIn: -5 });
     expect(failures.map((f) => f.property).sort()).toEqual(["expiresIn", "grants", "name"]);
