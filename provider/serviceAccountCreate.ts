@@ -112,7 +112,7 @@ export class UncertainCreateError extends Error {
         .map((x) => `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`);
       if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: ${list}`);
       lines.push(
-        `The service created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
+        `The service may have created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
           `created since this create started that this stack does not hold (seen through its API keys), newest first:`,
         ...shown,
         `Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which this attempt did not receive, so an account it created is an orphan nobody can use. ` +
