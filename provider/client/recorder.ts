@@ -49,7 +49,7 @@ export interface WireRecord {
 /** Where records go: a file (one JSON line appended per record) or a function. */
 export type WireSink = (record: WireRecord) => void;
 
-/** The ten documented routes (seed, "Endpoints"), the only paths the client requests. */
+/** The ten routes of the service's API, the only paths the client requests (the methods of PimsClient). */
 export const DOCUMENTED_ROUTES: ReadonlyArray<{ method: string; route: string }> = [
   { method: "GET", route: "/v2/projects/{project_id}/api-keys" },
   { method: "POST", route: "/v2/projects/{project_id}/service-accounts" },
