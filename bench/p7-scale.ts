@@ -91,7 +91,8 @@ export async function scaleRun(variant: string, declare: Declare, n: number, rep
         run.ms[op] = ms;
         run.requests[op] = requests;
       }
-      await stack.workspace.removeStack(stack.name);
+      // A stack that still has resources (the probe does not destroy) goes with its backend directory.
+      if (options.ops.includes("destroy")) await stack.workspace.removeStack(stack.name);
       log(`P7: ${variant} N=${n}: ${options.ops.map((op) => `${op} ${seconds(run.ms[op] ?? 0)} (${run.requests[op]} req)`).join(", ")}`);
       return run;
     });
