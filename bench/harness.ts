@@ -3,7 +3,7 @@
  * baseline loaded at run time, the simulator in its own process, interleaved timing, and stacks on the real engine.
  * Each measure (bench/p1-provider-size.ts … bench/p7-scale.ts) returns its rows; bench/run.ts prints them.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
@@ -200,9 +200,35 @@ export function abba<V>(variants: readonly V[], reps: number): V[] {
   return order;
 }
 
+let clockTicksPerSecond: number | undefined;
+
+/**
+ * CPU time, in ms, from `/proc/self/stat`: of this process (utime + stime; the inline program runs here) and of the
+ * descendants it has waited for (cutime + cstime: the pulumi CLI, and what the CLI waited for). Unlike wall time it
+ * hardly moves with the load of a shared machine. NaN where there is no /proc.
+ */
+export function cpuMs(): { self: number; children: number } {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number); // fields[0] is field 3 of proc(5)
+    clockTicksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    const ms = (ticks: number): number => (ticks * 1000) / (clockTicksPerSecond ?? 100);
+    return { self: ms(fields[11] + fields[12]), children: ms(fields[13] + fields[14]) };
+  } catch {
+    return { self: NaN, children: NaN };
+  }
+}
+
 /** One operation against a simulator process: its wall time and the requests the simulator counted meanwhile. */
 export interface CountedOp {
   ms: number;
+  /** CPU time meanwhile of this process and its waited-for descendants ({@link cpuMs}), ms. */
+  cpuMs: number;
+  /** The part of it spent in this process (where an inline program runs), ms. */
+  programCpuMs: number;
   requests: number;
   refused: number;
   /** The operation's error (its end), when it threw and `tolerate` was set. */
@@ -213,16 +239,16 @@ export interface CountedOp {
 export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, tolerate = false): Promise<CountedOp> {
   await sim.stats(); // reset the counters
   let error: string | undefined;
-  const t0 = now();
+  const [t0, cpu0] = [now(), cpuMs()];
   try {
     await run();
   } catch (e) {
     if (!tolerate) throw e;
     error = (e instanceof Error ? e.message : String(e)).slice(-600);
   }
-  const ms = now() - t0;
+  const [ms, cpu] = [now() - t0, cpuMs()];
   const { requests, refused } = await sim.stats();
-  return { ms, requests, refused, error };
+  return { ms, cpuMs: cpu.self + cpu.children - cpu0.self - cpu0.children, programCpuMs: cpu.self - cpu0.self, requests, refused, error };
 }
 
 // ---- the engine ------------------------------------------------------------------------------------------
