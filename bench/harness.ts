@@ -111,8 +111,8 @@ export async function configuredProvider(kind: Kind, baseUrl: string, token: str
 export interface SimProcess {
   baseUrl: string;
   token: string;
-  /** The request counters since the last call (the child resets them when it answers). */
-  stats(): Promise<SimulatorStats>;
+  /** The request counters since the last call, and the first request's arrival (the child resets them when it answers). */
+  stats(): Promise<SimulatorStats & { firstAt?: number }>;
   stop(): Promise<void>;
 }
 
@@ -132,8 +132,8 @@ export async function startSimProcess(plan: SeedPlan): Promise<SimProcess> {
     baseUrl,
     token,
     stats: () =>
-      new Promise<SimulatorStats>((resolve) => {
-        rl.once("line", (line) => resolve(JSON.parse(line) as SimulatorStats));
+      new Promise((resolve) => {
+        rl.once("line", (line) => resolve(JSON.parse(line) as SimulatorStats & { firstAt?: number }));
         child.stdin.write("stats\n");
       }),
     stop: () =>
@@ -231,6 +231,8 @@ export interface CountedOp {
   programCpuMs: number;
   requests: number;
   refused: number;
+  /** From the operation's start to the first request the simulator received (the engine's start-up), ms. */
+  firstRequestMs?: number;
   /** The operation's error (its end), when it threw and `tolerate` was set. */
   error?: string;
 }
@@ -239,7 +241,7 @@ export interface CountedOp {
 export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, tolerate = false): Promise<CountedOp> {
   await sim.stats(); // reset the counters
   let error: string | undefined;
-  const [t0, cpu0] = [now(), cpuMs()];
+  const [t0, cpu0, started] = [now(), cpuMs(), Date.now()];
   try {
     await run();
   } catch (e) {
@@ -247,8 +249,9 @@ export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, to
     error = (e instanceof Error ? e.message : String(e)).slice(-600);
   }
   const [ms, cpu] = [now() - t0, cpuMs()];
-  const { requests, refused } = await sim.stats();
-  return { ms, cpuMs: cpu.self + cpu.children - cpu0.self - cpu0.children, programCpuMs: cpu.self - cpu0.self, requests, refused, error };
+  const { requests, refused, firstAt } = await sim.stats();
+  const firstRequestMs = firstAt === undefined ? undefined : firstAt - started;
+  return { ms, cpuMs: cpu.self + cpu.children - cpu0.self - cpu0.children, programCpuMs: cpu.self - cpu0.self, requests, refused, firstRequestMs, error };
 }
 
 // ---- the engine ------------------------------------------------------------------------------------------
