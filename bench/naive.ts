@@ -8,6 +8,8 @@
  * design rules warn about: the token is captured by the closure, so it is serialized into every
  * resource's `__provider` in plaintext, and the provider's code is frozen into state.
  *
+ * `NaiveSecretServiceAccount` is the exception a careful author would make: its token is a secret output.
+ *
  * Load this module only after PIMS_TOKEN and PIMS_BASE_URL are set (the constants are read at load time).
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -69,6 +71,27 @@ export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
+/**
+ * The same ServiceAccount provider with the four outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`,
+ * `tokenId`, `tokenExpiresAt`): 11 outputs instead of 7. Only the P7 preview probe uses it, to weigh the number of
+ * outputs per resource.
+ */
+export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvider = {
+  ...naiveServiceAccountProvider,
+  async create(inputs: Props) {
+    const res = await axios.post(
+      `${baseUrl}/v2/projects/${inputs.projectId}/service-accounts`,
+      { name: inputs.name, description: inputs.description ?? "", grants: inputs.grants, expiresIn: inputs.expiresIn },
+      { headers },
+    );
+    const { id, createdAt, createdByUserId, token } = res.data;
+    return {
+      id,
+      outs: { ...inputs, serviceAccountId: id, createdAt, createdByUserId, tokenId: token.id, tokenExpiresAt: token.expiresAt, token: token.secret },
+    };
+  },
+};
+
 export const naiveVolumeSizeProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds: Props, news: Props) {
     return { inputs: news };
@@ -122,5 +145,16 @@ export const naiveProviders = {
 export class NaiveResource extends pulumi.dynamic.Resource {
   constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
     super(provider, name, props, opts);
+  }
+}
+
+/**
+ * The docs-style ServiceAccount as any careful hand-written provider declares it: the token is a secret output
+ * (`additionalSecretOutputs`), so it is encrypted in the state, as pulumi-pims does. The fair baseline of P7; the
+ * plaintext one (`NaiveResource` with `naiveServiceAccountProvider`) stays as the docs show it.
+ */
+export class NaiveSecretServiceAccount extends pulumi.dynamic.Resource {
+  constructor(name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions, provider = naiveServiceAccountProvider) {
+    super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token"] }));
   }
 }

@@ -28,8 +28,14 @@ async function main(): Promise<void> {
   for (const [p, v, size] of plan.volumes ?? []) sim.addVolume(p, { id: v, sizeGb: size });
   for (const [p, name] of plan.apps ?? []) sim.addApp(p, name);
   for (const [p, app, count] of plan.logs ?? []) sim.generateLogs(p, app, count, { containers: ["web", "worker"], stepMs: 10 });
-  // The request log would grow by one entry per request for the whole run: keep it empty.
-  setInterval(() => sim.clearRequests(), 1000).unref();
+  // The request log would grow by one entry per request for the whole run: keep it empty, and only the arrival of
+  // the first request since the last `stats` (when the engine got to its first call).
+  let firstAt: number | undefined;
+  const clear = (): void => {
+    firstAt ??= sim.requests[0]?.at;
+    sim.clearRequests();
+  };
+  setInterval(clear, 1000).unref();
   process.stdout.write(`${JSON.stringify({ baseUrl: sim.baseUrl, token: sim.token })}\n`);
   const stop = (): void => {
     void sim.stop().then(() => process.exit(0));
@@ -37,11 +43,14 @@ async function main(): Promise<void> {
   process.stdin.on("end", stop);
   process.stdin.on("close", stop);
   process.stdin.resume();
-  // A `stats` line on stdin is answered with one JSON line of the request counters (sim.stats()), which are reset.
+  // A `stats` line on stdin is answered with one JSON line of the request counters (sim.stats()) and `firstAt`, the
+  // arrival of the first request since the last `stats` (ms since the epoch), which are then reset.
   readline.createInterface({ input: process.stdin }).on("line", (line) => {
     if (line.trim() !== "stats") return;
-    process.stdout.write(`${JSON.stringify(sim.stats())}\n`);
+    clear();
+    process.stdout.write(`${JSON.stringify({ ...sim.stats(), firstAt })}\n`);
     sim.resetStats();
+    firstAt = undefined;
   });
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

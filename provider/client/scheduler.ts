@@ -248,8 +248,10 @@ export class Scheduler {
     const now = this.clock.now();
     this.refused++;
     this.lastRefusalAt = now;
-    // One decrease per refused pace: answers to requests sent before the last decrease say nothing new.
-    if (startedAt >= this.lastDecreaseAt) {
+    // One decrease per refused pace: answers to requests sent before the last decrease say nothing new, and neither do
+    // those sent in its very instant (at start-up, the successes of a burst start more requests just before the
+    // burst's refusals are read; cutting again for them left 0.49 × the pace sent, below what the service allows).
+    if (startedAt > this.lastDecreaseAt) {
       const sent = this.rate === Infinity ? Math.max(MIN_RATE, this.recentStarts.filter((t) => t > now - 1000).length) : this.rate;
       this.ceiling = sent;
       this.rate = Math.max(MIN_RATE, sent * DECREASE);

@@ -41,6 +41,22 @@ describe("Scheduler: adaptive pacing", () => {
     expect(seconds / ideal).toBeLessThanOrEqual(1.2); // measured: 14.8 s for an ideal 14 s, 8 of 308 refused
   });
 
+  it("cuts the pace once for the refusals of one burst, including requests sent in the instant of the first refusal", async () => {
+    // A fresh process meets a full bucket: 8 at a time, answered together every 10 ms. The third round is partly refused;
+    // the successes of that round start 4 more in the same instant, before the refusals are read. Those 4 are refused
+    // too, but they went out at the pace already refused: cutting again would leave 0.49 × that pace, below the
+    // service's rate, and the process would then climb back from below what the service allows.
+    const { clock, scheduler } = setup({ maxConcurrency: 8 });
+    const service = new FakeService(clock, { rate: 20, burst: 20 }, 10);
+    const all = Promise.all(Array.from({ length: 60 }, (_, i) => scheduler.schedule(() => service.call(i), info)));
+    await clock.advance(100);
+    const sent = service.starts.length; // all in the first 30 ms, then the pause
+    expect(service.refused).toBeGreaterThan(4);
+    expect(scheduler.stats().rate).toBeCloseTo(0.7 * sent, 6);
+    await clock.advance(30_000);
+    expect(await all).toHaveLength(60);
+  });
+
   it("lifts the limit after a quiet period without 429", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 2, recoveryMs: 30_000 });
     let refuse = 1;
