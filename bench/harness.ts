@@ -4,6 +4,7 @@
  * Each measure (bench/p1-provider-size.ts … bench/p7-scale.ts) returns its rows; bench/run.ts prints them.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { RESOURCE_KINDS, type ResourceKind } from "../provider/kinds";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
@@ -14,8 +15,8 @@ import type { SimulatorStats } from "../simulator/options";
 
 export const REPO = path.resolve(__dirname, "..");
 
-export type Kind = "Project" | "ServiceAccount" | "VolumeSize" | "AppSecrets";
-export const KINDS: Kind[] = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"];
+export type Kind = ResourceKind;
+export const KINDS: readonly Kind[] = RESOURCE_KINDS;
 export type Status = "OK" | "MISSED" | "N/A";
 
 /** One row of the printed table and of results.json. */
