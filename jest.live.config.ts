@@ -10,7 +10,7 @@ const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests/live"],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: "<rootDir>/tsconfig.jest.json" }] },
   globalSetup: "<rootDir>/tests/buildOnce.ts",
   testTimeout: 120_000,
   maxWorkers: 1,
