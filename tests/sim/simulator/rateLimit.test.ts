@@ -13,7 +13,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 describe("rate limit", () => {
   it("allows a burst, then refuses with 429, a message and Retry-After in seconds; refills at the rate", async () => {
-    sim = await PimsSimulator.start({ profile: "default", rateLimit: { rate: 20, burst: 3 } });
+    // A slow refill (one request back every 500 ms): the four requests need not finish within a tight window on a
+    // loaded machine for the fourth to find the bucket empty.
+    sim = await PimsSimulator.start({ profile: "default", rateLimit: { rate: 2, burst: 3 } });
     const { projectId } = seedApp();
     const path = `/v2/projects/${projectId}/invoices`;
     const statuses: number[] = [];
@@ -23,7 +25,7 @@ describe("rate limit", () => {
     expect(typeof message(refused)).toBe("string");
     expect(refused.headers.get("retry-after")).toBe("1");
 
-    await sleep(120); // > 1/20 s: one request's worth has come back
+    await sleep(700); // > 1/2 s: one request's worth has come back
     expect((await call("GET", path)).status).toBe(200);
     expect(sim.stats()).toEqual({ requests: 5, refused: 1, byStatus: { 200: 4, 429: 1 } });
     expect(sim.requests.map((r) => r.status)).toEqual([200, 200, 200, 429, 200]);
