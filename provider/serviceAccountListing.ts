@@ -20,7 +20,7 @@ export interface AccountSeen {
 export type KeyView = Pick<ApiKey, "name" | "status" | "createdAt" | "expiresAt"> & { principalId?: string | null };
 
 /** Ms since the epoch of a timestamp, or NaN when it cannot be read. */
-export const timeMs = (t: string): number => (t === "" ? NaN : Date.parse(t));
+const timeMs = (t: string): number => (t === "" ? NaN : Date.parse(t));
 
 /** One entry per account (keys with a `principalId`), sorted by name, then oldest first. */
 export function accountsFromKeys(keys: readonly KeyView[]): AccountSeen[] {

@@ -21,7 +21,7 @@
  * (tests/fixtures/make-fixture.ts).
  */
 import * as fs from "node:fs";
-import { RESOURCE_KINDS } from "../../provider/kinds";
+import { RESOURCE_KINDS, typeToken } from "../../provider/kinds";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
@@ -36,7 +36,7 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
  * the stack (and its passphrase) to be decrypted. Refresh and destroy do not use the stack's config anyway.
  */
 const NOT_YET_KNOWN = "replaced-by-the-fixture-token-after-import";
-const TYPE = (t: string): string => `pulumi-nodejs:dynamic/pims:${t}`;
+const TYPE = typeToken;
 
 interface StateResource {
   urn: string;
