@@ -13,7 +13,10 @@ export default tseslint.config(
       // `_`-prefixed names are the convention for a parameter a signature requires but the body does not use.
       // The dynamic-provider interface is Promise-based: check/diff/read return promises without awaiting anything.
       "@typescript-eslint/require-await": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
   {
@@ -21,7 +24,10 @@ export default tseslint.config(
     // name in docs and errors, and `interface X extends OutputProps<XOutputs> {}` merged with `class X` types the
     // outputs the Resource constructor creates from the props given to super.
     files: ["sdk/project.ts", "sdk/serviceAccount.ts", "sdk/volumeSize.ts", "sdk/appSecrets.ts"],
-    rules: { "@typescript-eslint/no-empty-object-type": "off", "@typescript-eslint/no-unsafe-declaration-merging": "off" },
+    rules: {
+      "@typescript-eslint/no-empty-object-type": "off",
+      "@typescript-eslint/no-unsafe-declaration-merging": "off",
+    },
   },
   {
     // Tests and tooling parse JSON from processes and HTTP bodies and reach into jest mocks: `any` flows there by design.

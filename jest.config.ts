@@ -9,7 +9,9 @@ import type { Config } from "jest";
  */
 // Transpile only (tsconfig.jest.json: isolatedModules): `npm run typecheck` type-checks everything once, and ts-jest's
 // language service, which a type-checking transform keeps alive, held every worker open past the end of the run.
-const transform: Config["transform"] = { "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: "<rootDir>/tsconfig.jest.json" }] };
+const transform: Config["transform"] = {
+  "^.+\\.ts$": ["ts-jest", { diagnostics: false, tsconfig: "<rootDir>/tsconfig.jest.json" }],
+};
 const tier = (name: string, extra: Partial<Config> = {}): Config => ({
   displayName: name,
   testEnvironment: "node",
@@ -24,7 +26,11 @@ const config: Config = {
   // e2e suites share one engine build and many processes: keep the machine (2 cores) from thrashing.
   maxWorkers: 2,
   reporters: ["<rootDir>/tests/summaryReporter.js", "default"],
-  projects: [tier("unit"), tier("sim", { globalSetup: "<rootDir>/tests/buildOnce.ts" }), tier("engine", { globalSetup: "<rootDir>/tests/buildOnce.ts" })],
+  projects: [
+    tier("unit"),
+    tier("sim", { globalSetup: "<rootDir>/tests/buildOnce.ts" }),
+    tier("engine", { globalSetup: "<rootDir>/tests/buildOnce.ts" }),
+  ],
 };
 
 export default config;

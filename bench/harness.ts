@@ -87,12 +87,18 @@ export function loadNaive(baseUrl: string, token: string): Naive {
   return mod;
 }
 
-export const loadShim = (): typeof import("../sdk/shim") => require("pulumi-pims/bin/sdk/shim") as typeof import("../sdk/shim");
+export const loadShim = (): typeof import("../sdk/shim") =>
+  require("pulumi-pims/bin/sdk/shim") as typeof import("../sdk/shim");
 export const loadPims = (): typeof import("../sdk/index") => require("pulumi-pims") as typeof import("../sdk/index");
-const loadProviders = (): typeof import("../provider/index") => require("pulumi-pims/bin/provider") as typeof import("../provider/index");
+const loadProviders = (): typeof import("../provider/index") =>
+  require("pulumi-pims/bin/provider") as typeof import("../provider/index");
 
 /** A provider of the compiled package, configured as the provider host configures it (stack config). */
-export async function configuredProvider(kind: Kind, baseUrl: string, token: string): Promise<pulumi.dynamic.ResourceProvider> {
+export async function configuredProvider(
+  kind: Kind,
+  baseUrl: string,
+  token: string,
+): Promise<pulumi.dynamic.ResourceProvider> {
   const cfg: Record<string, string> = { "pims:baseUrl": baseUrl, "pims:token": token };
   const p = loadProviders().newProvider(kind);
   await p.configure?.({
@@ -119,10 +125,14 @@ export interface SimProcess {
 
 /** A simulator in a child process (bench/sim-server.ts), seeded by `plan`. */
 export async function startSimProcess(plan: SeedPlan): Promise<SimProcess> {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "sim-server.ts"), JSON.stringify(plan)], {
-    cwd: REPO,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", path.join(__dirname, "sim-server.ts"), JSON.stringify(plan)],
+    {
+      cwd: REPO,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const rl = readline.createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     rl.once("line", resolve);
@@ -252,7 +262,15 @@ export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, to
   const [ms, cpu] = [now() - t0, cpuMs()];
   const { requests, refused, firstAt } = await sim.stats();
   const firstRequestMs = firstAt === undefined ? undefined : firstAt - started;
-  return { ms, cpuMs: cpu.self + cpu.children - cpu0.self - cpu0.children, programCpuMs: cpu.self - cpu0.self, requests, refused, firstRequestMs, error };
+  return {
+    ms,
+    cpuMs: cpu.self + cpu.children - cpu0.self - cpu0.children,
+    programCpuMs: cpu.self - cpu0.self,
+    requests,
+    refused,
+    firstRequestMs,
+    error,
+  };
 }
 
 // ---- the engine ------------------------------------------------------------------------------------------

@@ -87,7 +87,15 @@ export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvi
     const { id, createdAt, createdByUserId, token } = res.data;
     return {
       id,
-      outs: { ...inputs, serviceAccountId: id, createdAt, createdByUserId, tokenId: token.id, tokenExpiresAt: token.expiresAt, token: token.secret },
+      outs: {
+        ...inputs,
+        serviceAccountId: id,
+        createdAt,
+        createdByUserId,
+        tokenId: token.id,
+        tokenExpiresAt: token.expiresAt,
+        token: token.secret,
+      },
     };
   },
 };
@@ -101,11 +109,19 @@ export const naiveVolumeSizeProvider: pulumi.dynamic.ResourceProvider = {
     return { changes: replaces.length > 0 || olds.sizeGb !== news.sizeGb, replaces };
   },
   async create(inputs: Props) {
-    await axios.patch(`${baseUrl}/v2/projects/${inputs.projectId}/volumes/${inputs.volumeId}/resize`, { newSizeGb: inputs.sizeGb }, { headers });
+    await axios.patch(
+      `${baseUrl}/v2/projects/${inputs.projectId}/volumes/${inputs.volumeId}/resize`,
+      { newSizeGb: inputs.sizeGb },
+      { headers },
+    );
     return { id: `${inputs.projectId}/${inputs.volumeId}`, outs: inputs };
   },
   async update(_id: string, _olds: Props, news: Props) {
-    await axios.patch(`${baseUrl}/v2/projects/${news.projectId}/volumes/${news.volumeId}/resize`, { newSizeGb: news.sizeGb }, { headers });
+    await axios.patch(
+      `${baseUrl}/v2/projects/${news.projectId}/volumes/${news.volumeId}/resize`,
+      { newSizeGb: news.sizeGb },
+      { headers },
+    );
     return { outs: news };
   },
   async delete() {
@@ -122,7 +138,9 @@ export const naiveAppSecretsProvider: pulumi.dynamic.ResourceProvider = {
     return { changes: replaces.length > 0 || JSON.stringify(olds.secrets) !== JSON.stringify(news.secrets), replaces };
   },
   async create(inputs: Props) {
-    await axios.patch(`${baseUrl}/v2/projects/${inputs.projectId}/apps/${inputs.appId}/secrets`, inputs.secrets, { headers });
+    await axios.patch(`${baseUrl}/v2/projects/${inputs.projectId}/apps/${inputs.appId}/secrets`, inputs.secrets, {
+      headers,
+    });
     return { id: `${inputs.projectId}/${inputs.appId}`, outs: inputs };
   },
   async update(_id: string, _olds: Props, news: Props) {
@@ -143,7 +161,12 @@ export const naiveProviders = {
 
 /** A docs-style resource class: `new NaiveResource(provider, name, props)`. */
 export class NaiveResource extends pulumi.dynamic.Resource {
-  constructor(provider: pulumi.dynamic.ResourceProvider, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+  constructor(
+    provider: pulumi.dynamic.ResourceProvider,
+    name: string,
+    props: pulumi.Inputs,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
     super(provider, name, props, opts);
   }
 }
@@ -154,7 +177,12 @@ export class NaiveResource extends pulumi.dynamic.Resource {
  * plaintext one (`NaiveResource` with `naiveServiceAccountProvider`) stays as the docs show it.
  */
 export class NaiveSecretServiceAccount extends pulumi.dynamic.Resource {
-  constructor(name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions, provider = naiveServiceAccountProvider) {
+  constructor(
+    name: string,
+    props: pulumi.Inputs,
+    opts?: pulumi.CustomResourceOptions,
+    provider = naiveServiceAccountProvider,
+  ) {
     super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token"] }));
   }
 }

@@ -7,7 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { FAKE_TOKEN, KINDS, loadNaive, loadShim, log, okOrMissed, round, type Row } from "./harness";
 
 /** Bytes of what dynamic.Resource stores: serializeFunction(() => provider), as pulumi/dynamic does. */
-async function storedProviderBytes(provider: pulumi.dynamic.ResourceProvider): Promise<{ bytes: number; text: string }> {
+async function storedProviderBytes(
+  provider: pulumi.dynamic.ResourceProvider,
+): Promise<{ bytes: number; text: string }> {
   const s = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
   return { bytes: Buffer.byteLength(s.text), text: s.text };
 }

@@ -27,14 +27,21 @@ function inputsOf(projectId: string, appId: string): Record<Kind, Inputs> {
   const secrets = { projectId, appId, secrets: { API_KEY: "bench-value-1" } };
   return {
     Project: { inputs: { name: "bench-project" }, hasDelete: false },
-    ServiceAccount: { inputs: { projectId, name: "bench-sa", description: "", grants: [projectId], expiresIn: 3600 }, hasDelete: true },
+    ServiceAccount: {
+      inputs: { projectId, name: "bench-sa", description: "", grants: [projectId], expiresIn: 3600 },
+      hasDelete: true,
+    },
     VolumeSize: { inputs: volume, changed: { ...volume, sizeGb: 200 }, hasDelete: false },
     AppSecrets: { inputs: secrets, changed: { ...secrets, secrets: { API_KEY: "bench-value-2" } }, hasDelete: false },
   };
 }
 
 /** create, no-change preview, refresh, update, delete of one resource, in that order (each step uses the last outputs). */
-function stepsOf(kind: Kind, provider: pulumi.dynamic.ResourceProvider, { inputs, changed, hasDelete }: Inputs): Step[] {
+function stepsOf(
+  kind: Kind,
+  provider: pulumi.dynamic.ResourceProvider,
+  { inputs, changed, hasDelete }: Inputs,
+): Step[] {
   let id = "";
   let outs: Record<string, unknown> = {};
   const update: Step = changed
@@ -47,7 +54,12 @@ function stepsOf(kind: Kind, provider: pulumi.dynamic.ResourceProvider, { inputs
           outs = (await provider.update!(id, outs, changed)).outs as Record<string, unknown>;
         },
       }
-    : { op: "update", goal: null, note: "every change replaces (the service has no update)", run: async () => undefined };
+    : {
+        op: "update",
+        goal: null,
+        note: "every change replaces (the service has no update)",
+        run: async () => undefined,
+      };
   return [
     {
       op: "check + create",

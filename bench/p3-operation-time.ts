@@ -3,7 +3,19 @@
  * client per call) ÷ the equivalent raw axios call to the same endpoint of a simulator in its own process, run
  * alternately after a warm-up; the ratio is of the medians. Goal ≤ 1.2.
  */
-import { configuredProvider, interleaved, log, median, msText, okOrMissed, quantile, round, startSimProcess, type BenchOptions, type Row } from "./harness";
+import {
+  configuredProvider,
+  interleaved,
+  log,
+  median,
+  msText,
+  okOrMissed,
+  quantile,
+  round,
+  startSimProcess,
+  type BenchOptions,
+  type Row,
+} from "./harness";
 
 const axios = require("axios") as typeof import("axios").default;
 
@@ -38,7 +50,12 @@ async function casesFor(baseUrl: string, token: string, projectId: string): Prom
     {
       measure: "ServiceAccount.create ÷ raw POST service-accounts",
       ours: () => sa.create(saIn),
-      raw: () => axios.post(`${v2}/${projectId}/service-accounts`, { name: saIn.name, description: "", grants: saIn.grants, expiresIn: 3600 }, { headers }),
+      raw: () =>
+        axios.post(
+          `${v2}/${projectId}/service-accounts`,
+          { name: saIn.name, description: "", grants: saIn.grants, expiresIn: 3600 },
+          { headers },
+        ),
     },
     {
       measure: "Project.create ÷ raw POST projects",
@@ -53,7 +70,11 @@ export async function p3({ quick }: BenchOptions): Promise<Row[]> {
   const warmup = quick ? 10 : 50;
   log(`P3: provider operation vs raw axios (${iterations} interleaved iterations after ${warmup} warm-up)`);
   const projectId = "p-bench0003";
-  const sim = await startSimProcess({ projects: [projectId], volumes: [[projectId, "default-us-east-1", 100]], apps: [[projectId, "web"]] });
+  const sim = await startSimProcess({
+    projects: [projectId],
+    volumes: [[projectId, "default-us-east-1", 100]],
+    apps: [[projectId, "web"]],
+  });
   const rows: Row[] = [];
   try {
     for (const c of await casesFor(sim.baseUrl, sim.token, projectId)) {

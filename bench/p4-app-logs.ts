@@ -34,7 +34,8 @@ const COLD = 1000;
 /** Growth below 1 MB is noise (one page is ~0.3 MB of JSON): the denominator is clamped so the ratio means something. */
 const FLOOR = 1024 * 1024;
 
-const growthRatio = (a: MemoryResult, b: MemoryResult): number => Math.max(a.peakRssGrowthBytes, FLOOR) / Math.max(b.peakRssGrowthBytes, FLOOR);
+const growthRatio = (a: MemoryResult, b: MemoryResult): number =>
+  Math.max(a.peakRssGrowthBytes, FLOOR) / Math.max(b.peakRssGrowthBytes, FLOOR);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 const trajectoryText = (r: MemoryResult): string =>
   r.trajectory
@@ -42,7 +43,13 @@ const trajectoryText = (r: MemoryResult): string =>
     .map(([n, b]) => `${n / 1000}k:${(b / 1048576).toFixed(1)}`)
     .join(" ");
 
-function memory(sim: SimProcess, mode: MemoryJob["mode"], lines: number, appId: string, warmupLines: number): Promise<MemoryResult> {
+function memory(
+  sim: SimProcess,
+  mode: MemoryJob["mode"],
+  lines: number,
+  appId: string,
+  warmupLines: number,
+): Promise<MemoryResult> {
   const job: MemoryJob = {
     mode,
     baseUrl: sim.baseUrl,
@@ -54,7 +61,13 @@ function memory(sim: SimProcess, mode: MemoryJob["mode"], lines: number, appId: 
     warmupLines,
     warmupAppId: APP_SMALL,
   };
-  return runJsonChild<MemoryResult>(["--expose-gc", "-r", "ts-node/register/transpile-only", path.join(__dirname, "logs-memory.ts"), JSON.stringify(job)]);
+  return runJsonChild<MemoryResult>([
+    "--expose-gc",
+    "-r",
+    "ts-node/register/transpile-only",
+    path.join(__dirname, "logs-memory.ts"),
+    JSON.stringify(job),
+  ]);
 }
 
 async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
@@ -65,12 +78,14 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
     smalls.push(await memory(sim, "iterate", SMALL, APP_SMALL, WARM));
     bigs.push(await memory(sim, "iterate", BIG, APP_BIG, WARM));
   }
-  const byPeak = (rs: MemoryResult[]): MemoryResult => [...rs].sort((a, b) => a.peakRssGrowthBytes - b.peakRssGrowthBytes)[Math.floor(rs.length / 2)];
+  const byPeak = (rs: MemoryResult[]): MemoryResult =>
+    [...rs].sort((a, b) => a.peakRssGrowthBytes - b.peakRssGrowthBytes)[Math.floor(rs.length / 2)];
   const [small, big] = [byPeak(smalls), byPeak(bigs)];
   const smallCold = await memory(sim, "iterate", SMALL, APP_SMALL, COLD);
   const bigCold = await memory(sim, "iterate", BIG, APP_BIG, COLD);
   const collectBig = await memory(sim, "collect", BIG, APP_BIG, WARM);
-  for (const r of [small, big, smallCold, bigCold, collectBig]) if (r.read !== r.lines) throw new Error(`P4 memory: read ${r.read} of ${r.lines} lines`);
+  for (const r of [small, big, smallCold, bigCold, collectBig])
+    if (r.read !== r.lines) throw new Error(`P4 memory: read ${r.read} of ${r.lines} lines`);
   const ratio = growthRatio(big, small);
   const heapText = `heap retained after GC ${kb(small.retainedHeapGrowthBytes)} vs ${kb(big.retainedHeapGrowthBytes)} and peak heap ${mb(small.peakHeapGrowthBytes)} vs ${mb(big.peakHeapGrowthBytes)}`;
   return [
@@ -83,7 +98,12 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
       goal: "flat (≤ 1.5; linear would be ≈ 10)",
       status: okOrMissed(ratio <= 1.5),
       reason: ratio <= 1.5 ? undefined : `${heapText}; RSS by lines read: ${trajectoryText(big)}`,
-      raw: { smallRuns: smalls.map((r) => r.peakRssGrowthBytes), bigRuns: bigs.map((r) => r.peakRssGrowthBytes), small, big },
+      raw: {
+        smallRuns: smalls.map((r) => r.peakRssGrowthBytes),
+        bigRuns: bigs.map((r) => r.peakRssGrowthBytes),
+        small,
+        big,
+      },
     },
     {
       id: "P4",
@@ -135,13 +155,16 @@ async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
   let oursLines = 0;
   let rawLines = 0;
   const ours = async (): Promise<void> => {
-    oursLines = (await getAppLogs({ projectId: PROJECT, appId: APP_BIG, limit: BIG }, { baseUrl: sim.baseUrl, token: sim.token })).lines.length;
+    oursLines = (
+      await getAppLogs({ projectId: PROJECT, appId: APP_BIG, limit: BIG }, { baseUrl: sim.baseUrl, token: sim.token })
+    ).lines.length;
   };
   const raw = async (): Promise<void> => {
     rawLines = await rawPaging(sim);
   };
   const t = await interleaved(ours, raw, reps, 1);
-  if (oursLines !== BIG || rawLines !== BIG) throw new Error(`P4: read ${oursLines} / ${rawLines} lines instead of ${BIG}`);
+  if (oursLines !== BIG || rawLines !== BIG)
+    throw new Error(`P4: read ${oursLines} / ${rawLines} lines instead of ${BIG}`);
   const [mo, mr] = [median(t.a), median(t.b)];
   return {
     id: "P4",
@@ -158,7 +181,9 @@ async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
 
 export async function p4({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 3 : 11;
-  log(`P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ${BIG}`);
+  log(
+    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ${BIG}`,
+  );
   const sim = await startSimProcess({
     projects: [PROJECT],
     apps: [

@@ -46,7 +46,11 @@ interface UpRun {
 const PROJECTS = ["p-bench0051", "p-bench0052"];
 
 /** 20 ServiceAccounts, 15 VolumeSizes, 15 AppSecrets: the same inputs and the same HTTP calls in both variants. */
-function plan(i: number): { sa: ServiceAccountArgs; vol: VolumeSizeArgs; sec: AppSecretsArgs & { secrets: Record<string, string> } } {
+function plan(i: number): {
+  sa: ServiceAccountArgs;
+  vol: VolumeSizeArgs;
+  sec: AppSecretsArgs & { secrets: Record<string, string> };
+} {
   const p = PROJECTS[i % 2];
   return {
     sa: { projectId: p, name: `bench-sa-${i}`, description: "", grants: [p], expiresIn: 0 },
@@ -75,17 +79,23 @@ function programs(sim: PimsSimulator): Record<Variant, PulumiFn> {
 /** The state as stored (`pulumi stack export`; the Automation API's exportStack() would decrypt secrets). */
 function storedState(stack: Stack): string {
   const ws = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
-  return execFileSync(path.join(loadEngine().ensureEngine(), "pulumi"), ["stack", "export", "--stack", stack.name, "--non-interactive"], {
-    cwd: ws.workDir,
-    env: { ...process.env, ...ws.envVars },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return execFileSync(
+    path.join(loadEngine().ensureEngine(), "pulumi"),
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    {
+      cwd: ws.workDir,
+      env: { ...process.env, ...ws.envVars },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }
 
 /** The largest `__provider` per resource kind in a stored state, in bytes. */
 function providerBytes(stateText: string): Record<string, number> {
-  const state = JSON.parse(stateText) as { deployment: { resources?: Array<{ urn: string; inputs?: Record<string, unknown> }> } };
+  const state = JSON.parse(stateText) as {
+    deployment: { resources?: Array<{ urn: string; inputs?: Record<string, unknown> }> };
+  };
   const bytes: Record<string, number> = {};
   for (const r of state.deployment.resources ?? []) {
     const p = r.inputs?.__provider;
@@ -98,7 +108,13 @@ function providerBytes(stateText: string): Record<string, number> {
 }
 
 async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: Variant, n: number): Promise<UpRun> {
-  const opts = { stackName: `${variant}${n}`, projectName: "pims-bench", program, baseUrl: sim.baseUrl, token: sim.token };
+  const opts = {
+    stackName: `${variant}${n}`,
+    projectName: "pims-bench",
+    program,
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+  };
   return withStack(opts, async (stack) => {
     sim.clearRequests();
     let t0 = now();
@@ -106,7 +122,8 @@ async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: Variant, 
     const upMs = now() - t0;
     const upCalls = sim.requests.length;
     const created = up.summary.resourceChanges?.create ?? 0;
-    if (created !== 51) throw new Error(`P5 ${variant}: up created ${created} resources instead of 51 (50 + the stack)`);
+    if (created !== 51)
+      throw new Error(`P5 ${variant}: up created ${created} resources instead of 51 (50 + the stack)`);
     sim.clearRequests();
     const preview = await stack.preview(QUIET);
     const previewCalls = sim.requests.length;
@@ -139,7 +156,10 @@ function timeRows(runs: UpRun[]): Row[] {
       ratio: round(ratio),
       goal: "≤ 1.0",
       status: okOrMissed(ratio <= 1.0),
-      reason: ratio <= 1.0 ? undefined : `ours ${spread(of("ours").map((r) => r.upMs))}, naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
+      reason:
+        ratio <= 1.0
+          ? undefined
+          : `ours ${spread(of("ours").map((r) => r.upMs))}, naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
       raw: { runs },
     },
     {
@@ -166,7 +186,9 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
       ratio: round(last.upCalls / 50),
       goal: "50 / 0",
       status: okOrMissed(callsOk && last.previewChanges === 0),
-      reason: callsOk ? undefined : `up made ${last.upCalls} calls, preview ${last.previewCalls} (${last.previewChanges} changes)`,
+      reason: callsOk
+        ? undefined
+        : `up made ${last.upCalls} calls, preview ${last.previewCalls} (${last.previewChanges} changes)`,
     },
   ];
   for (const kind of ["ServiceAccount", "VolumeSize", "AppSecrets"]) {
@@ -174,7 +196,13 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
     const n = lastNaive.providerBytes[kind] ?? 0;
     const ok = o > 0 && o <= 1536;
     rows.push({
-      ...{ id: "P1", measure: `__provider bytes in exported state: ${kind}`, ours: `${o} B`, baseline: `${n} B`, ratio: n ? round(o / n) : null },
+      ...{
+        id: "P1",
+        measure: `__provider bytes in exported state: ${kind}`,
+        ours: `${o} B`,
+        baseline: `${n} B`,
+        ratio: n ? round(o / n) : null,
+      },
       ...{ goal: "≤ 1.5 KB", status: okOrMissed(ok), reason: ok ? undefined : `${o} bytes` },
     });
   }
@@ -195,7 +223,9 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
 
 export async function p5({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 1 : 5;
-  log(`P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up each)`);
+  log(
+    `P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up each)`,
+  );
   loadEngine();
   const sim = await PimsSimulator.start();
   for (const id of PROJECTS) sim.addProject({ id });

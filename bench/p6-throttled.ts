@@ -39,7 +39,11 @@ interface ThrottledOp extends CountedOp {
 
 const seed = (rateLimit?: SeedPlan["rateLimit"]): SeedPlan => ({
   projects: PROJECTS,
-  volumes: Array.from({ length: COUNTS.VolumeSize }, (_, i): [string, string, number] => [PROJECTS[i % 2], `vol-${i}`, 50]),
+  volumes: Array.from({ length: COUNTS.VolumeSize }, (_, i): [string, string, number] => [
+    PROJECTS[i % 2],
+    `vol-${i}`,
+    50,
+  ]),
   apps: Array.from({ length: COUNTS.AppSecrets }, (_, i): [string, string] => [PROJECTS[i % 2], `app${i}`]),
   rateLimit,
 });
@@ -66,10 +70,14 @@ const oursProgram: PulumiFn = async () => {
 const naiveProgram =
   (naive: Naive): PulumiFn =>
   async () => {
-    for (let i = 0; i < COUNTS.Project; i++) new naive.NaiveResource(naive.naiveProjectProvider, `project-${i}`, inputs(i).project);
-    for (let i = 0; i < COUNTS.ServiceAccount; i++) new naive.NaiveResource(naive.naiveServiceAccountProvider, `sa-${i}`, inputs(i).sa);
-    for (let i = 0; i < COUNTS.VolumeSize; i++) new naive.NaiveResource(naive.naiveVolumeSizeProvider, `vol-${i}`, inputs(i).vol);
-    for (let i = 0; i < COUNTS.AppSecrets; i++) new naive.NaiveResource(naive.naiveAppSecretsProvider, `sec-${i}`, inputs(i).sec);
+    for (let i = 0; i < COUNTS.Project; i++)
+      new naive.NaiveResource(naive.naiveProjectProvider, `project-${i}`, inputs(i).project);
+    for (let i = 0; i < COUNTS.ServiceAccount; i++)
+      new naive.NaiveResource(naive.naiveServiceAccountProvider, `sa-${i}`, inputs(i).sa);
+    for (let i = 0; i < COUNTS.VolumeSize; i++)
+      new naive.NaiveResource(naive.naiveVolumeSizeProvider, `vol-${i}`, inputs(i).vol);
+    for (let i = 0; i < COUNTS.AppSecrets; i++)
+      new naive.NaiveResource(naive.naiveAppSecretsProvider, `sec-${i}`, inputs(i).sec);
   };
 
 /** Dynamic resources in the stack's state. */
@@ -86,19 +94,33 @@ async function inState(stack: Stack): Promise<number> {
 const SKIP_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: "true" };
 
 /** up then destroy of one variant against a fresh simulator process (throttled or not). */
-async function runBoth(variant: Variant, throttled: boolean, env?: Record<string, string>): Promise<{ up: ThrottledOp; destroy: ThrottledOp }> {
+async function runBoth(
+  variant: Variant,
+  throttled: boolean,
+  env?: Record<string, string>,
+): Promise<{ up: ThrottledOp; destroy: ThrottledOp }> {
   const sim = await startSimProcess(seed(throttled ? { rate: RATE, burst: RATE, retryAfter: "seconds" } : undefined));
   try {
     const program = variant === "ours" ? oursProgram : naiveProgram(loadNaive(sim.baseUrl, sim.token));
-    const opts = { stackName: `p6${variant}`, projectName: "pims-bench-p6", program, baseUrl: sim.baseUrl, token: sim.token, env };
+    const opts = {
+      stackName: `p6${variant}`,
+      projectName: "pims-bench-p6",
+      program,
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      env,
+    };
     return await withStack(opts, async (stack) => {
       const quiet = { ...QUIET, parallel: PARALLEL };
       const upOp = await countedOp(sim, () => stack.up(quiet), true);
       const up = { ...upOp, failures: N - (await inState(stack)) };
       const destroyOp = await countedOp(sim, () => stack.destroy(quiet), true);
       const destroy = { ...destroyOp, failures: await inState(stack) };
-      const text = (x: ThrottledOp): string => `${seconds(x.ms)}, ${x.failures} failures, ${x.refused}/${x.requests} refused`;
-      log(`P6: ${variant}${throttled ? " throttled" : " unthrottled"}${env ? " (checkpoints skipped)" : ""}: up ${text(up)}; destroy ${text(destroy)}`);
+      const text = (x: ThrottledOp): string =>
+        `${seconds(x.ms)}, ${x.failures} failures, ${x.refused}/${x.requests} refused`;
+      log(
+        `P6: ${variant}${throttled ? " throttled" : " unthrottled"}${env ? " (checkpoints skipped)" : ""}: up ${text(up)}; destroy ${text(destroy)}`,
+      );
       return { up, destroy };
     });
   } finally {
@@ -173,7 +195,9 @@ function checkpointsSkippedRow(throttled: ThrottledOp): Row {
 }
 
 export async function p6(): Promise<Row[]> {
-  log(`P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, simulator limited to ${RATE} requests/s (burst ${RATE})`);
+  log(
+    `P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, simulator limited to ${RATE} requests/s (burst ${RATE})`,
+  );
   loadEngine();
   const baseline = await runBoth("ours", false);
   const ours = await runBoth("ours", true);

@@ -19,14 +19,31 @@ const allKeys = (i: number): Record<string, unknown> => ({
 });
 
 const PROBES: Array<[string, string, Declare]> = [
-  ["plain7", "docs-style: 7 outputs, token in plaintext", (i, n) => new n.NaiveResource(n.naiveServiceAccountProvider, `sa-${i}`, inputs(i))],
-  ["secret7", "+ token as a secret output (the fair baseline)", (i, n) => new n.NaiveSecretServiceAccount(`sa-${i}`, inputs(i))],
-  ["plain11", "docs-style with 11 outputs, token in plaintext", (i, n) => new n.NaiveResource(n.naiveServiceAccountProviderAllOutputs, `sa-${i}`, inputs(i))],
-  ["secret11", "11 outputs, token secret", (i, n) => new n.NaiveSecretServiceAccount(`sa-${i}`, inputs(i), undefined, n.naiveServiceAccountProviderAllOutputs)],
+  [
+    "plain7",
+    "docs-style: 7 outputs, token in plaintext",
+    (i, n) => new n.NaiveResource(n.naiveServiceAccountProvider, `sa-${i}`, inputs(i)),
+  ],
+  [
+    "secret7",
+    "+ token as a secret output (the fair baseline)",
+    (i, n) => new n.NaiveSecretServiceAccount(`sa-${i}`, inputs(i)),
+  ],
+  [
+    "plain11",
+    "docs-style with 11 outputs, token in plaintext",
+    (i, n) => new n.NaiveResource(n.naiveServiceAccountProviderAllOutputs, `sa-${i}`, inputs(i)),
+  ],
+  [
+    "secret11",
+    "11 outputs, token secret",
+    (i, n) => new n.NaiveSecretServiceAccount(`sa-${i}`, inputs(i), undefined, n.naiveServiceAccountProviderAllOutputs),
+  ],
   [
     "secret11keys",
     "11 outputs, token secret, every output key sent as an input",
-    (i, n) => new n.NaiveSecretServiceAccount(`sa-${i}`, allKeys(i), undefined, n.naiveServiceAccountProviderAllOutputs),
+    (i, n) =>
+      new n.NaiveSecretServiceAccount(`sa-${i}`, allKeys(i), undefined, n.naiveServiceAccountProviderAllOutputs),
   ],
   ["ours", "pulumi-pims", (i) => new (loadPims().ServiceAccount)(`sa-${i}`, inputs(i))],
 ];
@@ -35,15 +52,19 @@ export async function p7probe({ quick }: BenchOptions): Promise<Row[]> {
   // CPU time moves little with the machine's load, so two runs each at the largest N of P7 are enough.
   const sizes = quick ? [50] : [500];
   const reps = quick ? 1 : 2;
-  log(`P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ${PROBES.length} variants (${reps} runs each)`);
+  log(
+    `P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ${PROBES.length} variants (${reps} runs each)`,
+  );
   const options = { ops: ["up", "preview"] as const, env: { PULUMI_SKIP_CHECKPOINTS: "true" } };
   const runs: ScaleRun[] = [];
   for (const n of sizes) {
-    for (const [i, [name, , declare]] of abba(PROBES, reps).entries()) runs.push(await scaleRun(name, declare, n, Math.floor(i / PROBES.length) + 1, options));
+    for (const [i, [name, , declare]] of abba(PROBES, reps).entries())
+      runs.push(await scaleRun(name, declare, n, Math.floor(i / PROBES.length) + 1, options));
   }
   const rows: Row[] = [];
   for (const n of sizes) {
-    const per = (name: string, of: "ms" | "cpuMs" | "programCpuMs"): number => perResource(runs, name, n, "preview", of);
+    const per = (name: string, of: "ms" | "cpuMs" | "programCpuMs"): number =>
+      perResource(runs, name, n, "preview", of);
     const text = (name: string): string =>
       `${per(name, "cpuMs").toFixed(2)} ms (program ${per(name, "programCpuMs").toFixed(2)}, wall ${per(name, "ms").toFixed(1)})`;
     for (const [name, label] of PROBES) {

@@ -46,7 +46,11 @@ const VARIANTS = {
 } satisfies Record<string, Declare>;
 type Variant = keyof typeof VARIANTS;
 
-const LABEL: Record<Variant, string> = { ours: "pulumi-pims", naiveSecret: "docs-style, secret token", naive: "docs-style, plaintext token" };
+const LABEL: Record<Variant, string> = {
+  ours: "pulumi-pims",
+  naiveSecret: "docs-style, secret token",
+  naive: "docs-style, plaintext token",
+};
 
 export interface ScaleRun {
   variant: string;
@@ -68,23 +72,38 @@ export interface ScaleRunOptions {
 }
 
 /** One stack of N resources declared by `declare`, on a fresh backend and simulator: each of `ops` in order, timed. */
-export async function scaleRun(variant: string, declare: Declare, n: number, rep: number, options: ScaleRunOptions = { ops: STACK_OPS }): Promise<ScaleRun> {
+export async function scaleRun(
+  variant: string,
+  declare: Declare,
+  n: number,
+  rep: number,
+  options: ScaleRunOptions = { ops: STACK_OPS },
+): Promise<ScaleRun> {
   const sim = await startSimProcess({ projects: PROJECTS });
   try {
     const naive = loadNaive(sim.baseUrl, sim.token);
     const program: PulumiFn = async () => {
       for (let i = 0; i < n; i++) declare(i, naive);
     };
-    const opts = { stackName: `p7${variant}${n}r${rep}`, projectName: "pims-bench-p7", program, baseUrl: sim.baseUrl, token: sim.token, env: options.env };
+    const opts = {
+      stackName: `p7${variant}${n}r${rep}`,
+      projectName: "pims-bench-p7",
+      program,
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      env: options.env,
+    };
     return await withStack(opts, async (stack) => {
       const steps: Record<StackOp, () => Promise<unknown>> = {
         up: async () => {
           const created = (await stack.up(QUIET)).summary.resourceChanges?.create ?? 0;
-          if (created !== n + 1) throw new Error(`P7 ${variant} N=${n}: up created ${created} resources instead of ${n + 1}`);
+          if (created !== n + 1)
+            throw new Error(`P7 ${variant} N=${n}: up created ${created} resources instead of ${n + 1}`);
         },
         preview: async () => {
           const r = await stack.preview(QUIET);
-          if (plannedChanges(r.changeSummary) > 0) throw new Error(`P7 ${variant} N=${n}: the no-change preview planned ${JSON.stringify(r.changeSummary)}`);
+          if (plannedChanges(r.changeSummary) > 0)
+            throw new Error(`P7 ${variant} N=${n}: the no-change preview planned ${JSON.stringify(r.changeSummary)}`);
         },
         refresh: () => stack.refresh(QUIET),
         destroy: () => stack.destroy(QUIET),
@@ -96,7 +115,8 @@ export async function scaleRun(variant: string, declare: Declare, n: number, rep
       }
       // A stack that still has resources (the probe does not destroy) goes with its backend directory.
       if (options.ops.includes("destroy")) await stack.workspace.removeStack(stack.name);
-      const text = (op: StackOp): string => `${op} ${seconds(run.ms[op] ?? 0)}, CPU ${seconds(run.cpuMs[op] ?? 0)} (${run.requests[op]} req)`;
+      const text = (op: StackOp): string =>
+        `${op} ${seconds(run.ms[op] ?? 0)}, CPU ${seconds(run.cpuMs[op] ?? 0)} (${run.requests[op]} req)`;
       log(`P7: ${variant} N=${n}: ${options.ops.map(text).join(", ")}`);
       return run;
     });
@@ -106,7 +126,13 @@ export async function scaleRun(variant: string, declare: Declare, n: number, rep
 }
 
 /** Median time per resource of `variant` at N for `op`, ms: wall time, or CPU time (all, or the program's). */
-export function perResource(runs: ScaleRun[], variant: string, n: number, op: StackOp, of: "ms" | "cpuMs" | "programCpuMs" = "ms"): number {
+export function perResource(
+  runs: ScaleRun[],
+  variant: string,
+  n: number,
+  op: StackOp,
+  of: "ms" | "cpuMs" | "programCpuMs" = "ms",
+): number {
   return median(runs.filter((r) => r.variant === variant && r.n === n).map((r) => r[of][op] ?? NaN)) / n;
 }
 
@@ -125,10 +151,16 @@ function ratioRows(runs: ScaleRun[], op: StackOp, n: number): Row[] {
       ratio: round(ratio),
       goal: "≤ 1.05",
       status: okOrMissed(ratio <= 1.05),
-      reason: ratio <= 1.05 ? undefined : `requests ours ${reqs("ours")}, docs-style ${reqs("naiveSecret")}: see bench/README.md`,
+      reason:
+        ratio <= 1.05
+          ? undefined
+          : `requests ours ${reqs("ours")}, docs-style ${reqs("naiveSecret")}: see bench/README.md`,
       raw: {
         ...{ ours: times("ours"), naiveSecret: times("naiveSecret"), naive: times("naive") },
-        cpuMsPerResource: { ours: perResource(runs, "ours", n, op, "cpuMs"), naiveSecret: perResource(runs, "naiveSecret", n, op, "cpuMs") },
+        cpuMsPerResource: {
+          ours: perResource(runs, "ours", n, op, "cpuMs"),
+          naiveSecret: perResource(runs, "naiveSecret", n, op, "cpuMs"),
+        },
       },
     },
     {
@@ -162,12 +194,15 @@ export async function p7({ quick }: BenchOptions): Promise<Row[]> {
   // Runs per variant and size, alternating which variant goes first (the engine's time is noisy on 2 cores).
   const reps = quick ? 1 : 2;
   const variants = Object.keys(VARIANTS) as Variant[];
-  log(`P7: up / no-change preview / refresh / destroy of N ServiceAccounts, N = ${sizes.join(", ")}, ${variants.join(" vs ")} (${reps} runs each)`);
+  log(
+    `P7: up / no-change preview / refresh / destroy of N ServiceAccounts, N = ${sizes.join(", ")}, ${variants.join(" vs ")} (${reps} runs each)`,
+  );
   log("P7: warm-up runs");
   for (const v of variants) await scaleRun(v, VARIANTS[v], 10, 0);
   const runs: ScaleRun[] = [];
   for (const n of sizes) {
-    for (const [i, v] of abba(variants, reps).entries()) runs.push(await scaleRun(v, VARIANTS[v], n, Math.floor(i / variants.length) + 1));
+    for (const [i, v] of abba(variants, reps).entries())
+      runs.push(await scaleRun(v, VARIANTS[v], n, Math.floor(i / variants.length) + 1));
   }
   const rows: Row[] = [];
   for (const op of STACK_OPS) for (const n of sizes) rows.push(...ratioRows(runs, op, n));

@@ -46,7 +46,10 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
 function parseArgs(args: string[]): { quick: boolean; only: Set<string> | undefined } {
   const onlyArg = args.find((a) => a.startsWith("--only"));
   const list = onlyArg && (onlyArg.includes("=") ? onlyArg.split("=")[1] : args[args.indexOf(onlyArg) + 1]);
-  return { quick: args.includes("--quick"), only: list ? new Set(list.split(",").map((s) => s.trim().toUpperCase())) : undefined };
+  return {
+    quick: args.includes("--quick"),
+    only: list ? new Set(list.split(",").map((s) => s.trim().toUpperCase())) : undefined,
+  };
 }
 
 /** The measure's rows, each marked with the part that produced it; a measure that throws gives one MISSED row. */
@@ -56,13 +59,33 @@ async function runMeasure(id: string, run: Measure, quick: boolean): Promise<Row
   } catch (e) {
     log(`${id} failed: ${e instanceof Error ? e.stack : String(e)}`);
     const reason = e instanceof Error ? e.message : String(e);
-    return [{ id, part: id, measure: `${id} could not run`, ours: "—", baseline: "—", ratio: null, goal: "—", status: "MISSED", reason }];
+    return [
+      {
+        id,
+        part: id,
+        measure: `${id} could not run`,
+        ours: "—",
+        baseline: "—",
+        ratio: null,
+        goal: "—",
+        status: "MISSED",
+        reason,
+      },
+    ];
   }
 }
 
 function printTable(rows: Row[]): void {
   const header = ["id", "measure", "pulumi-pims", "baseline", "ratio", "goal", "status"];
-  const body = rows.map((r) => [r.id, r.measure, r.ours, r.baseline, r.ratio === null ? "—" : r.ratio.toFixed(2), r.goal, r.status]);
+  const body = rows.map((r) => [
+    r.id,
+    r.measure,
+    r.ours,
+    r.baseline,
+    r.ratio === null ? "—" : r.ratio.toFixed(2),
+    r.goal,
+    r.status,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join("  ");
   process.stdout.write(`${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`);
@@ -70,7 +93,8 @@ function printTable(rows: Row[]): void {
   const notes = rows.filter((r) => r.status !== "OK" && r.reason);
   if (notes.length) {
     process.stdout.write("\n");
-    for (const r of notes) process.stdout.write(`${r.status === "MISSED" ? "MISSED" : "note"}  ${r.id} ${r.measure}: ${r.reason}\n`);
+    for (const r of notes)
+      process.stdout.write(`${r.status === "MISSED" ? "MISSED" : "note"}  ${r.id} ${r.measure}: ${r.reason}\n`);
   }
 }
 
@@ -79,7 +103,9 @@ function mergedWithPrevious(rows: Row[], only: Set<string> | undefined): Row[] {
   if (!only || !fs.existsSync(RESULTS_FILE)) return rows;
   try {
     const previous = JSON.parse(fs.readFileSync(RESULTS_FILE, "utf8")) as { rows?: Row[] };
-    return [...(previous.rows ?? []).filter((r) => !only.has((r.part ?? r.id).toUpperCase())), ...rows].sort((a, b) => a.id.localeCompare(b.id));
+    return [...(previous.rows ?? []).filter((r) => !only.has((r.part ?? r.id).toUpperCase())), ...rows].sort((a, b) =>
+      a.id.localeCompare(b.id),
+    );
   } catch {
     return rows;
   }
@@ -93,7 +119,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadAverageAtStart = os.loadavg().map((x) => round(x));
   const rows: Row[] = [];
-  for (const m of MEASURES) if (only ? only.has(m.id) : m.byDefault) rows.push(...(await runMeasure(m.id, m.run, quick)));
+  for (const m of MEASURES)
+    if (only ? only.has(m.id) : m.byDefault) rows.push(...(await runMeasure(m.id, m.run, quick)));
   printTable(rows);
   const results = {
     generatedAt: new Date().toISOString(),

@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   for (const id of plan.projects ?? []) sim.addProject({ id });
   for (const [p, v, size] of plan.volumes ?? []) sim.addVolume(p, { id: v, sizeGb: size });
   for (const [p, name] of plan.apps ?? []) sim.addApp(p, name);
-  for (const [p, app, count] of plan.logs ?? []) sim.generateLogs(p, app, count, { containers: ["web", "worker"], stepMs: 10 });
+  for (const [p, app, count] of plan.logs ?? [])
+    sim.generateLogs(p, app, count, { containers: ["web", "worker"], stepMs: 10 });
   // The request log would grow by one entry per request for the whole run: keep it empty, and only the arrival of
   // the first request since the last `stats` (when the engine got to its first call).
   let firstAt: number | undefined;

@@ -5,7 +5,8 @@ import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } fr
 import { UsageError, maskSecret, table } from "./format";
 
 async function apiKeysCommand(project: string, o: ListOptions, cmd: Command): Promise<number> {
-  if (o.showSecrets && !o.json) throw new UsageError("--show-secrets only applies with --json (the table always masks key values)");
+  if (o.showSecrets && !o.json)
+    throw new UsageError("--show-secrets only applies with --json (the table always masks key values)");
   const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
   // --json shows every key with the same members: principalId, absent or null when the key belongs to no service
   // account, is null there (never "" and never missing), as are the expiry numbers the service left unknown.

@@ -2,7 +2,17 @@
 import { Option, type Command } from "commander";
 import { BUILD_FAILURE_STATUSES, BUILD_SUCCESS_STATUSES } from "../provider/client";
 import { getBuildLogs } from "../sdk/functions";
-import { EXIT_FAILED, EXIT_OK, EXIT_STILL_RUNNING, callOptions, interruptSignal, io, printJson, sleep, type Runner } from "./context";
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_STILL_RUNNING,
+  callOptions,
+  interruptSignal,
+  io,
+  printJson,
+  sleep,
+  type Runner,
+} from "./context";
 import { UsageError, formatBuildEntry, intOption } from "./format";
 
 interface BuildLogsOptions {
@@ -12,7 +22,13 @@ interface BuildLogsOptions {
   json?: boolean;
 }
 
-async function buildLogsCommand(project: string, app: string, build: string, o: BuildLogsOptions, cmd: Command): Promise<number> {
+async function buildLogsCommand(
+  project: string,
+  app: string,
+  build: string,
+  o: BuildLogsOptions,
+  cmd: Command,
+): Promise<number> {
   if (o.maxPolls !== undefined && !o.follow) throw new UsageError("--max-polls only applies with --follow");
   const opts = callOptions(cmd);
   const args = { projectId: project, appId: app, buildId: build };
@@ -44,7 +60,11 @@ async function buildLogsCommand(project: string, app: string, build: string, o: 
       else io.err(`build ${r.buildId}: ${r.status}\n`);
       return r.succeeded ? EXIT_OK : EXIT_FAILED;
     }
-    const stopped = signal.aborted ? "when interrupted" : o.maxPolls !== undefined && poll + 1 >= o.maxPolls ? `after ${o.maxPolls} polls` : undefined;
+    const stopped = signal.aborted
+      ? "when interrupted"
+      : o.maxPolls !== undefined && poll + 1 >= o.maxPolls
+        ? `after ${o.maxPolls} polls`
+        : undefined;
     if (stopped) {
       if (o.json) io.out(JSON.stringify(summary) + "\n");
       io.err(`build ${r.buildId} is still ${r.status} ${stopped}\n`);
@@ -57,21 +77,30 @@ async function buildLogsCommand(project: string, app: string, build: string, o: 
 export function addBuildLogsCommand(program: Command, run: Runner): void {
   program
     .command("build-logs")
-    .description("print a build's logs; --follow polls until the build finishes. Exits 0 for success/ready, 1 for a failed build")
+    .description(
+      "print a build's logs; --follow polls until the build finishes. Exits 0 for success/ready, 1 for a failed build",
+    )
     .argument("<project>", "project id")
     .argument("<app>", "app id")
     .argument("<build>", "build id")
     .option("-f, --follow", "poll, printing only new entries, until the build reaches a final status")
-    .addOption(new Option("--interval <ms>", "poll interval with --follow").argParser(intOption("--interval", 10, 3_600_000)).default(2000))
     .addOption(
-      new Option("--max-polls <n>", "with --follow: stop after this many polls (exit 3 if the build is still running)").argParser(
-        intOption("--max-polls", 1, 1_000_000),
-      ),
+      new Option("--interval <ms>", "poll interval with --follow")
+        .argParser(intOption("--interval", 10, 3_600_000))
+        .default(2000),
+    )
+    .addOption(
+      new Option(
+        "--max-polls <n>",
+        "with --follow: stop after this many polls (exit 3 if the build is still running)",
+      ).argParser(intOption("--max-polls", 1, 1_000_000)),
     )
     .option("--json", "the result as JSON; with --follow one JSON object per entry, then a status object")
     .addHelpText(
       "after",
       `\nExit codes: 0 the build succeeded (${BUILD_SUCCESS_STATUSES.join(", ")}) or is not finished (without --follow); 1 the build failed\n(${BUILD_FAILURE_STATUSES.join(", ")}) or the service refused; 2 usage;\n3 following stopped (--max-polls ran out, or Ctrl-C) while the build was still running.`,
     )
-    .action((project: string, app: string, build: string, o: BuildLogsOptions, cmd: Command) => run(buildLogsCommand(project, app, build, o, cmd)));
+    .action((project: string, app: string, build: string, o: BuildLogsOptions, cmd: Command) =>
+      run(buildLogsCommand(project, app, build, o, cmd)),
+    );
 }

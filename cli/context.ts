@@ -41,7 +41,10 @@ export const printJson = (value: unknown): void => io.out(JSON.stringify(value, 
 export function packageVersion(): string {
   for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === "pulumi-pims" && pkg.version) return pkg.version;
     } catch {
       // keep looking upward

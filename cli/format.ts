@@ -39,8 +39,9 @@ export function displayWidth(s: string): number {
  */
 export function cellText(v: string | null | undefined): string {
   if (v === null || v === undefined) return "-";
+  const escape = (c: string): string => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  return v.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return v.replace(/[\u0000-\u001f\u007f-\u009f]/g, escape);
 }
 
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -49,7 +50,11 @@ const CONTROL_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "
  * An aligned text table: a header row, then one row per record; `right` lists right-aligned columns. Widths are
  * measured on the cells as printed (display columns, not string length), whatever the values look like.
  */
-export function table(headers: string[], rows: Array<Array<string | null | undefined>>, right: ReadonlySet<number> = new Set()): string {
+export function table(
+  headers: string[],
+  rows: Array<Array<string | null | undefined>>,
+  right: ReadonlySet<number> = new Set(),
+): string {
   const cells = [headers, ...rows.map((r) => headers.map((_h, i) => cellText(r[i])))];
   const widths = headers.map((_h, i) => Math.max(...cells.map((r) => displayWidth(r[i]))));
   const line = (row: string[]): string =>
@@ -124,7 +129,8 @@ function durationMs(raw: string): number | undefined {
 export function durationOption(flag: string): (raw: string) => number {
   return (raw: string) => {
     const ms = durationMs(raw);
-    if (ms === undefined) throw new UsageError(`${flag} must be a duration such as 30s, 15m, 2h, 7d (got ${quote(raw)})`);
+    if (ms === undefined)
+      throw new UsageError(`${flag} must be a duration such as 30s, 15m, 2h, 7d (got ${quote(raw)})`);
     return ms;
   };
 }
@@ -160,6 +166,8 @@ export function instantOption(flag: string, now: () => number = Date.now): (raw:
     const ago = durationMs(v);
     if (ago !== undefined) return new Date(now() - ago).toISOString();
     if (RFC3339.test(v) && !Number.isNaN(Date.parse(v.replace(" ", "T")))) return v;
-    throw new UsageError(`${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`);
+    throw new UsageError(
+      `${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`,
+    );
   };
 }

@@ -44,7 +44,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .version(packageVersion(), "-V, --version")
     .option("--base-url <url>", "service address (default: $PIMS_BASE_URL)")
     .option("-v, --verbose", "print retries and other progress on stderr")
-    .option("--record <file>", "append a wire recording (request shapes, never a value) to <file> (default: $PIMS_WIRE_RECORD)")
+    .option(
+      "--record <file>",
+      "append a wire recording (request shapes, never a value) to <file> (default: $PIMS_WIRE_RECORD)",
+    )
     .addHelpText("after", EXIT_CODES_HELP)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()

@@ -13,9 +13,13 @@ export function addRunsCommands(program: Command, run: Runner): void {
   const runs = program.command("runs").description("act on an app's runs");
   runs
     .command("cancel")
-    .description("cancel an ongoing run and print the service's message (exit 1 if the run already finished or does not exist)")
+    .description(
+      "cancel an ongoing run and print the service's message (exit 1 if the run already finished or does not exist)",
+    )
     .argument("<project>", "project id")
     .argument("<app>", "app id")
     .argument("<run>", "run id")
-    .action((project: string, app: string, runId: string, _o: unknown, cmd: Command) => run(cancelCommand(project, app, runId, cmd)));
+    .action((project: string, app: string, runId: string, _o: unknown, cmd: Command) =>
+      run(cancelCommand(project, app, runId, cmd)),
+    );
 }

@@ -33,7 +33,8 @@ function stackAccountIds(source: string): Set<string> {
     doc = undefined;
   }
   const resources = (doc as { deployment?: { resources?: unknown } } | undefined)?.deployment?.resources;
-  if (!Array.isArray(resources)) throw new UsageError(`--state: ${where} is not the JSON of \`pulumi stack export\` (no deployment.resources)`);
+  if (!Array.isArray(resources))
+    throw new UsageError(`--state: ${where} is not the JSON of \`pulumi stack export\` (no deployment.resources)`);
   const ids = new Set<string>();
   const add = (v: unknown): void => {
     if (typeof v === "string" && v !== "") ids.add(v);
@@ -47,7 +48,11 @@ function stackAccountIds(source: string): Set<string> {
   return ids;
 }
 
-async function serviceAccountsListCommand(project: string, o: ListOptions & { state?: string[] }, cmd: Command): Promise<number> {
+async function serviceAccountsListCommand(
+  project: string,
+  o: ListOptions & { state?: string[] },
+  cmd: Command,
+): Promise<number> {
   // Read the states first: a wrong path fails before any request.
   const held = o.state && o.state.length > 0 ? new Set(o.state.flatMap((f) => [...stackAccountIds(f)])) : undefined;
   const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
@@ -59,7 +64,14 @@ async function serviceAccountsListCommand(project: string, o: ListOptions & { st
     io.out(`No service accounts with an API key in project ${project}.\n`);
   } else {
     const headers = ["ID", "NAME", "STATUS", "CREATED", "EXPIRES", ...(held ? ["STACK"] : [])];
-    const rows = accounts.map((a) => [a.id, a.name, a.status, a.createdAt, a.expiresAt, ...(held ? [held.has(a.id) ? "yes" : "no"] : [])]);
+    const rows = accounts.map((a) => [
+      a.id,
+      a.name,
+      a.status,
+      a.createdAt,
+      a.expiresAt,
+      ...(held ? [held.has(a.id) ? "yes" : "no"] : []),
+    ]);
     io.out(table(headers, rows));
     const orphans = held ? accounts.filter((a) => !held.has(a.id)).length : 0;
     if (orphans > 0) {
@@ -83,12 +95,19 @@ async function serviceAccountsDeleteCommand(project: string, id: string, cmd: Co
 export function addServiceAccountsCommands(program: Command, run: Runner): void {
   const accounts = program
     .command("service-accounts")
-    .description("list or delete a project's service accounts (e.g. orphans left by a failed or interrupted `pulumi up`)");
+    .description(
+      "list or delete a project's service accounts (e.g. orphans left by a failed or interrupted `pulumi up`)",
+    );
   accounts
     .command("list")
-    .description("list the project's service accounts that have an API key: id, name, key status, created, expires (never a key value)")
+    .description(
+      "list the project's service accounts that have an API key: id, name, key status, created, expires (never a key value)",
+    )
     .argument("<project>", "project id")
-    .option("--json", "JSON instead of a table: {accounts: [{id, name, status, createdAt, expiresAt}]} (and `stack` with --state)")
+    .option(
+      "--json",
+      "JSON instead of a table: {accounts: [{id, name, status, createdAt, expiresAt}]} (and `stack` with --state)",
+    )
     .option(
       "--state <file|->",
       "`pulumi stack export` JSON (a file, or - for stdin; repeatable): mark each account a stack holds (column STACK yes/no; --json: stack true/false)",
@@ -103,12 +122,16 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
     .action((project: string, o: ListOptions, cmd: Command) => run(serviceAccountsListCommand(project, o, cmd)));
   accounts
     .command("delete")
-    .description("delete a service account (its token stops working) and print the service's message; exit 1 if it does not exist")
+    .description(
+      "delete a service account (its token stops working) and print the service's message; exit 1 if it does not exist",
+    )
     .argument("<project>", "project id")
     .argument("<id>", "service account id, e.g. from `pims service-accounts list`")
     .addHelpText(
       "after",
       "\nDelete only an account no stack uses: a stack still holding its token would break. Accounts a stack manages are\nbetter removed with `pulumi destroy` or by removing the resource from the program.",
     )
-    .action((project: string, id: string, _o: unknown, cmd: Command) => run(serviceAccountsDeleteCommand(project, id, cmd)));
+    .action((project: string, id: string, _o: unknown, cmd: Command) =>
+      run(serviceAccountsDeleteCommand(project, id, cmd)),
+    );
 }

@@ -71,14 +71,18 @@ export function tokenViews(keys: readonly ApiKeyResult[], nowMs: number, withinM
 /** `6d 3h`, `expired 2h ago`, `never`, `unknown`. */
 export function timeLeft(t: TokenView): string {
   if (t.secondsLeft === null) return t.expiresAt === "never" ? "never" : "unknown";
-  return t.secondsLeft < 0 ? `expired ${formatDuration(t.secondsLeft * 1000)} ago` : formatDuration(t.secondsLeft * 1000);
+  return t.secondsLeft < 0
+    ? `expired ${formatDuration(t.secondsLeft * 1000)} ago`
+    : formatDuration(t.secondsLeft * 1000);
 }
 
 /** The stderr line of a token within the window (a cron mail or CI log shows these). */
 function expiringLine(project: string, t: TokenView): string {
   const owner = t.principalId ? `service account ${cellText(t.principalId)}` : "no service account";
   const expired = t.secondsLeft !== null && t.secondsLeft < 0;
-  const when = expired ? `expired at ${cellText(t.expiresAt)} (${timeLeft(t)})` : `expires at ${cellText(t.expiresAt)} (${timeLeft(t)} left)`;
+  const when = expired
+    ? `expired at ${cellText(t.expiresAt)} (${timeLeft(t)})`
+    : `expires at ${cellText(t.expiresAt)} (${timeLeft(t)} left)`;
   return `expiring: ${cellText(t.name)} (${cellText(t.id)}, ${owner}) in project ${cellText(project)} ${when}\n`;
 }
 
@@ -123,7 +127,9 @@ const parseWindow = (raw: string): Window => ({ raw: raw.trim(), ms: parseDurati
 export function addTokensCommand(program: Command, run: Runner): void {
   program
     .command("tokens")
-    .description("list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within --expiring-within (never a key value)")
+    .description(
+      "list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within --expiring-within (never a key value)",
+    )
     .argument("<project>", "project id")
     .option(
       "--expiring-within <duration>",

@@ -40,7 +40,12 @@ export interface AppSecretsOutputs extends AppSecretsInputs {
 }
 
 /** Every output key, once: the annotation makes the compiler reject a missing or unknown key. */
-const OUTPUT_KEY_SET: Record<keyof AppSecretsOutputs, true> = { projectId: true, appId: true, secrets: true, secretNames: true };
+const OUTPUT_KEY_SET: Record<keyof AppSecretsOutputs, true> = {
+  projectId: true,
+  appId: true,
+  secrets: true,
+  secretNames: true,
+};
 /** The output keys, which the SDK class seeds on the resource. */
 export const APP_SECRETS_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
 
@@ -62,7 +67,9 @@ function outputs(i: AppSecretsInputs): AppSecretsOutputs {
 export function sameSecrets(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
   if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+  return (
+    ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k])
+  );
 }
 
 const nameList = (names: readonly string[]): string => names.map((n) => JSON.stringify(n)).join(", ");
@@ -87,7 +94,10 @@ export function appSecretsDeleteWarning(projectId: string, appId: string, names:
 
 // ---- provider -------------------------------------------------------------------------------------------
 
-export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<AppSecretsInputs, AppSecretsOutputs> {
+export class AppSecretsProvider
+  extends PimsProviderBase
+  implements pulumi.dynamic.ResourceProvider<AppSecretsInputs, AppSecretsOutputs>
+{
   // ---- check ----
   /**
    * Validates the inputs at preview, with no HTTP call; values unknown at preview are not validated.
@@ -103,7 +113,10 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
     } else if (secrets === UNKNOWN) {
       // the whole map is unknown at preview: nothing to validate yet
     } else if (!isPlainObject(secrets)) {
-      failures.add("secrets", `secrets must be a map of secret names to string values (got ${Array.isArray(secrets) ? "an array" : typeof secrets})`);
+      failures.add(
+        "secrets",
+        `secrets must be a map of secret names to string values (got ${Array.isArray(secrets) ? "an array" : typeof secrets})`,
+      );
     } else if (Object.keys(secrets).length === 0) {
       failures.add(
         "secrets",
@@ -112,16 +125,23 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
     } else {
       for (const [name, value] of Object.entries(secrets)) {
         if (name.length > SECRET_NAME_MAX) {
-          failures.add("secrets", `secret name ${quote(name)} must be at most ${SECRET_NAME_MAX} characters (got ${name.length})`);
+          failures.add(
+            "secrets",
+            `secret name ${quote(name)} must be at most ${SECRET_NAME_MAX} characters (got ${name.length})`,
+          );
         } else if (!SECRET_NAME_PATTERN.test(name)) {
           failures.add(
             "secrets",
             `secret name ${quote(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then letters, digits or underscores)`,
           );
         }
-        if (value === undefined || value === null) failures.add("secrets", `secret ${quote(name)} has no value: values must be strings`);
+        if (value === undefined || value === null)
+          failures.add("secrets", `secret ${quote(name)} has no value: values must be strings`);
         else if (!isUnknown(value) && typeof value !== "string")
-          failures.add("secrets", `secret ${quote(name)} must have a string value (got ${Array.isArray(value) ? "an array" : typeof value})`);
+          failures.add(
+            "secrets",
+            `secret ${quote(name)} must have a string value (got ${Array.isArray(value) ? "an array" : typeof value})`,
+          );
       }
     }
     return { inputs: news, failures: failures.list };
@@ -145,7 +165,12 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
   // ---- read ----
   /** No read endpoint: refresh returns the state unchanged. Import (no state to start from) is refused. */
   async read(id: string, props?: AppSecretsOutputs): Promise<pulumi.dynamic.ReadResult<AppSecretsOutputs>> {
-    if (!props || typeof props.projectId !== "string" || typeof props.appId !== "string" || !isPlainObject(props.secrets)) {
+    if (
+      !props ||
+      typeof props.projectId !== "string" ||
+      typeof props.appId !== "string" ||
+      !isPlainObject(props.secrets)
+    ) {
       throw new Error(
         `pulumi-pims: app secrets ${id} cannot be imported: the service has no operation to read secrets. ` +
           `Declare an AppSecrets with the full map of secrets the app should have instead: creating it sends them to the app.`,
@@ -159,9 +184,17 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
    * Sends the full desired map (correct whether the service merges or replaces). Names dropped from the map
    * cannot be deleted through the API: they are listed in one warning line (names only).
    */
-  async update(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.UpdateResult<AppSecretsOutputs>> {
+  async update(
+    _id: string,
+    olds: AppSecretsOutputs,
+    news: AppSecretsInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<AppSecretsOutputs>> {
     await this.send(news);
-    const previous = isPlainObject(olds?.secrets) ? Object.keys(olds.secrets) : Array.isArray(olds?.secretNames) ? olds.secretNames : [];
+    const previous = isPlainObject(olds?.secrets)
+      ? Object.keys(olds.secrets)
+      : Array.isArray(olds?.secretNames)
+        ? olds.secretNames
+        : [];
     const removed = previous.filter((k) => !Object.prototype.hasOwnProperty.call(news.secrets, k)).sort();
     if (removed.length > 0) console.warn(removedKeysWarning(news.projectId, news.appId, removed));
     return { outs: outputs(news) };
@@ -171,7 +204,11 @@ export class AppSecretsProvider extends PimsProviderBase implements pulumi.dynam
   /** Changes nothing in the service (no HTTP call) and warns that the secrets stay in the app (names only). */
   async delete(id: string, props: AppSecretsOutputs): Promise<void> {
     const [p, a] = id.split("/");
-    const names = isPlainObject(props?.secrets) ? Object.keys(props.secrets).sort() : Array.isArray(props?.secretNames) ? props.secretNames : [];
+    const names = isPlainObject(props?.secrets)
+      ? Object.keys(props.secrets).sort()
+      : Array.isArray(props?.secretNames)
+        ? props.secretNames
+        : [];
     console.warn(appSecretsDeleteWarning(props?.projectId ?? p, props?.appId ?? a, names));
   }
 

@@ -8,7 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export const isUnknown = (v: unknown): boolean =>
-  v === UNKNOWN || (Array.isArray(v) && v.some(isUnknown)) || (typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).some(isUnknown));
+  v === UNKNOWN ||
+  (Array.isArray(v) && v.some(isUnknown)) ||
+  (typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).some(isUnknown));
 
 export type CheckFailure = pulumi.dynamic.CheckFailure;
 

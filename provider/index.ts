@@ -31,7 +31,8 @@ export function userFacing(e: unknown): Error {
   const cut = message.indexOf(": ");
   const [head, rest] = cut > 0 ? [message.slice(0, cut), message.slice(cut + 2)] : ["pulumi-pims", message];
   const out = new Error(message);
-  for (const k of ["id", "properties", "reasons"] as const) if (k in e) Object.assign(out, { [k]: (e as unknown as Record<string, unknown>)[k] });
+  for (const k of ["id", "properties", "reasons"] as const)
+    if (k in e) Object.assign(out, { [k]: (e as unknown as Record<string, unknown>)[k] });
   Object.defineProperty(out, "stack", { value: rest, writable: true, configurable: true, enumerable: false });
   Object.defineProperty(out, "toString", { value: () => head, enumerable: false });
   return out;
@@ -57,6 +58,9 @@ function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvi
 
 export function newProvider(kind: string): pulumi.dynamic.ResourceProvider {
   const Provider = Object.prototype.hasOwnProperty.call(PROVIDERS, kind) ? PROVIDERS[kind as ResourceKind] : undefined;
-  if (Provider === undefined) throw new Error(`pulumi-pims: unknown resource kind ${JSON.stringify(kind)} (state written by a newer pulumi-pims?)`);
+  if (Provider === undefined)
+    throw new Error(
+      `pulumi-pims: unknown resource kind ${JSON.stringify(kind)} (state written by a newer pulumi-pims?)`,
+    );
   return bound(new Provider());
 }

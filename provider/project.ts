@@ -58,7 +58,10 @@ export function projectDeleteWarning(projectId: string, name: string | undefined
 
 /** What a create that may have created the project says: that it may exist, how to check, and what to do. */
 export function uncertainProjectMessage(name: string, startedAt: string, kind: "answered" | "lost"): string {
-  const why = kind === "lost" ? "the service did not answer, and may still create it" : "the service failed after it may have created it";
+  const why =
+    kind === "lost"
+      ? "the service did not answer, and may still create it"
+      : "the service failed after it may have created it";
   return (
     `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, because the service cannot list or ` +
     `delete projects and a second attempt could leave a second project. Before you run \`pulumi up\` again, check in the service's web console for a ` +
@@ -69,7 +72,10 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
 
 // ---- provider -------------------------------------------------------------------------------------------
 
-export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs> {
+export class ProjectProvider
+  extends PimsProviderBase
+  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>
+{
   // ---- check ----
   /** Validates the inputs at preview, with no HTTP call. Values unknown at preview are not validated. */
   async check(_olds: ProjectInputs, news: ProjectInputs): Promise<pulumi.dynamic.CheckResult<ProjectInputs>> {
@@ -83,7 +89,10 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
       } else {
         const n = charLength(name);
         if (n < PROJECT_NAME_MIN || n > PROJECT_NAME_MAX) {
-          failures.add("name", `name must be ${PROJECT_NAME_MIN} to ${PROJECT_NAME_MAX} characters (got ${n}: ${quote(name)})`);
+          failures.add(
+            "name",
+            `name must be ${PROJECT_NAME_MIN} to ${PROJECT_NAME_MAX} characters (got ${n}: ${quote(name)})`,
+          );
         }
       }
     }
@@ -94,7 +103,9 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
   /** A name change (or a name unknown at preview) replaces the project; the new one is created first. */
   async diff(_id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.DiffResult> {
     const replaces = changedKeys(olds, news, REPLACE_ON);
-    return replaces.length > 0 ? { changes: true, replaces: [...replaces], deleteBeforeReplace: false } : { changes: false };
+    return replaces.length > 0
+      ? { changes: true, replaces: [...replaces], deleteBeforeReplace: false }
+      : { changes: false };
   }
 
   // ---- create ----
@@ -111,7 +122,9 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
     } catch (e) {
       const kind = createFailureKind(e);
       if (kind === "none") throw e;
-      throw new Error(`${(e as Error).message}\n${uncertainProjectMessage(inputs.name, startedAt, kind)}`, { cause: e });
+      throw new Error(`${(e as Error).message}\n${uncertainProjectMessage(inputs.name, startedAt, kind)}`, {
+        cause: e,
+      });
     }
   }
 
@@ -129,9 +142,15 @@ export class ProjectProvider extends PimsProviderBase implements pulumi.dynamic.
 
   // ---- update ----
   /** Not reached in practice (every change replaces); keeps the outputs intact if the engine calls it. */
-  async update(id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.UpdateResult<ProjectOutputs>> {
+  async update(
+    id: string,
+    olds: ProjectOutputs,
+    news: ProjectInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<ProjectOutputs>> {
     if (news.name !== olds.name) {
-      throw new Error(`pulumi-pims: project ${id} cannot be renamed in place (the service has no rename operation); a name change replaces the project.`);
+      throw new Error(
+        `pulumi-pims: project ${id} cannot be renamed in place (the service has no rename operation); a name change replaces the project.`,
+      );
     }
     return { outs: outputs({ name: olds.name, projectId: olds.projectId ?? id }) };
   }

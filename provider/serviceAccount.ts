@@ -93,9 +93,30 @@ export const [MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX] = [31_536_0
 export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;
 
 /** Every output key, once (the compiler rejects a missing or unknown one): the SDK class seeds each. */
-const INPUT_KEYS = { projectId: 1, name: 1, description: 1, grants: 1, expiresIn: 1, rotationTrigger: 1, rotateBeforeExpiry: 1, keepPreviousToken: 1 } as const;
-const CURRENT = { serviceAccountId: 1, createdAt: 1, createdByUserId: 1, tokenId: 1, tokenExpiresAt: 1, token: 1 } as const;
-const PREVIOUS = { previousServiceAccountId: 1, previousTokenId: 1, previousTokenExpiresAt: 1, previousToken: 1 } as const;
+const INPUT_KEYS = {
+  projectId: 1,
+  name: 1,
+  description: 1,
+  grants: 1,
+  expiresIn: 1,
+  rotationTrigger: 1,
+  rotateBeforeExpiry: 1,
+  keepPreviousToken: 1,
+} as const;
+const CURRENT = {
+  serviceAccountId: 1,
+  createdAt: 1,
+  createdByUserId: 1,
+  tokenId: 1,
+  tokenExpiresAt: 1,
+  token: 1,
+} as const;
+const PREVIOUS = {
+  previousServiceAccountId: 1,
+  previousTokenId: 1,
+  previousTokenExpiresAt: 1,
+  previousToken: 1,
+} as const;
 export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
   ...INPUT_KEYS,
   ...CURRENT,
@@ -118,24 +139,30 @@ export function validate(news: ServiceAccountInputs): pulumi.dynamic.CheckFailur
   const known = (x: unknown): boolean => x !== undefined && x !== null && !isUnknown(x);
   f.requiredId("projectId", v.projectId);
   if (v.name === undefined || v.name === null) f.add("name", `name is required: 1 to ${NAME_MAX} characters`);
-  else if (known(v.name) && typeof v.name !== "string") f.add("name", `name must be a string of 1 to ${NAME_MAX} characters (got ${quote(v.name)})`);
+  else if (known(v.name) && typeof v.name !== "string")
+    f.add("name", `name must be a string of 1 to ${NAME_MAX} characters (got ${quote(v.name)})`);
   else if (typeof v.name === "string" && known(v.name) && (v.name === "" || charLength(v.name) > NAME_MAX)) {
     f.add("name", `name must be 1 to ${NAME_MAX} characters (got ${charLength(v.name)})`);
   }
   const d = v.description;
-  if (known(d) && typeof d !== "string") f.add("description", `description must be a string of at most ${DESCRIPTION_MAX} characters (got ${quote(d)})`);
+  if (known(d) && typeof d !== "string")
+    f.add("description", `description must be a string of at most ${DESCRIPTION_MAX} characters (got ${quote(d)})`);
   else if (typeof d === "string" && charLength(d) > DESCRIPTION_MAX)
     f.add("description", `description must be at most ${DESCRIPTION_MAX} characters (got ${charLength(d)})`);
   const grants = v.grants; // some entries unknown at preview: the length and the known entries are still checked
-  if (grants === undefined || grants === null) f.add("grants", `grants is required: 1 to ${GRANTS_MAX} project ids the account may access`);
+  if (grants === undefined || grants === null)
+    f.add("grants", `grants is required: 1 to ${GRANTS_MAX} project ids the account may access`);
   else if (!Array.isArray(grants)) {
-    if (!isUnknown(grants)) f.add("grants", `grants must be an array of 1 to ${GRANTS_MAX} project ids (got ${quote(grants)})`);
+    if (!isUnknown(grants))
+      f.add("grants", `grants must be an array of 1 to ${GRANTS_MAX} project ids (got ${quote(grants)})`);
   } else {
-    if (grants.length < 1 || grants.length > GRANTS_MAX) f.add("grants", `grants must have 1 to ${GRANTS_MAX} entries (got ${grants.length})`);
+    if (grants.length < 1 || grants.length > GRANTS_MAX)
+      f.add("grants", `grants must have 1 to ${GRANTS_MAX} entries (got ${grants.length})`);
     const [seen, reported] = [new Set<string>(), new Set<string>()];
     grants.forEach((g: unknown, i) => {
       if (isUnknown(g)) return;
-      if (typeof g !== "string" || g.trim() === "") f.add("grants", `grants[${i}] must be a non-empty project id string (got ${quote(g)})`);
+      if (typeof g !== "string" || g.trim() === "")
+        f.add("grants", `grants[${i}] must be a non-empty project id string (got ${quote(g)})`);
       else if (seen.has(g) && !reported.has(g)) {
         f.add("grants", `grants must not contain duplicates (${JSON.stringify(g)} appears more than once)`);
         reported.add(g);
@@ -143,24 +170,34 @@ export function validate(news: ServiceAccountInputs): pulumi.dynamic.CheckFailur
     });
   }
   const expiresIn = v.expiresIn;
-  const expiresOk = typeof expiresIn === "number" && Number.isInteger(expiresIn) && expiresIn >= 0 && expiresIn <= MAX_EXPIRES_IN;
+  const expiresOk =
+    typeof expiresIn === "number" && Number.isInteger(expiresIn) && expiresIn >= 0 && expiresIn <= MAX_EXPIRES_IN;
   const lifetime = `the token lifetime in seconds, 0 to ${MAX_EXPIRES_IN} (0 = never expires)`;
   if (expiresIn === undefined || expiresIn === null) f.add("expiresIn", `expiresIn is required: ${lifetime}`);
   else if (!isUnknown(expiresIn) && !expiresOk) {
-    f.add("expiresIn", `expiresIn must be an integer number of seconds from 0 to ${MAX_EXPIRES_IN} (0 = never expires) (got ${quote(expiresIn)})`);
+    f.add(
+      "expiresIn",
+      `expiresIn must be an integer number of seconds from 0 to ${MAX_EXPIRES_IN} (0 = never expires) (got ${quote(expiresIn)})`,
+    );
   }
   const trigger = v.rotationTrigger;
   const asString = "convert it, e.g. String(value)";
-  if (known(trigger) && typeof trigger !== "string") f.add("rotationTrigger", `rotationTrigger must be a string (got ${quote(trigger)}); ${asString}`);
+  if (known(trigger) && typeof trigger !== "string")
+    f.add("rotationTrigger", `rotationTrigger must be a string (got ${quote(trigger)}); ${asString}`);
   const w = v.rotateBeforeExpiry;
   if (known(w) && (typeof w !== "number" || !Number.isInteger(w) || w < 0)) {
-    f.add("rotateBeforeExpiry", `rotateBeforeExpiry must be a non-negative integer number of seconds (got ${quote(w)})`);
+    f.add(
+      "rotateBeforeExpiry",
+      `rotateBeforeExpiry must be a non-negative integer number of seconds (got ${quote(w)})`,
+    );
   } else if (typeof w === "number" && expiresOk && expiresIn > 0 && w >= expiresIn) {
-    const why = "the new token would already be inside its rotation window, so every `pulumi up` would replace the account";
+    const why =
+      "the new token would already be inside its rotation window, so every `pulumi up` would replace the account";
     f.add("rotateBeforeExpiry", `rotateBeforeExpiry must be less than expiresIn (got ${w} >= ${expiresIn}): ${why}`);
   }
   const keep = v.keepPreviousToken;
-  if (known(keep) && typeof keep !== "boolean") f.add("keepPreviousToken", `keepPreviousToken must be true or false (got ${quote(keep)})`);
+  if (known(keep) && typeof keep !== "boolean")
+    f.add("keepPreviousToken", `keepPreviousToken must be true or false (got ${quote(keep)})`);
   else if (keep === true && typeof w === "number" && expiresOk && expiresIn > 0 && w < expiresIn && 2 * w < expiresIn) {
     // The previous token must outlive its successor's rotation: see overlapProblem.
     f.add("rotateBeforeExpiry", overlapProblem(expiresIn, w));
@@ -186,7 +223,16 @@ function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
   const { projectId, name, description, grants, expiresIn } = i;
   const [rotationTrigger, rotateBeforeExpiry] = [i.rotationTrigger ?? undefined, i.rotateBeforeExpiry ?? undefined];
   const keep = i.keepPreviousToken === true || isUnknown(i.keepPreviousToken) ? i.keepPreviousToken : undefined;
-  return clean({ projectId, name, description: description ?? "", grants, expiresIn, rotationTrigger, rotateBeforeExpiry, keepPreviousToken: keep });
+  return clean({
+    projectId,
+    name,
+    description: description ?? "",
+    grants,
+    expiresIn,
+    rotationTrigger,
+    rotateBeforeExpiry,
+    keepPreviousToken: keep,
+  });
 }
 
 const accountOf = (o: ServiceAccountOutputs): Account => ({
@@ -252,7 +298,10 @@ class PartialUpdateError extends Error {
 
 // ---- provider -------------------------------------------------------------------------------------------
 
-export class ServiceAccountProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs> {
+export class ServiceAccountProvider
+  extends PimsProviderBase
+  implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs>
+{
   private readonly now: () => number;
   private goneProjectsConfig: string | undefined;
   /** This instance's own creates (one instance serves every ServiceAccount of a provider process). */
@@ -272,7 +321,10 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
 
   // ---- check ----
   /** Validates every rule without a call; returns the normalized inputs. */
-  async check(_olds: ServiceAccountInputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.CheckResult<ServiceAccountInputs>> {
+  async check(
+    _olds: ServiceAccountInputs,
+    news: ServiceAccountInputs,
+  ): Promise<pulumi.dynamic.CheckResult<ServiceAccountInputs>> {
     return { inputs: normalized(news ?? ({} as ServiceAccountInputs)), failures: validate(news) };
   }
 
@@ -300,7 +352,8 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
     const expiry = expiryMs(tokenExpiresAt);
     if (expiry === undefined) return false;
     if (isUnknown(rotateBeforeExpiry)) return true;
-    if (typeof rotateBeforeExpiry !== "number" || !Number.isFinite(rotateBeforeExpiry) || rotateBeforeExpiry < 0) return false;
+    if (typeof rotateBeforeExpiry !== "number" || !Number.isFinite(rotateBeforeExpiry) || rotateBeforeExpiry < 0)
+      return false;
     return this.now() >= expiry - rotateBeforeExpiry * 1000;
   }
 
@@ -308,7 +361,8 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
   /** Creates the account (./serviceAccountCreate: nothing left live that nobody holds); the resource id is the account id. */
   async create(inputs: ServiceAccountInputs): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const failures = validate(inputs);
-    if (failures.length > 0) throw new Error(`pulumi-pims: invalid ServiceAccount inputs: ${failures.map((f) => f.reason).join("; ")}`);
+    if (failures.length > 0)
+      throw new Error(`pulumi-pims: invalid ServiceAccount inputs: ${failures.map((f) => f.reason).join("; ")}`);
     const ins = normalized(inputs);
     const account = await this.newAccount(ins);
     return { id: account.serviceAccountId, outs: outputs({ ...ins, ...account }) };
@@ -330,7 +384,11 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
    * deleted when the option is off, and retired accounts are deleted. Every token is kept. When a delete fails after a
    * new account was created, the new state is stored anyway (the update fails; the next `pulumi up` finishes).
    */
-  async update(id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
+  async update(
+    id: string,
+    olds: ServiceAccountOutputs,
+    news: ServiceAccountInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
     const ins = normalized(news);
     const overlap = ins.keepPreviousToken === true;
     const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
@@ -363,7 +421,9 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
       );
     }
     if (failed.length === 0) return { outs };
-    const what = created ? `the rotation created account ${created.serviceAccountId} (its token is stored in the state) but ` : "";
+    const what = created
+      ? `the rotation created account ${created.serviceAccountId} (its token is stored in the state) but `
+      : "";
     const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
     const message =
       `pulumi-pims: service account ${JSON.stringify(ins.name)} in project ${olds.projectId}: ${what}deleting the retired account(s) failed (${detail}). ` +
@@ -382,16 +442,25 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
     const projectId: unknown = props?.projectId;
     if (typeof projectId !== "string" || projectId === "")
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
-    const ids = [...(props.retiredServiceAccountIds ?? []), props.previousServiceAccountId, props.serviceAccountId ?? id];
+    const ids = [
+      ...(props.retiredServiceAccountIds ?? []),
+      props.previousServiceAccountId,
+      props.serviceAccountId ?? id,
+    ];
     const failed = await this.deleteAll(projectId, ids);
     if (failed.length === 1) throw failed[0].cause; // as before: the delete's own error, naming the account and the URLs
     if (failed.length > 1) {
-      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${failed.map((f) => `${f.id}: ${f.error}`).join("; ")}`);
+      throw new Error(
+        `pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${failed.map((f) => `${f.id}: ${f.error}`).join("; ")}`,
+      );
     }
   }
 
   /** Deletes each account (in order, once each); returns those that failed, with why. */
-  private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<Array<{ id: string; error: string; cause: unknown }>> {
+  private async deleteAll(
+    projectId: string,
+    ids: ReadonlyArray<string | undefined>,
+  ): Promise<Array<{ id: string; error: string; cause: unknown }>> {
     const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
     if (unique.size === 0) return []; // no client, no call
     const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
@@ -416,6 +485,13 @@ export class ServiceAccountProvider extends PimsProviderBase implements pulumi.d
     const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: tuning.minDelayMs, progress };
     const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
-    return { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId, tokenId: a.token.id, tokenExpiresAt, token: a.token.secret };
+    return {
+      serviceAccountId: a.id,
+      createdAt: a.createdAt,
+      createdByUserId: a.createdByUserId,
+      tokenId: a.token.id,
+      tokenExpiresAt,
+      token: a.token.secret,
+    };
   }
 }

@@ -80,7 +80,10 @@ export class CreateLedger {
 }
 
 /** How the service was looked at after a failed create. */
-export type Look = { kind: "found"; candidates: OrphanCandidate[] } | { kind: "none"; looks: number } | { kind: "unchecked"; looks: number; error: string };
+export type Look =
+  | { kind: "found"; candidates: OrphanCandidate[] }
+  | { kind: "none"; looks: number }
+  | { kind: "unchecked"; looks: number; error: string };
 
 /**
  * Thrown by create when an attempt failed in a way that does not prove nothing was created. Says what the look at the
@@ -95,7 +98,10 @@ export class UncertainCreateError extends Error {
   /** `found`: candidates appeared; `none`: none appeared while looking; `unchecked`: the service could not be asked. */
   readonly look: Look["kind"];
 
-  constructor(original: PimsError, c: { projectId: string; name: string; startedAt: number; look: Look; watchedMs?: number }) {
+  constructor(
+    original: PimsError,
+    c: { projectId: string; name: string; startedAt: number; look: Look; watchedMs?: number },
+  ) {
     const { projectId, name, look } = c;
     const list = `pims service-accounts list ${projectId}`;
     const del = `pims service-accounts delete ${projectId} <id>`;
@@ -109,7 +115,10 @@ export class UncertainCreateError extends Error {
       // Each with the command that deletes it, so nothing the attempt may have left is named without a way out.
       const shown = look.candidates
         .slice(0, MAX_CANDIDATES_SHOWN)
-        .map((x) => `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`);
+        .map(
+          (x) =>
+            `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`,
+        );
       if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: ${list}`);
       lines.push(
         `The service may have created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
@@ -188,7 +197,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * POST /v2/projects/{project_id}/service-accounts until it succeeds, without ever leaving an account nobody holds
  * unnamed (see the module comment). Any failure that proves nothing was created is thrown unchanged.
  */
-export async function createAccount(client: PimsClient, projectId: string, req: CreateServiceAccountRequest, opts: CreateOptions): Promise<CreatedAccount> {
+export async function createAccount(
+  client: PimsClient,
+  projectId: string,
+  req: CreateServiceAccountRequest,
+  opts: CreateOptions,
+): Promise<CreatedAccount> {
   const key = `${projectId}\n${req.name}`;
   const startedAt = Date.now();
   const retries = opts.retries ?? CREATE_RETRIES;
@@ -214,7 +228,15 @@ export async function createAccount(client: PimsClient, projectId: string, req: 
       const kind = createFailureKind(e);
       if (kind === "none") throw e;
       failure = e as PimsError;
-      if (kind === "lost") throw await watchLostCreate(failure, { candidates, fail, watchMs: opts.watchMs, minDelayMs, progress: opts.progress, listPath });
+      if (kind === "lost")
+        throw await watchLostCreate(failure, {
+          candidates,
+          fail,
+          watchMs: opts.watchMs,
+          minDelayMs,
+          progress: opts.progress,
+          listPath,
+        });
     }
     // Answered: the service has finished with this attempt, so one look tells whether it created the account.
     let found: OrphanCandidate[];
@@ -277,7 +299,9 @@ async function watchLostCreate(
     await sleep(Math.min(pause, left));
   }
   const watchedMs = Date.now() - begun;
-  return answered > 0 ? w.fail(failure, { kind: "none", looks: answered }, watchedMs) : w.fail(failure, { kind: "unchecked", looks, error: lastError });
+  return answered > 0
+    ? w.fail(failure, { kind: "none", looks: answered }, watchedMs)
+    : w.fail(failure, { kind: "unchecked", looks, error: lastError });
 }
 
 /**
@@ -285,7 +309,11 @@ async function watchLostCreate(
  * is lost. Deletes it (DELETE /v2/projects/{project_id}/service-accounts/{id}, retried like any delete) and returns the
  * error to throw: the member names seen (names only), whether the account is gone, and how to report it.
  */
-export async function discardUnreadable(client: PimsClient, projectId: string, e: UnreadableTokenError): Promise<Error> {
+export async function discardUnreadable(
+  client: PimsClient,
+  projectId: string,
+  e: UnreadableTokenError,
+): Promise<Error> {
   const members = e.members.length > 0 ? e.members.map((m) => JSON.stringify(m)).join(", ") : "none";
   let outcome: string;
   try {

@@ -66,9 +66,12 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
     keys = await client.listApiKeys(c.projectId);
   } catch (e) {
     if (!(e instanceof NotFoundError)) {
-      throw new Error(`${head}, and its absence could not be confirmed (${listUrl}: ${e instanceof Error ? e.message : String(e)}). Run the operation again.`, {
-        cause: e,
-      });
+      throw new Error(
+        `${head}, and its absence could not be confirmed (${listUrl}: ${e instanceof Error ? e.message : String(e)}). Run the operation again.`,
+        {
+          cause: e,
+        },
+      );
     }
     if (c.goneProjects.has(c.projectId)) {
       c.warn(
@@ -86,6 +89,8 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
     );
   }
   if (accountsFromKeys(keys).some((a) => a.id === c.accountId)) {
-    throw new Error(`${head}, but ${listUrl} still shows an API key of this account: it is live. Check pims:baseUrl and run the operation again.`);
+    throw new Error(
+      `${head}, but ${listUrl} still shows an API key of this account: it is live. Check pims:baseUrl and run the operation again.`,
+    );
   }
 }

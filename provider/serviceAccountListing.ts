@@ -30,11 +30,19 @@ export function accountsFromKeys(keys: readonly KeyView[]): AccountSeen[] {
     const seen = byId.get(k.principalId);
     // One account could have several keys: keep its oldest key's time (closest to the account's creation).
     if (!seen || (!Number.isNaN(timeMs(k.createdAt)) && !(timeMs(seen.createdAt) <= timeMs(k.createdAt)))) {
-      byId.set(k.principalId, { id: k.principalId, name: k.name, status: k.status, createdAt: k.createdAt, expiresAt: k.expiresAt });
+      byId.set(k.principalId, {
+        id: k.principalId,
+        name: k.name,
+        status: k.status,
+        createdAt: k.createdAt,
+        expiresAt: k.expiresAt,
+      });
     }
   }
   const time = (a: AccountSeen): number => (Number.isNaN(timeMs(a.createdAt)) ? -Infinity : timeMs(a.createdAt));
-  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name) || time(a) - time(b) || a.id.localeCompare(b.id));
+  return [...byId.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || time(a) - time(b) || a.id.localeCompare(b.id),
+  );
 }
 
 /** A live service account that a failed create may have left behind. */
@@ -49,7 +57,11 @@ export interface OrphanCandidate {
  * Live accounts named `name`, newest first. With `since` (ms, service clock), only those created at or after it, and
  * those whose creation time cannot be read (they cannot be shown to be older); `exclude` drops known ids.
  */
-export function orphanCandidates(keys: readonly KeyView[], name: string, opts: { since?: number; exclude?: ReadonlySet<string> } = {}): OrphanCandidate[] {
+export function orphanCandidates(
+  keys: readonly KeyView[],
+  name: string,
+  opts: { since?: number; exclude?: ReadonlySet<string> } = {},
+): OrphanCandidate[] {
   const { since, exclude } = opts;
   return accountsFromKeys(keys)
     .filter((a) => a.name === name && !exclude?.has(a.id) && (since === undefined || !(timeMs(a.createdAt) < since)))

@@ -9,7 +9,12 @@ import { baseUrlProblem, normalizeBaseUrl } from "./client/baseUrl";
 import { processScheduler, type SchedulerSettings } from "./client/scheduler";
 import { wholeNumberProblem } from "./client/values";
 export { wholeNumberProblem };
-import { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError, type CredentialsOptions } from "./configErrors";
+import {
+  InvalidBaseUrlError,
+  MissingCredentialsError,
+  PimsConfigurationError,
+  type CredentialsOptions,
+} from "./configErrors";
 
 export interface Credentials {
   token: string;
@@ -38,7 +43,12 @@ export interface WholeNumberSetting {
 /** The whole-number settings, once. The scheduler's two are also stack config keys and `pims.Provider` arguments. */
 export const SETTINGS = {
   maxConcurrency: { configKey: "pims:maxConcurrency", env: "PIMS_MAX_CONCURRENCY", min: 1, unit: "" },
-  rateLimitTimeoutMs: { configKey: "pims:rateLimitTimeoutMs", env: "PIMS_RATE_LIMIT_TIMEOUT_MS", min: 0, unit: " of milliseconds" },
+  rateLimitTimeoutMs: {
+    configKey: "pims:rateLimitTimeoutMs",
+    env: "PIMS_RATE_LIMIT_TIMEOUT_MS",
+    min: 0,
+    unit: " of milliseconds",
+  },
   timeoutMs: { env: "PIMS_TIMEOUT_MS", min: 1, unit: " of milliseconds" },
   retries: { env: "PIMS_MAX_RETRIES", min: 0, unit: "" },
   minDelayMs: { env: "PIMS_RETRY_MIN_DELAY_MS", min: 0, unit: " of milliseconds" },
@@ -48,10 +58,15 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== "" ? v.trim() : undefined);
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v !== undefined && v.trim() !== "" ? v.trim() : undefined;
 
 /** A setting's value: config (when it has a key) first, then the environment; undefined when neither is set. */
-export function readSetting(name: SettingName, fromConfig: string | undefined, env: NodeJS.ProcessEnv = process.env): number | undefined {
+export function readSetting(
+  name: SettingName,
+  fromConfig: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): number | undefined {
   const s: WholeNumberSetting = SETTINGS[name];
   const configured = s.configKey !== undefined ? nonEmpty(fromConfig) : undefined;
   const text = configured ?? nonEmpty(env[s.env]);
@@ -78,7 +93,8 @@ export function resolveCredentials(
   if (!token) missing.push("token");
   if (!baseUrl) missing.push("baseUrl");
   if (missing.length > 0 || !token || !baseUrl) throw new MissingCredentialsError(missing, options);
-  const field = fromConfig !== undefined ? (options.audience === "cli" ? "--base-url" : "pims:baseUrl") : "PIMS_BASE_URL";
+  const field =
+    fromConfig !== undefined ? (options.audience === "cli" ? "--base-url" : "pims:baseUrl") : "PIMS_BASE_URL";
   const problem = baseUrlProblem(baseUrl, field);
   if (problem !== undefined) throw new InvalidBaseUrlError(problem);
   return { token, baseUrl: normalizeBaseUrl(baseUrl) };
@@ -102,7 +118,10 @@ export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<Cli
  * `pims:rateLimitTimeoutMs` / PIMS_RATE_LIMIT_TIMEOUT_MS). Unset values are left out (the scheduler keeps its
  * defaults: 8, 5 minutes).
  */
-export function schedulerSettings(configured: ConfiguredCredentials = {}, env: NodeJS.ProcessEnv = process.env): SchedulerSettings {
+export function schedulerSettings(
+  configured: ConfiguredCredentials = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SchedulerSettings {
   const out: SchedulerSettings = {};
   const maxConcurrency = readSetting("maxConcurrency", configured.maxConcurrency, env);
   const rateLimitTimeoutMs = readSetting("rateLimitTimeoutMs", configured.rateLimitTimeoutMs, env);

@@ -26,7 +26,11 @@ export function sameStringSet(a: readonly string[] | undefined, b: readonly stri
  * The replace rule: the `keys` whose new value differs from the stored one, in the order given. A value unknown at
  * preview counts as changed (it may be); arrays compare as sets of strings (order never matters to the service).
  */
-export function changedKeys<K extends string>(olds: Partial<Record<K, unknown>>, news: Partial<Record<K, unknown>>, keys: readonly K[]): K[] {
+export function changedKeys<K extends string>(
+  olds: Partial<Record<K, unknown>>,
+  news: Partial<Record<K, unknown>>,
+  keys: readonly K[],
+): K[] {
   return keys.filter((k) => {
     const [a, b] = [olds?.[k], news?.[k]];
     if (isUnknown(b)) return true;

@@ -66,7 +66,10 @@ export function volumeDeleteWarning(projectId: string, volumeId: string, sizeGb:
 
 // ---- provider -------------------------------------------------------------------------------------------
 
-export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynamic.ResourceProvider<VolumeSizeInputs, VolumeSizeOutputs> {
+export class VolumeSizeProvider
+  extends PimsProviderBase
+  implements pulumi.dynamic.ResourceProvider<VolumeSizeInputs, VolumeSizeOutputs>
+{
   // ---- check ----
   /**
    * Validates the inputs at preview, with no HTTP call; values unknown at preview are not validated.
@@ -130,7 +133,11 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
 
   // ---- update ----
   /** Resizes to the new `sizeGb` (the growth rule was checked at preview; the service enforces it too). */
-  async update(_id: string, _olds: VolumeSizeOutputs, news: VolumeSizeInputs): Promise<pulumi.dynamic.UpdateResult<VolumeSizeOutputs>> {
+  async update(
+    _id: string,
+    _olds: VolumeSizeOutputs,
+    news: VolumeSizeInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<VolumeSizeOutputs>> {
     await this.resize(news);
     return { outs: outputs(news) };
   }
@@ -151,7 +158,10 @@ export class VolumeSizeProvider extends PimsProviderBase implements pulumi.dynam
       await this.client().resizeVolume(v.projectId, v.volumeId, v.sizeGb);
     } catch (e) {
       if (isPimsError(e) && e.status === 403 && v.sizeGb > VOLUME_UNPROTECTED_MAX_GB && !/protected/i.test(e.message)) {
-        throw new Error(`${e.message} (sizes above ${VOLUME_UNPROTECTED_MAX_GB} GB are allowed only in a protected project)`, { cause: e });
+        throw new Error(
+          `${e.message} (sizes above ${VOLUME_UNPROTECTED_MAX_GB} GB are allowed only in a protected project)`,
+          { cause: e },
+        );
       }
       throw e;
     }

@@ -8,7 +8,10 @@ const path = require("node:path");
 
 /** Largest unpacked size of the package, in bytes (0.1.0: 355 kB with source maps; now about 400 kB of code and types). */
 const MAX_UNPACKED_BYTES = 512 * 1024;
-const ALLOWED = [/^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/, /^(README\.md|LICENSE|CHANGELOG\.md|PulumiPlugin\.yaml|package\.json)$/];
+const ALLOWED = [
+  /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
+  /^(README\.md|LICENSE|CHANGELOG\.md|PulumiPlugin\.yaml|package\.json)$/,
+];
 const REQUIRED = [
   "README.md",
   "LICENSE",
@@ -21,13 +24,18 @@ const REQUIRED = [
 ];
 
 const root = path.resolve(__dirname, "..");
-const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+  cwd: root,
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "ignore"],
+});
 const [pack] = JSON.parse(out);
 const files = pack.files.map((f) => f.path);
 const problems = [];
 for (const f of files) if (!ALLOWED.some((re) => re.test(f))) problems.push(`ships ${f}, which a user does not need`);
 for (const f of REQUIRED) if (!files.includes(f)) problems.push(`does not ship ${f}`);
-if (pack.unpackedSize > MAX_UNPACKED_BYTES) problems.push(`unpacks to ${pack.unpackedSize} bytes, over the limit of ${MAX_UNPACKED_BYTES}`);
+if (pack.unpackedSize > MAX_UNPACKED_BYTES)
+  problems.push(`unpacks to ${pack.unpackedSize} bytes, over the limit of ${MAX_UNPACKED_BYTES}`);
 if (problems.length > 0) {
   console.error(`npm pack check failed:\n  ${problems.join("\n  ")}`);
   process.exit(1);

@@ -55,13 +55,20 @@ async function recordProfile(profile: SimulatorProfile): Promise<WireRecord[]> {
       sim.setTokenLayout(layout);
       for (const expiresIn of [3600, 0]) {
         const description = expiresIn === 0 ? "" : "a description";
-        const sa = await client.createServiceAccount(p, { name: `reference-${i}-${expiresIn}`, grants: [p], expiresIn, description });
+        const sa = await client.createServiceAccount(p, {
+          name: `reference-${i}-${expiresIn}`,
+          grants: [p],
+          expiresIn,
+          description,
+        });
         accounts.push(sa.id);
       }
     }
     await client.listApiKeys(p);
     await client.listInvoices(p);
-    await client.getAppLogsPage(p, app, { pageSize: 2 }).then((page) => client.getAppLogsPage(p, app, { pageSize: 2, nextToken: page.nextPageToken }));
+    await client
+      .getAppLogsPage(p, app, { pageSize: 2 })
+      .then((page) => client.getAppLogsPage(p, app, { pageSize: 2, nextToken: page.nextPageToken }));
     await client.getAppLogsPage(p, app, { search: "matches-nothing" });
     await client.getBuildLogs(p, app, build);
     await client.updateAppSecrets(p, app, { A: "b" });
@@ -116,9 +123,13 @@ export function shapeFacts(shape: Shape, at = "(body)"): string[] {
   if (typeof shape === "string") return shape.split("|").map((t) => `${at}: ${t}`);
   if (Array.isArray(shape)) return [`${at}: array`, ...(shape.length > 0 ? shapeFacts(shape[0], `${at}[]`) : [])];
   const keys = Object.keys(shape);
-  if (keys.length === 1 && keys[0] === "oneOf" && Array.isArray(shape.oneOf)) return shape.oneOf.flatMap((s) => shapeFacts(s, at));
+  if (keys.length === 1 && keys[0] === "oneOf" && Array.isArray(shape.oneOf))
+    return shape.oneOf.flatMap((s) => shapeFacts(s, at));
   const base = at === "(body)" ? "" : `${at}.`;
-  return [`${at}: object`, ...keys.flatMap((k) => shapeFacts(shape[k], `${base}${k.endsWith("?") ? k.slice(0, -1) : k}`))];
+  return [
+    `${at}: object`,
+    ...keys.flatMap((k) => shapeFacts(shape[k], `${base}${k.endsWith("?") ? k.slice(0, -1) : k}`)),
+  ];
 }
 
 const routeOf = (r: WireRecord): string => `${r.method} ${r.route}`;
@@ -137,7 +148,8 @@ function factsByRoute(records: readonly WireRecord[]): Map<string, RouteFacts> {
     if (!route) out.set(routeOf(r), (route = { statuses: new Set(), byOutcome: new Map() }));
     route.statuses.add(r.status);
     let o = route.byOutcome.get(outcome(r.status));
-    if (!o) route.byOutcome.set(outcome(r.status), (o = { contentTypes: new Set(), headers: new Set(), facts: new Set() }));
+    if (!o)
+      route.byOutcome.set(outcome(r.status), (o = { contentTypes: new Set(), headers: new Set(), facts: new Set() }));
     o.contentTypes.add(r.contentType ?? "(none)");
     for (const h of r.headers ?? []) o.headers.add(h);
     for (const f of shapeFacts(r.body)) o.facts.add(f);
@@ -146,19 +158,25 @@ function factsByRoute(records: readonly WireRecord[]): Map<string, RouteFacts> {
 }
 
 /** The differences, per route: what `recorded` shows that `reference` never does. Empty: none. */
-export function compareRecordings(recorded: readonly WireRecord[], reference: readonly WireRecord[]): Map<string, string[]> {
+export function compareRecordings(
+  recorded: readonly WireRecord[],
+  reference: readonly WireRecord[],
+): Map<string, string[]> {
   const ref = factsByRoute(reference);
   const diffs = new Map<string, string[]>();
   for (const [route, got] of factsByRoute(recorded)) {
     const lines: string[] = [];
     const known = ref.get(route);
     if (!known) lines.push("the simulator never answers this route");
-    for (const s of got.statuses) if (known && !known.statuses.has(s)) lines.push(`status ${s}: the simulator never answers it here`);
+    for (const s of got.statuses)
+      if (known && !known.statuses.has(s)) lines.push(`status ${s}: the simulator never answers it here`);
     for (const [o, facts] of got.byOutcome) {
       const k = known?.byOutcome.get(o);
       if (known && !k) continue; // its statuses were named above
-      for (const c of facts.contentTypes) if (k && !k.contentTypes.has(c)) lines.push(`${o}: content type ${c}: the simulator never sends it`);
-      for (const h of facts.headers) if (k && !k.headers.has(h)) lines.push(`${o}: header ${h}: the simulator never sends it`);
+      for (const c of facts.contentTypes)
+        if (k && !k.contentTypes.has(c)) lines.push(`${o}: content type ${c}: the simulator never sends it`);
+      for (const h of facts.headers)
+        if (k && !k.headers.has(h)) lines.push(`${o}: header ${h}: the simulator never sends it`);
       for (const f of facts.facts) if (k && !k.facts.has(f)) lines.push(`${o}: ${f}: the simulator never sends it`);
     }
     if (lines.length > 0) diffs.set(route, lines);
@@ -170,7 +188,8 @@ export function compareRecordings(recorded: readonly WireRecord[], reference: re
 export function formatDifferences(diffs: Map<string, string[]>, recordCount: number): string {
   if (diffs.size === 0) return `${recordCount} records: the simulator produces everything this recording shows\n`;
   const out = [`${recordCount} records; where the service differs from the simulator (both profiles):`];
-  for (const [route, lines] of [...diffs].sort(([a], [b]) => a.localeCompare(b))) out.push(route, ...lines.map((l) => `  - ${l}`));
+  for (const [route, lines] of [...diffs].sort(([a], [b]) => a.localeCompare(b)))
+    out.push(route, ...lines.map((l) => `  - ${l}`));
   return out.join("\n") + "\n";
 }
 

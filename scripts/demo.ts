@@ -77,7 +77,9 @@ async function main(): Promise<void> {
     step(1, `starting simulator at ${sim.baseUrl}`);
     const appProject = sim.addProject({ name: "demo-apps" });
     const app = sim.addApp(appProject.id, "web");
-    info(`seeded an existing project ${appProject.id} with the app ${app.id} (the quickstart puts the token into its secrets)`);
+    info(
+      `seeded an existing project ${appProject.id} with the app ${app.id} (the quickstart puts the token into its secrets)`,
+    );
 
     // 2. engine
     step(2, "making sure the pulumi CLI is available (the first time it is built from source: several minutes)");
@@ -106,7 +108,8 @@ async function main(): Promise<void> {
     // 4. outputs
     step(4, "stack outputs (secrets masked) and what the simulator holds");
     const outs = up.outputs;
-    for (const [name, o] of Object.entries(outs)) info(`${name.padEnd(18)} ${o.secret ? masked(o.value) : JSON.stringify(o.value)}`);
+    for (const [name, o] of Object.entries(outs))
+      info(`${name.padEnd(18)} ${o.secret ? masked(o.value) : JSON.stringify(o.value)}`);
     const firstAccount = String(outs.serviceAccountId?.value);
     const firstToken = String(outs.token?.value);
     const projectId = String(outs.projectId?.value);
@@ -116,8 +119,13 @@ async function main(): Promise<void> {
       sim.serviceAccounts(projectId).some((a) => a.id === firstAccount),
       `the simulator has no service account ${firstAccount}`,
     );
-    must(sim.appSecrets(appProject.id, app.id).PIMS_TOKEN === firstToken, "the app's PIMS_TOKEN secret is not the new token");
-    info(`simulator: project ${projectId}, live service account ${firstAccount}, app ${app.id} holds PIMS_TOKEN (= the token) and PIMS_PROJECT_ID`);
+    must(
+      sim.appSecrets(appProject.id, app.id).PIMS_TOKEN === firstToken,
+      "the app's PIMS_TOKEN secret is not the new token",
+    );
+    info(
+      `simulator: project ${projectId}, live service account ${firstAccount}, app ${app.id} holds PIMS_TOKEN (= the token) and PIMS_PROJECT_ID`,
+    );
 
     // 5. rotation
     step(5, "rotating the token: pulumi config set rotationTrigger 2, then pulumi up");
@@ -136,7 +144,10 @@ async function main(): Promise<void> {
     const deleted = order.findIndex((r) => r.startsWith("DELETE ") && r.endsWith(`/service-accounts/${firstAccount}`));
     const patched = order.findIndex((r) => r.startsWith("PATCH ") && r.endsWith(`/apps/${app.id}/secrets`));
     must(created >= 0 && deleted > created, "the new account was not created before the old one was deleted");
-    must(patched > created && patched < deleted, "the app did not get the new token before the old account was deleted");
+    must(
+      patched > created && patched < deleted,
+      "the app did not get the new token before the old account was deleted",
+    );
     must(sim.deletedServiceAccounts().includes(firstAccount), `the old account ${firstAccount} was not deleted`);
     must(sim.appSecrets(appProject.id, app.id).PIMS_TOKEN === secondToken, "the app did not get the new token");
     info(`replaced ${firstAccount} → ${secondAccount}; new token ${masked(secondToken)}`);
@@ -149,7 +160,9 @@ async function main(): Promise<void> {
     const destroyed = await op(stack.destroy(engineOpts));
     info(`done in ${secs(Date.now() - t)}: ${summary(destroyed.summary.resourceChanges)}`);
     must(sim.serviceAccounts(projectId).length === 0, "service accounts are left in the simulator");
-    info(`simulator: no service account left; project ${projectId} and the app's secrets remain (the service cannot delete them)`);
+    info(
+      `simulator: no service account left; project ${projectId} and the app's secrets remain (the service cannot delete them)`,
+    );
 
     // Self-check: no token the simulator issued, in any engine output or file of the backend.
     const secrets = sim.issuedSecrets();
@@ -163,7 +176,9 @@ async function main(): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   process.stdout.write(`\ndemo finished in ${secs(Date.now() - started)}\n`);
-  process.stdout.write("more: examples/ (quickstart, environments, rotation; a README each) and tests/engine/, which runs them all\n");
+  process.stdout.write(
+    "more: examples/ (quickstart, environments, rotation; a README each) and tests/engine/, which runs them all\n",
+  );
 }
 
 function summary(changes: Record<string, number> | undefined): string {
@@ -196,7 +211,9 @@ main().then(
   (e: unknown) => {
     const message = e instanceof Error ? e.message : String(e);
     // ensure-pulumi's messages were already shown as they came: keep the first line only.
-    process.stderr.write(`\ndemo FAILED: ${message.includes("\n[ensure-pulumi]") ? message.split("\n")[0] : message}\n`);
+    process.stderr.write(
+      `\ndemo FAILED: ${message.includes("\n[ensure-pulumi]") ? message.split("\n")[0] : message}\n`,
+    );
     process.stderr.write(`(run from ${REPO_ROOT}; see README "Demo")\n`);
     process.exit(1);
   },

@@ -53,9 +53,13 @@ export function ensureEngine(): string {
   } catch (e) {
     const status = (e as { status?: number }).status;
     const said = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").trim() : "";
-    throw new Error(`scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available` + (said ? `:\n${said}` : ""), {
-      cause: e,
-    });
+    throw new Error(
+      `scripts/ensure-pulumi failed${status === undefined ? "" : ` (exit ${status})`}: no pulumi CLI available` +
+        (said ? `:\n${said}` : ""),
+      {
+        cause: e,
+      },
+    );
   } finally {
     fs.rmSync(logFile, { force: true });
   }
@@ -105,7 +109,8 @@ export function pulumiCommand(engineDir: string = ensureEngine()): Promise<Pulum
       root = fs.mkdtempSync(path.join(os.tmpdir(), "pims-engine-"));
       fs.mkdirSync(path.join(root, "bin"));
       for (const f of fs.readdirSync(engineDir)) {
-        if (f === "pulumi" || f.startsWith("pulumi-")) fs.symlinkSync(path.join(engineDir, f), path.join(root, "bin", f));
+        if (f === "pulumi" || f.startsWith("pulumi-"))
+          fs.symlinkSync(path.join(engineDir, f), path.join(root, "bin", f));
       }
     }
     cmd = PulumiCommand.get({ root });
@@ -183,7 +188,9 @@ export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
   const engineDir = opts.engineDir ?? ensureEngine();
   const workDir = opts.workDir ?? path.join(opts.backendDir, "workspace");
   if (opts.env && "PULUMI_CONFIG_PASSPHRASE" in opts.env) {
-    throw new Error("createPimsStack: set the stack's passphrase with the passphrase option, not env.PULUMI_CONFIG_PASSPHRASE");
+    throw new Error(
+      "createPimsStack: set the stack's passphrase with the passphrase option, not env.PULUMI_CONFIG_PASSPHRASE",
+    );
   }
   fs.mkdirSync(workDir, { recursive: true });
   const envVars = {
@@ -200,7 +207,9 @@ export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
     );
   } else {
     if (opts.workDir === undefined || !fs.existsSync(path.join(workDir, "Pulumi.yaml"))) {
-      throw new Error(`createPimsStack: without a program, workDir must be a project directory with a Pulumi.yaml (got ${JSON.stringify(opts.workDir)})`);
+      throw new Error(
+        `createPimsStack: without a program, workDir must be a project directory with a Pulumi.yaml (got ${JSON.stringify(opts.workDir)})`,
+      );
     }
     stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir }, workspace);
   }

@@ -17,11 +17,15 @@ import { describeChecks, LIVE_ENV, liveSettings, NOT_CONFIGURED, type LiveSettin
 /** Runs jest on the live suites; resolves with its exit code (1 when it died of a signal). */
 function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(NODE_BIN, "jest"), ["--config", path.join(REPO_ROOT, "jest.live.config.ts"), "--runInBand", ...args], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: "inherit",
-    });
+    const child = spawn(
+      path.join(NODE_BIN, "jest"),
+      ["--config", path.join(REPO_ROOT, "jest.live.config.ts"), "--runInBand", ...args],
+      {
+        cwd: REPO_ROOT,
+        env,
+        stdio: "inherit",
+      },
+    );
     child.on("error", (e) => {
       console.error(`test:live: cannot start jest: ${e.message}`);
       resolve(1);
@@ -64,7 +68,12 @@ async function main(): Promise<number> {
   // Ctrl-C reaches jest too (same process group); the gate stays to clean up.
   let interrupted = false;
   process.on("SIGINT", () => (interrupted = true));
-  const env = { ...process.env, [LIVE_ENV.prefix]: s.prefix, [LIVE_ENV.recording]: recording, PIMS_WIRE_RECORD: recording };
+  const env = {
+    ...process.env,
+    [LIVE_ENV.prefix]: s.prefix,
+    [LIVE_ENV.recording]: recording,
+    PIMS_WIRE_RECORD: recording,
+  };
   const jestCode = await runJest(env, process.argv.slice(2));
 
   const left = await teardown(s);
@@ -88,7 +97,8 @@ async function main(): Promise<number> {
     code ||= 1;
   }
   const findings = findingsFile(recording);
-  if (fs.existsSync(findings)) console.log(`test:live: findings\n${fs.readFileSync(findings, "utf8").trimEnd().replace(/^/gm, "  ")}`);
+  if (fs.existsSync(findings))
+    console.log(`test:live: findings\n${fs.readFileSync(findings, "utf8").trimEnd().replace(/^/gm, "  ")}`);
   const lines = text.split("\n").filter((l) => l !== "").length;
   console.log(
     `test:live: wire recording (${lines} requests, shapes only, no values): ${recording}\n  please attach it to an issue (README: Testing against your account)`,

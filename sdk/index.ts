@@ -29,7 +29,15 @@ export {
 } from "../provider/client";
 export { MissingCredentialsError } from "../provider/configErrors";
 export type { CredentialsAudience, CredentialsOptions } from "../provider/configErrors";
-export type { ClientOptions, PimsErrorInit, PimsErrorKind, RetryInfo, Shape, WireRecord, WireSink } from "../provider/client";
+export type {
+  ClientOptions,
+  PimsErrorInit,
+  PimsErrorKind,
+  RetryInfo,
+  Shape,
+  WireRecord,
+  WireSink,
+} from "../provider/client";
 export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {
   ApiKey,

@@ -1,5 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountInputs, type ServiceAccountOutputs } from "../provider/serviceAccount";
+import {
+  SERVICE_ACCOUNT_OUTPUT_KEYS,
+  SERVICE_ACCOUNT_SECRET_OUTPUTS,
+  type ServiceAccountInputs,
+  type ServiceAccountOutputs,
+} from "../provider/serviceAccount";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 

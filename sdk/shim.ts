@@ -41,9 +41,12 @@ function makeShim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
         const entry = require(m) as { newProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider };
         impl = entry.newProvider(kind);
       } catch (e) {
-        throw new Error(`pulumi-pims: cannot load ${m}: ${(e as Error).message}. Install pulumi-pims in this Pulumi project (npm install pulumi-pims).`, {
-          cause: e,
-        });
+        throw new Error(
+          `pulumi-pims: cannot load ${m}: ${(e as Error).message}. Install pulumi-pims in this Pulumi project (npm install pulumi-pims).`,
+          {
+            cause: e,
+          },
+        );
       }
       Object.assign(this, impl);
       if (impl.configure) await impl.configure(req);

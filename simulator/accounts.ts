@@ -127,7 +127,8 @@ export class AccountStore {
 
   /** Deletes every live account the project owns (the project itself is going away). */
   deleteAllOf(projectId: string): void {
-    for (const state of this.accounts.values()) if (!state.deleted && state.account.projectId === projectId) this.markDeleted(state);
+    for (const state of this.accounts.values())
+      if (!state.deleted && state.account.projectId === projectId) this.markDeleted(state);
   }
 
   private markDeleted(state: AccountState): void {
@@ -155,7 +156,9 @@ export class AccountStore {
   }
 
   live(projectId?: string): SimServiceAccount[] {
-    return [...this.accounts.values()].filter((s) => !s.deleted && (projectId === undefined || s.account.projectId === projectId)).map((s) => this.view(s));
+    return [...this.accounts.values()]
+      .filter((s) => !s.deleted && (projectId === undefined || s.account.projectId === projectId))
+      .map((s) => this.view(s));
   }
 
   deleted(): string[] {

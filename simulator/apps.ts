@@ -107,7 +107,8 @@ export class AppState {
       const containerName = line.containerName ?? line.containerId ?? "web";
       return this.logs.append({
         ts,
-        tsText: line.timestamp !== undefined && line.timestamp !== new Date(ts).toISOString() ? line.timestamp : undefined,
+        tsText:
+          line.timestamp !== undefined && line.timestamp !== new Date(ts).toISOString() ? line.timestamp : undefined,
         logId: line.logId,
         lineNumber: line.lineNumber,
         containerId: line.containerId ?? containerIdFor(this.record.id, containerName),
@@ -136,7 +137,10 @@ export class AppState {
         containerName: container.name,
         runId: runIds[Math.floor((i * runIds.length) / count)],
         stream,
-        text: stream === "stderr" ? `error: simulated failure #${i}` : `GET /api/items/${i % 97} 200 ${(i * 7) % 50}ms (line ${i})`,
+        text:
+          stream === "stderr"
+            ? `error: simulated failure #${i}`
+            : `GET /api/items/${i % 97} 200 ${(i * 7) % 50}ms (line ${i})`,
       });
     }
   }
@@ -170,6 +174,10 @@ export class AppState {
   }
 
   private appendBuildLog(build: SimBuild, log: string, createdAt?: string): void {
-    build.logs.push({ id: `${build.id}-${build.logs.length + 1}`, createdAt: createdAt ?? this.now().toISOString(), log });
+    build.logs.push({
+      id: `${build.id}-${build.logs.length + 1}`,
+      createdAt: createdAt ?? this.now().toISOString(),
+      log,
+    });
   }
 }

@@ -7,7 +7,13 @@
 import type { AccountState, AccountStore, ChosenAccountIds } from "./accounts";
 import type { SimBuild } from "./apps";
 import { type Reply, empty, json, text } from "./reply";
-import { TokenLayoutPicker, renderToken, type TokenLayout, type TokenLayoutMode, type TokenLayoutName } from "./tokenLayouts";
+import {
+  TokenLayoutPicker,
+  renderToken,
+  type TokenLayout,
+  type TokenLayoutMode,
+  type TokenLayoutName,
+} from "./tokenLayouts";
 import type { ApiKey, AppLogLine, AppLogPage, Invoice } from "./types";
 import { HttpError, randomHex } from "./util";
 
@@ -59,7 +65,12 @@ export abstract class Dialect {
     const state = create(this.chooseIds(layout));
     this.layouts.remember(state.account.id, layout);
     const decoy = layout.unreadable === "twoSecrets" ? this.decoy() : undefined;
-    const token = renderToken(layout, { id: state.tokenId, secret: state.secret, expiresAt: state.tokenExpiresAt }, this.tokenExtras(state), decoy);
+    const token = renderToken(
+      layout,
+      { id: state.tokenId, secret: state.secret, expiresAt: state.tokenExpiresAt },
+      this.tokenExtras(state),
+      decoy,
+    );
     return this.accountAnswer(state, token);
   }
 

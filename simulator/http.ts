@@ -34,7 +34,16 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     return;
   }
   const body = reply.kind === "json" ? JSON.stringify(reply.body) : reply.body;
-  const contentType = reply.kind === "raw" ? reply.contentType : reply.kind === "json" ? "application/json; charset=utf-8" : "text/plain; charset=utf-8";
-  res.writeHead(reply.status, { ...reply.headers, "Content-Type": contentType, "Content-Length": Buffer.byteLength(body) });
+  const contentType =
+    reply.kind === "raw"
+      ? reply.contentType
+      : reply.kind === "json"
+        ? "application/json; charset=utf-8"
+        : "text/plain; charset=utf-8";
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    "Content-Type": contentType,
+    "Content-Length": Buffer.byteLength(body),
+  });
   res.end(body);
 }

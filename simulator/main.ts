@@ -47,10 +47,18 @@ function parseNumber(flag: string, raw: string): number {
 // `*` stands for one path segment, e.g. 'POST /v2/projects/*/service-accounts=8000'.
 function delayRule(spec: string): FaultRule {
   const m = /^\s*(?:([A-Za-z]+)\s+)?(\/\S*)=(\d+)\s*$/.exec(spec);
-  if (!m) throw new Error(`--delay must be '[METHOD ]PATH=MS' (e.g. 'POST /v2/projects/*/service-accounts=8000'), got ${spec}`);
+  if (!m)
+    throw new Error(
+      `--delay must be '[METHOD ]PATH=MS' (e.g. 'POST /v2/projects/*/service-accounts=8000'), got ${spec}`,
+    );
   const [, method, pattern, ms] = m;
   const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return { kind: "delay", method: method?.toUpperCase(), path: new RegExp(`^${escaped.join("[^/]+")}$`), delayMs: Number(ms) };
+  return {
+    kind: "delay",
+    method: method?.toUpperCase(),
+    path: new RegExp(`^${escaped.join("[^/]+")}$`),
+    delayMs: Number(ms),
+  };
 }
 
 type MainOptions = SimulatorOptions & { delays: Array<{ spec: string; rule: FaultRule }> };
@@ -60,19 +68,26 @@ function options(argv: string[]): MainOptions {
   const delays = args.delays.map((spec) => ({ spec: spec.trim(), rule: delayRule(spec) }));
   const opts: MainOptions = { port: parsePort(args.port ?? process.env.PIMS_SIM_PORT), delays };
   if (args.profile !== undefined) {
-    if (!isSimulatorProfile(args.profile)) throw new Error(`--profile must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${args.profile}`);
+    if (!isSimulatorProfile(args.profile))
+      throw new Error(`--profile must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${args.profile}`);
     opts.profile = args.profile;
   }
   if (args["token-layout"] !== undefined) {
-    if (!isTokenLayoutMode(args["token-layout"])) throw new Error(`--token-layout is not a token layout: ${args["token-layout"]}`);
+    if (!isTokenLayoutMode(args["token-layout"]))
+      throw new Error(`--token-layout is not a token layout: ${args["token-layout"]}`);
     opts.tokenLayout = args["token-layout"];
   }
   if (args.rate !== undefined || args.burst !== undefined) {
     if (args.rate === undefined) throw new Error("--burst needs --rate");
     const rate = parseNumber("rate", args.rate);
     const retryAfter = args["retry-after"] ?? "seconds";
-    if (retryAfter !== "seconds" && retryAfter !== "date") throw new Error(`--retry-after must be seconds or date, got ${retryAfter}`);
-    const limit: RateLimit = { rate, burst: args.burst === undefined ? Math.max(1, rate) : parseNumber("burst", args.burst), retryAfter };
+    if (retryAfter !== "seconds" && retryAfter !== "date")
+      throw new Error(`--retry-after must be seconds or date, got ${retryAfter}`);
+    const limit: RateLimit = {
+      rate,
+      burst: args.burst === undefined ? Math.max(1, rate) : parseNumber("burst", args.burst),
+      retryAfter,
+    };
     opts.rateLimit = limit;
   }
   return opts;

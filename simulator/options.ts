@@ -83,7 +83,8 @@ export interface SimulatorStats {
 export function profileFromEnv(env: NodeJS.ProcessEnv = process.env): SimulatorProfile | undefined {
   const value = env.PIMS_SIM_PROFILE?.trim();
   if (!value) return undefined;
-  if (!isSimulatorProfile(value)) throw new Error(`PIMS_SIM_PROFILE must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${value}`);
+  if (!isSimulatorProfile(value))
+    throw new Error(`PIMS_SIM_PROFILE must be one of ${SIMULATOR_PROFILES.join(", ")}, got ${value}`);
   return value;
 }
 

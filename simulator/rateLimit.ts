@@ -20,8 +20,10 @@ interface Bucket {
 }
 
 export function validateRateLimit(limit: RateLimit): void {
-  if (!(Number.isFinite(limit.rate) && limit.rate > 0)) throw new Error(`rate limit: rate must be a number > 0, got ${limit.rate}`);
-  if (!(Number.isFinite(limit.burst) && limit.burst >= 1)) throw new Error(`rate limit: burst must be a number >= 1, got ${limit.burst}`);
+  if (!(Number.isFinite(limit.rate) && limit.rate > 0))
+    throw new Error(`rate limit: rate must be a number > 0, got ${limit.rate}`);
+  if (!(Number.isFinite(limit.burst) && limit.burst >= 1))
+    throw new Error(`rate limit: burst must be a number >= 1, got ${limit.burst}`);
   if (limit.retryAfter !== undefined && limit.retryAfter !== "seconds" && limit.retryAfter !== "date") {
     throw new Error(`rate limit: retryAfter must be "seconds" or "date", got ${String(limit.retryAfter)}`);
   }

@@ -10,4 +10,9 @@ export type Reply = (
 export const json = (status: number, body: unknown): Reply => ({ kind: "json", status, body });
 export const text = (status: number, body: string): Reply => ({ kind: "text", status, body });
 export const empty = (status: number): Reply => ({ kind: "empty", status });
-export const raw = (status: number, body: string, contentType: string): Reply => ({ kind: "raw", status, body, contentType });
+export const raw = (status: number, body: string, contentType: string): Reply => ({
+  kind: "raw",
+  status,
+  body,
+  contentType,
+});

@@ -30,7 +30,10 @@ interface Route {
   handler: Handler;
 }
 
-export type RouteMatch = { kind: "found"; handler: Handler; params: Record<string, string> } | { kind: "wrongMethod"; allowed: string[] } | { kind: "none" };
+export type RouteMatch =
+  | { kind: "found"; handler: Handler; params: Record<string, string> }
+  | { kind: "wrongMethod"; allowed: string[] }
+  | { kind: "none" };
 
 // ---- helpers for bodies and validation ----
 
@@ -239,7 +242,8 @@ const updateSecrets: Handler = (ctx) => {
     throw unprocessable("request body must be a JSON object mapping secret names to string values");
   }
   for (const [key, value] of Object.entries(body)) {
-    if (!SECRET_NAME.test(key)) throw unprocessable(`secret name ${JSON.stringify(key)} must match ${SECRET_NAME.source}`);
+    if (!SECRET_NAME.test(key))
+      throw unprocessable(`secret name ${JSON.stringify(key)} must match ${SECRET_NAME.source}`);
     if (typeof value !== "string") throw unprocessable(`secret ${key} must be a string`);
   }
   ctx.state.updateSecrets(projectId, appId, body as Record<string, string>);

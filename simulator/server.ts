@@ -8,7 +8,14 @@ import type { AddressInfo } from "node:net";
 import { DefaultDialect, type Dialect, type SimulatorProfile } from "./dialect";
 import { Faults } from "./faults";
 import { bearerToken, readBody, requestUrl, writeReply } from "./http";
-import { profileFromEnv, tokenLayoutFromEnv, type FaultRule, type RequestLogEntry, type SimulatorOptions, type SimulatorStats } from "./options";
+import {
+  profileFromEnv,
+  tokenLayoutFromEnv,
+  type FaultRule,
+  type RequestLogEntry,
+  type SimulatorOptions,
+  type SimulatorStats,
+} from "./options";
 import { QuirkyDialect } from "./quirky";
 import { RateLimiter, type RateLimit } from "./rateLimit";
 import { matchRoute, type Reply } from "./routes";
@@ -31,7 +38,16 @@ import type { TokenLayoutMode, TokenLayoutName } from "./tokenLayouts";
 import type { ApiKey, AppLogLine, Invoice } from "./types";
 import { HttpError, methodMatches, pathMatches, randomHex } from "./util";
 
-export type { FaultRule, RateLimit, RequestLogEntry, SimulatorOptions, SimulatorProfile, SimulatorStats, TokenLayoutMode, TokenLayoutName };
+export type {
+  FaultRule,
+  RateLimit,
+  RequestLogEntry,
+  SimulatorOptions,
+  SimulatorProfile,
+  SimulatorStats,
+  TokenLayoutMode,
+  TokenLayoutName,
+};
 export type {
   GenerateLogsOptions,
   LogSeedLine,
@@ -79,7 +95,9 @@ export class PimsSimulator {
     const layout = opts.tokenLayout ?? tokenLayoutFromEnv();
     const accounts = this.state.accounts;
     this.dialect =
-      this.profile === "quirky" ? new QuirkyDialect(accounts, layout, opts.tokenLayoutSeed) : new DefaultDialect(accounts, layout, opts.tokenLayoutSeed);
+      this.profile === "quirky"
+        ? new QuirkyDialect(accounts, layout, opts.tokenLayoutSeed)
+        : new DefaultDialect(accounts, layout, opts.tokenLayoutSeed);
     this.rateLimiter = new RateLimiter(opts.rateLimit);
     this.limits = { maxPageSize: opts.maxPageSize ?? 1000, defaultPageSize: opts.defaultPageSize ?? 200 };
     server.on("request", (req: IncomingMessage, res: ServerResponse) => void this.onRequest(req, res));
@@ -135,7 +153,11 @@ export class PimsSimulator {
   generateLogs(projectId: string, appId: string, count: number, opts?: GenerateLogsOptions): void {
     this.state.generateLogs(projectId, appId, count, opts);
   }
-  addBuild(projectId: string, appId: string, b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> }): SimBuild {
+  addBuild(
+    projectId: string,
+    appId: string,
+    b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> },
+  ): SimBuild {
     return this.state.addBuild(projectId, appId, b);
   }
   setBuildStatus(projectId: string, appId: string, buildId: string, status: string, appendLogs?: string[]): void {
@@ -166,7 +188,8 @@ export class PimsSimulator {
     this.requests.length = 0;
   }
   countRequests(filter: { method?: string; path?: string | RegExp } = {}): number {
-    return this.requests.filter((r) => methodMatches(filter.method, r.method) && pathMatches(filter.path, r.path)).length;
+    return this.requests.filter((r) => methodMatches(filter.method, r.method) && pathMatches(filter.path, r.path))
+      .length;
   }
   projects(): SimProject[] {
     return this.state.projects();
@@ -273,7 +296,12 @@ export class PimsSimulator {
     if (retryAfter !== undefined) {
       this.counters.refused++;
       const headers = { "Retry-After": retryAfter };
-      return this.send(res, entry, { kind: "json", status: 429, headers, body: { message: "rate limit exceeded, retry later" } });
+      return this.send(res, entry, {
+        kind: "json",
+        status: 429,
+        headers,
+        body: { message: "rate limit exceeded, retry later" },
+      });
     }
 
     const fault = this.faultSet.take(method, url.pathname);

@@ -9,7 +9,15 @@ import {
   type Principal,
   type SimServiceAccount,
 } from "./accounts";
-import { AppState, type GenerateLogsOptions, type LogSeedLine, type SimApp, type SimBuild, type SimRun, type SimRunStatus } from "./apps";
+import {
+  AppState,
+  type GenerateLogsOptions,
+  type LogSeedLine,
+  type SimApp,
+  type SimBuild,
+  type SimRun,
+  type SimRunStatus,
+} from "./apps";
 import type { LogStore } from "./logStore";
 import type { ApiKey, AppLogLine, Invoice } from "./types";
 import { notFound, randomHex } from "./util";
@@ -195,7 +203,11 @@ export class SimState {
     this.seedApp(projectId, appId).generateLogs(count, opts);
   }
 
-  addBuild(projectId: string, appId: string, b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> }): SimBuild {
+  addBuild(
+    projectId: string,
+    appId: string,
+    b: { id?: string; status: string; logs?: Array<{ createdAt?: string; log: string }> },
+  ): SimBuild {
     return this.seedApp(projectId, appId).addBuild(b);
   }
 
@@ -278,11 +290,14 @@ export class SimState {
     if (existing) throw new Error(`service account ${s.id} already exists${existing.deleted ? " (deleted)" : ""}`);
     const grants = s.grants ?? [s.projectId];
     for (const grant of grants) {
-      if (!this.projectsById.has(grant)) throw new Error(`granted project ${grant} does not exist; call addProject first`);
+      if (!this.projectsById.has(grant))
+        throw new Error(`granted project ${grant} does not exist; call addProject first`);
     }
-    if (new Set(grants).size !== grants.length) throw new Error(`grants must not contain duplicates: ${grants.join(", ")}`);
+    if (new Set(grants).size !== grants.length)
+      throw new Error(`grants must not contain duplicates: ${grants.join(", ")}`);
     const expiresIn = s.expiresIn ?? 0;
-    if (!Number.isInteger(expiresIn) || expiresIn < 0) throw new Error(`expiresIn must be a non-negative integer, got ${expiresIn}`);
+    if (!Number.isInteger(expiresIn) || expiresIn < 0)
+      throw new Error(`expiresIn must be a non-negative integer, got ${expiresIn}`);
     if (s.tokenSecret !== undefined) {
       if (s.tokenSecret === "") throw new Error("tokenSecret must not be empty");
       if (this.accounts.isLiveSecret(s.tokenSecret)) {
@@ -335,7 +350,9 @@ export class SimState {
   }
 
   volumes(projectId?: string): SimVolume[] {
-    return [...this.projectsById.values()].filter((p) => projectId === undefined || p.record.id === projectId).flatMap((p) => [...p.volumes.values()]);
+    return [...this.projectsById.values()]
+      .filter((p) => projectId === undefined || p.record.id === projectId)
+      .flatMap((p) => [...p.volumes.values()]);
   }
 
   volume(projectId: string, volumeId: string): SimVolume | undefined {

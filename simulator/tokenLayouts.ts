@@ -40,7 +40,8 @@ export const READABLE_TOKEN_LAYOUT_NAMES = [
 export const UNREADABLE_TOKEN_LAYOUT_NAMES = ["twoSecrets", "hashOnly"] as const;
 
 /** `default` is the layout of the default profile: `{ id, secret, expiresAt }` with RFC 3339 or `never`. */
-export type TokenLayoutName = "default" | (typeof READABLE_TOKEN_LAYOUT_NAMES)[number] | (typeof UNREADABLE_TOKEN_LAYOUT_NAMES)[number];
+export type TokenLayoutName =
+  "default" | (typeof READABLE_TOKEN_LAYOUT_NAMES)[number] | (typeof UNREADABLE_TOKEN_LAYOUT_NAMES)[number];
 
 /** A fixed layout, one after another over the readable ones (`roundRobin`), or drawn from a seeded PRNG (`random`). */
 export type TokenLayoutMode = TokenLayoutName | "roundRobin" | "random";
@@ -49,19 +50,65 @@ const expiry = (member: string, finite: ExpiryForm, never: NeverForm) => ({ memb
 
 export const TOKEN_LAYOUTS: Readonly<Record<TokenLayoutName, TokenLayout>> = {
   default: { name: "default", secret: "secret", id: { member: "id" }, expiry: expiry("expiresAt", "rfc3339", "never") },
-  accessToken: { name: "accessToken", secret: "accessToken", id: { member: "tokenId" }, expiry: expiry("expiresAt", "epochSeconds", "zero") },
-  access_token: { name: "access_token", secret: "access_token", id: { member: "token_id" }, expiry: expiry("expires_at", "rfc3339", "null") },
+  accessToken: {
+    name: "accessToken",
+    secret: "accessToken",
+    id: { member: "tokenId" },
+    expiry: expiry("expiresAt", "epochSeconds", "zero"),
+  },
+  access_token: {
+    name: "access_token",
+    secret: "access_token",
+    id: { member: "token_id" },
+    expiry: expiry("expires_at", "rfc3339", "null"),
+  },
   jwt: { name: "jwt", secret: "jwt", id: { member: "id" }, expiry: expiry("expiry", "epochMillis", "absent") },
-  plaintext: { name: "plaintext", secret: "plaintext", id: { member: "id" }, expiry: expiry("expiration", "rfc3339", "never") },
-  value: { name: "value", secret: "value", id: { member: "tokenId", numeric: true }, expiry: expiry("validUntil", "epochSeconds", "null") },
-  secret: { name: "secret", secret: "secret", id: { member: "token_id" }, expiry: expiry("expiresAt", "epochMillis", "zero") },
+  plaintext: {
+    name: "plaintext",
+    secret: "plaintext",
+    id: { member: "id" },
+    expiry: expiry("expiration", "rfc3339", "never"),
+  },
+  value: {
+    name: "value",
+    secret: "value",
+    id: { member: "tokenId", numeric: true },
+    expiry: expiry("validUntil", "epochSeconds", "null"),
+  },
+  secret: {
+    name: "secret",
+    secret: "secret",
+    id: { member: "token_id" },
+    expiry: expiry("expiresAt", "epochMillis", "zero"),
+  },
   key: { name: "key", secret: "key", id: { member: "id" }, expiry: expiry("expires_at", "rfc3339", "absent") },
   token: { name: "token", secret: "token", id: { member: "id" }, expiry: expiry("expiresAt", "rfc3339", "never") },
-  AccessToken: { name: "AccessToken", secret: "AccessToken", id: { member: "TokenId" }, expiry: expiry("ExpiresAt", "rfc3339", "null") },
-  ACCESS_TOKEN: { name: "ACCESS_TOKEN", secret: "ACCESS_TOKEN", id: { member: "TOKEN_ID" }, expiry: expiry("EXPIRES_AT", "epochSeconds", "zero") },
+  AccessToken: {
+    name: "AccessToken",
+    secret: "AccessToken",
+    id: { member: "TokenId" },
+    expiry: expiry("ExpiresAt", "rfc3339", "null"),
+  },
+  ACCESS_TOKEN: {
+    name: "ACCESS_TOKEN",
+    secret: "ACCESS_TOKEN",
+    id: { member: "TOKEN_ID" },
+    expiry: expiry("EXPIRES_AT", "epochSeconds", "zero"),
+  },
   string: { name: "string" },
-  twoSecrets: { name: "twoSecrets", secret: "token", id: { member: "id" }, expiry: expiry("expiresAt", "rfc3339", "never"), unreadable: "twoSecrets" },
-  hashOnly: { name: "hashOnly", id: { member: "id" }, expiry: expiry("expiresAt", "rfc3339", "never"), unreadable: "hashOnly" },
+  twoSecrets: {
+    name: "twoSecrets",
+    secret: "token",
+    id: { member: "id" },
+    expiry: expiry("expiresAt", "rfc3339", "never"),
+    unreadable: "twoSecrets",
+  },
+  hashOnly: {
+    name: "hashOnly",
+    id: { member: "id" },
+    expiry: expiry("expiresAt", "rfc3339", "never"),
+    unreadable: "hashOnly",
+  },
 };
 
 export function isTokenLayoutMode(value: string): value is TokenLayoutMode {
@@ -91,7 +138,12 @@ function writeExpiry(layout: TokenLayout, expiresAt: string, out: Record<string,
  * The `token` member of a creation answer in a layout. `extras` are members no documentation mentions (added to an
  * object, never to a plain string); `decoy` is the second secret-looking string of the `twoSecrets` layout.
  */
-export function renderToken(layout: TokenLayout, token: HeldToken, extras: Record<string, unknown> = {}, decoy?: string): unknown {
+export function renderToken(
+  layout: TokenLayout,
+  token: HeldToken,
+  extras: Record<string, unknown> = {},
+  decoy?: string,
+): unknown {
   if (layout.secret === undefined && layout.unreadable === undefined) return token.secret;
   const out: Record<string, unknown> = {};
   if (layout.id) out[layout.id.member] = layout.id.numeric ? Number(token.id) : token.id;

@@ -26,7 +26,11 @@ export function binIsStale(): boolean {
 export function buildIfStale(): void {
   if (!binIsStale()) return;
   execFileSync(process.execPath, [path.join(ROOT, "scripts", "link-self.js")], { cwd: ROOT, stdio: "inherit" });
-  execFileSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+    { cwd: ROOT, stdio: "inherit" },
+  );
   // tsc does not touch unchanged outputs: mark the build as newer than the sources.
   const now = new Date();
   fs.utimesSync(MARKER, now, now);

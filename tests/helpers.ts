@@ -23,7 +23,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<PimsS
  */
 export function testClient(sim: PimsSimulator, extra: Partial<ClientOptions> = {}): PimsClient {
   const scheduler = new Scheduler({ onProgress: () => undefined });
-  return new PimsClient({ baseUrl: sim.baseUrl, token: sim.token, minDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 50, timeoutMs: 5000, scheduler, ...extra });
+  return new PimsClient({
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    minDelayMs: 5,
+    maxDelayMs: 20,
+    maxRetryAfterMs: 50,
+    timeoutMs: 5000,
+    scheduler,
+    ...extra,
+  });
 }
 
 /** The ConfigureRequest the dynamic-provider host would pass, from a plain stack-config map. */
@@ -71,7 +80,10 @@ export interface SimulatorProviderHooks {
  * `pims:token`/`pims:baseUrl`), clears the simulator's request log and faults, and silences console.warn (restored
  * after the test). Read `sim`, `provider` and `warn` from the returned object inside tests and hooks.
  */
-export function useSimulatorProvider<P extends PimsProviderBase>(Provider: new () => P, hooks: SimulatorProviderHooks = {}): SimulatorProviderSuite<P> {
+export function useSimulatorProvider<P extends PimsProviderBase>(
+  Provider: new () => P,
+  hooks: SimulatorProviderHooks = {},
+): SimulatorProviderSuite<P> {
   let sim: PimsSimulator | undefined;
   let provider: P | undefined;
   let warn: jest.SpyInstance | undefined;
@@ -123,7 +135,10 @@ export function useSimulatorProvider<P extends PimsProviderBase>(Provider: new (
 }
 
 /** The rejection of `p`, which must be an instance of `cls` (fails the test when `p` resolves). */
-export async function rejectionOf<T extends Error>(p: Promise<unknown>, cls: abstract new (...args: never[]) => T): Promise<T> {
+export async function rejectionOf<T extends Error>(
+  p: Promise<unknown>,
+  cls: abstract new (...args: never[]) => T,
+): Promise<T> {
   const outcome = await p.then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -204,7 +219,9 @@ export function findPlaintextSecrets(text: string, secrets: Iterable<string>): s
 export function expectNoPlaintextSecrets(text: string, secrets: Iterable<string>, where: string): void {
   const hits = findPlaintextSecrets(text, secrets);
   if (hits.length > 0) {
-    throw new Error(`${hits.length} secret value(s) found in plaintext in ${where} (first begins ${JSON.stringify(hits[0].slice(0, 6))}…)`);
+    throw new Error(
+      `${hits.length} secret value(s) found in plaintext in ${where} (first begins ${JSON.stringify(hits[0].slice(0, 6))}…)`,
+    );
   }
 }
 

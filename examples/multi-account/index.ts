@@ -54,14 +54,22 @@ const appSecrets =
     ? undefined
     : new pims.AppSecrets(
         "app-secrets",
-        { projectId, appId: pulumi.interpolate`${projectId}-${appName}`, secrets: { PIMS_TOKEN: deployer.token, PIMS_PROJECT_ID: projectId } },
+        {
+          projectId,
+          appId: pulumi.interpolate`${projectId}-${appName}`,
+          secrets: { PIMS_TOKEN: deployer.token, PIMS_PROJECT_ID: projectId },
+        },
         { provider: scoped },
       );
 
 // 2c. The project's volume, grown to volumeSizeGb.
 const volumeSizeGb = config.getNumber("volumeSizeGb");
 if (volumeSizeGb !== undefined) {
-  new pims.VolumeSize("volume", { projectId, volumeId: config.get("volumeId") ?? "default-us-east-1", sizeGb: volumeSizeGb }, { provider: scoped });
+  new pims.VolumeSize(
+    "volume",
+    { projectId, volumeId: config.get("volumeId") ?? "default-us-east-1", sizeGb: volumeSizeGb },
+    { provider: scoped },
+  );
 }
 
 // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId` is known once the CI
@@ -76,10 +84,16 @@ if (otherBaseUrl !== undefined) {
   const otherProjectId = config.require("otherProjectId");
   new pims.AppSecrets(
     "other-app-secrets",
-    { projectId: otherProjectId, appId: `${otherProjectId}-${config.get("otherAppName") ?? "web"}`, secrets: { UPSTREAM_PROJECT_ID: projectId } },
+    {
+      projectId: otherProjectId,
+      appId: `${otherProjectId}-${config.get("otherAppName") ?? "web"}`,
+      secrets: { UPSTREAM_PROJECT_ID: projectId },
+    },
     { provider: other },
   );
-  otherInvoiceIds = pims.getInvoicesOutput({ projectId: otherProjectId }, { provider: other }).apply((r) => r.invoices.map((i) => i.id));
+  otherInvoiceIds = pims
+    .getInvoicesOutput({ projectId: otherProjectId }, { provider: other })
+    .apply((r) => r.invoices.map((i) => i.id));
 }
 
 export const newProjectId = projectId;

@@ -53,7 +53,11 @@ export const tokenExpiresAt = ci.tokenExpiresAt;
 /** When the next `pulumi up` will rotate the token (expiry minus the window), or "never". */
 export const rotatesAfter = pulumi
   .all([ci.tokenExpiresAt, ci.rotateBeforeExpiry])
-  .apply(([expiresAt, window]) => (expiresAt === "never" || window === undefined ? "never" : new Date(Date.parse(expiresAt) - window * 1000).toISOString()));
+  .apply(([expiresAt, window]) =>
+    expiresAt === "never" || window === undefined
+      ? "never"
+      : new Date(Date.parse(expiresAt) - window * 1000).toISOString(),
+  );
 export const token = ci.token; // secret
 /** The token before the last rotation, still valid until the next one (absent before the first rotation). */
 export const previousServiceAccountId = ci.previousServiceAccountId;

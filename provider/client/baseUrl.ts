@@ -19,7 +19,8 @@ export function normalizeBaseUrl(raw: string): string {
  * user:password, query and fragment, which may carry secrets.
  */
 export function baseUrlProblem(raw: unknown, field = "baseUrl"): string | undefined {
-  const bad = (what: string, shown: unknown = raw): string => `${field} ${BASE_URL_RULE} (got ${quote(shown, 100)}: ${what})`;
+  const bad = (what: string, shown: unknown = raw): string =>
+    `${field} ${BASE_URL_RULE} (got ${quote(shown, 100)}: ${what})`;
   if (typeof raw !== "string") return bad("not a string");
   const text = raw.trim();
   if (text === "") return bad("empty");
@@ -31,9 +32,11 @@ export function baseUrlProblem(raw: unknown, field = "baseUrl"): string | undefi
   } catch {
     return bad("not an absolute URL", shown);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return bad(`the scheme is ${url.protocol.replace(/:$/, "")}`, shown);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return bad(`the scheme is ${url.protocol.replace(/:$/, "")}`, shown);
   if (!url.hostname) return bad("no host", shown);
-  if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text)) return bad("it carries a user:password", shown);
+  if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text))
+    return bad("it carries a user:password", shown);
   if (text.includes("?")) return bad("it has a query", shown);
   if (text.includes("#")) return bad("it has a fragment", shown);
   return undefined;

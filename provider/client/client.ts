@@ -104,7 +104,11 @@ export class PimsClient {
       httpsAgent,
       // Each attempt (the retries of ./retry too) waits for a slot and the pace of the scheduler, which repeats an
       // attempt answered 429 until its time bound: a 429 never reaches the count-bounded retries.
-      adapter: (config) => scheduler.schedule(() => transport(config), { method: (config.method ?? "get").toUpperCase(), path: config.url ?? "" }),
+      adapter: (config) =>
+        scheduler.schedule(() => transport(config), {
+          method: (config.method ?? "get").toUpperCase(),
+          path: config.url ?? "",
+        }),
       responseType: "text",
       transformResponse: [(data: unknown) => data], // keep the raw text: we parse it ourselves
       validateStatus: (s) => s >= 200 && s < 300,
@@ -122,7 +126,11 @@ export class PimsClient {
   // GET /v2/projects/{project_id}/api-keys
   /** Lists the API keys of a project, sorted by `expiresAt` ascending (`never` last), as the service sends them. */
   async listApiKeys(projectId: string): Promise<ApiKey[]> {
-    const c: Call = { action: `listing API keys of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/api-keys` };
+    const c: Call = {
+      action: `listing API keys of project ${projectId}`,
+      method: "GET",
+      path: `/v2/projects/${seg(projectId)}/api-keys`,
+    };
     const res = await this.call(c);
     return this.listBody(c, res, true).map(normalizeApiKey);
   }
@@ -133,7 +141,10 @@ export class PimsClient {
    * Any 2xx is success. An answer naming the new account without a readable token throws `UnreadableTokenError`
    * (the account exists: the caller must delete it); one naming no account is ambiguous and throws a `PimsError`.
    */
-  async createServiceAccount(projectId: string, req: CreateServiceAccountRequest): Promise<ServiceAccount & Required<Pick<ServiceAccount, "token">>> {
+  async createServiceAccount(
+    projectId: string,
+    req: CreateServiceAccountRequest,
+  ): Promise<ServiceAccount & Required<Pick<ServiceAccount, "token">>> {
     const c: Call = {
       action: `creating service account ${quote(req.name, 100)} in project ${projectId}`,
       method: "POST",
@@ -176,11 +187,18 @@ export class PimsClient {
   // POST /v2/projects
   /** Creates a project and returns its id (the service answers with the id as plain text). */
   async createProject(req: CreateProjectRequest): Promise<string> {
-    const c: Call = { action: `creating project ${quote(req.name, 100)}`, method: "POST", path: "/v2/projects", body: req };
+    const c: Call = {
+      action: `creating project ${quote(req.name, 100)}`,
+      method: "POST",
+      path: "/v2/projects",
+      body: req,
+    };
     const res = await this.call(c);
     const body = parseJson(res.data);
     // Documented as the id in plain text; a JSON string, and an object carrying the id, are accepted too.
-    const id = isPlainObject(body) ? (optString(body.id) ?? optString(body.projectId) ?? "").trim() : plainText(res.data);
+    const id = isPlainObject(body)
+      ? (optString(body.id) ?? optString(body.projectId) ?? "").trim()
+      : plainText(res.data);
     if (!id) throw this.unexpected(c, res, "a project id", { detail: "the response carried no project id" });
     if (!PLAIN_ID.test(id)) throw this.unexpected(c, res, "a project id");
     return id;
@@ -189,7 +207,11 @@ export class PimsClient {
   // GET /v2/projects/{project_id}/invoices
   /** Lists the invoices of a project. */
   async listInvoices(projectId: string): Promise<Invoice[]> {
-    const c: Call = { action: `listing invoices of project ${projectId}`, method: "GET", path: `/v2/projects/${seg(projectId)}/invoices` };
+    const c: Call = {
+      action: `listing invoices of project ${projectId}`,
+      method: "GET",
+      path: `/v2/projects/${seg(projectId)}/invoices`,
+    };
     const res = await this.call(c);
     return this.listBody(c, res).map(normalizeInvoice);
   }
@@ -210,7 +232,11 @@ export class PimsClient {
     if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON log page");
     const logs = asArray(body.logs).map(normalizeLogLine);
     const next = optString(body.nextPageToken);
-    return { hasMore: body.hasMore === true && next !== undefined, logs, ...(next !== undefined ? { nextPageToken: next } : {}) };
+    return {
+      hasMore: body.hasMore === true && next !== undefined,
+      logs,
+      ...(next !== undefined ? { nextPageToken: next } : {}),
+    };
   }
 
   /**
@@ -218,7 +244,11 @@ export class PimsClient {
    * fetched only when the previous one was consumed; `more` says whether another page follows (callers that stop at
    * a limit learn from it whether lines were left, without a request).
    */
-  async *iterateAppLogPages(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogPageInfo, void, undefined> {
+  async *iterateAppLogPages(
+    projectId: string,
+    appId: string,
+    query: AppLogsQuery = {},
+  ): AsyncGenerator<AppLogPageInfo, void, undefined> {
     let nextToken = query.nextToken;
     for (;;) {
       const page = await this.getAppLogsPage(projectId, appId, { ...query, nextToken });
@@ -230,7 +260,11 @@ export class PimsClient {
   }
 
   /** Every log line matching `query`, page by page (see iterateAppLogPages). */
-  async *iterateAppLogs(projectId: string, appId: string, query: AppLogsQuery = {}): AsyncGenerator<AppLogLine, void, undefined> {
+  async *iterateAppLogs(
+    projectId: string,
+    appId: string,
+    query: AppLogsQuery = {},
+  ): AsyncGenerator<AppLogLine, void, undefined> {
     for await (const page of this.iterateAppLogPages(projectId, appId, query)) yield* page.logs;
   }
 
@@ -282,7 +316,13 @@ export class PimsClient {
    * The account exists and nobody holds its token. Names only (members of the token object, or of the account when
    * it carried no token object), never a value: any of them may be the secret.
    */
-  private unreadableToken(c: Call, res: AxiosResponse<string>, accountId: string, members: string[], accountMembers: string[]): UnreadableTokenError {
+  private unreadableToken(
+    c: Call,
+    res: AxiosResponse<string>,
+    accountId: string,
+    members: string[],
+    accountMembers: string[],
+  ): UnreadableTokenError {
     const names = (list: string[]): string =>
       list.length === 0
         ? "none"
@@ -291,7 +331,9 @@ export class PimsClient {
             .map((n) => quote(n, 40))
             .join(", ") + (list.length > 20 ? ", …" : "");
     const seen =
-      accountMembers.length > 0 ? `no token object; members of the account: ${names(accountMembers)}` : `members of its token object: ${names(members)}`;
+      accountMembers.length > 0
+        ? `no token object; members of the account: ${names(accountMembers)}`
+        : `members of its token object: ${names(members)}`;
     const secrets = [this.token];
     return new UnreadableTokenError({
       action: redact(c.action, secrets),
@@ -318,7 +360,12 @@ export class PimsClient {
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined && v !== "") params[k] = String(v);
     try {
-      return await this.http.request<string>({ method: c.method, url: c.path, params, data: c.body === undefined ? undefined : JSON.stringify(c.body) });
+      return await this.http.request<string>({
+        method: c.method,
+        url: c.path,
+        params,
+        data: c.body === undefined ? undefined : JSON.stringify(c.body),
+      });
     } catch (e) {
       throw this.toPimsError(c, e);
     }
@@ -337,7 +384,12 @@ export class PimsClient {
    * what came instead: the type of a JSON body, the start of a text body (a login or proxy page) — never the body
    * of an operation whose answer may carry secrets (`sensitive`: API keys, the one-time token). Redacted.
    */
-  private unexpected(c: Call, res: AxiosResponse<string>, expected: string, opts: { detail?: string; sensitive?: boolean } = {}): PimsError {
+  private unexpected(
+    c: Call,
+    res: AxiosResponse<string>,
+    expected: string,
+    opts: { detail?: string; sensitive?: boolean } = {},
+  ): PimsError {
     const secrets = [this.token];
     const text = typeof res.data === "string" ? res.data.trim() : "";
     const body = parseJson(text);
@@ -359,11 +411,21 @@ export class PimsClient {
 
   private toPimsError(c: Call, e: unknown): PimsError {
     const secrets = [this.token];
-    const base = { action: redact(c.action, secrets), method: c.method, path: redact(c.path, secrets), url: this.urlOf(c, secrets) };
+    const base = {
+      action: redact(c.action, secrets),
+      method: c.method,
+      path: redact(c.path, secrets),
+      url: this.urlOf(c, secrets),
+    };
     if (e instanceof RateLimitTimeoutError) {
       const last = axios.isAxiosError(e.cause) ? e.cause.response : undefined;
       const said = last ? serverMessage(last.data, last.statusText) : "rate limited";
-      return errorForStatus({ ...base, status: 429, serverMessage: redact(`${said}; ${e.detail}`, secrets), attempts: e.attempts });
+      return errorForStatus({
+        ...base,
+        status: 429,
+        serverMessage: redact(`${said}; ${e.detail}`, secrets),
+        attempts: e.attempts,
+      });
     }
     if (!axios.isAxiosError(e)) {
       return new PimsError({ ...base, serverMessage: redact(e instanceof Error ? e.message : String(e), secrets) });
@@ -380,7 +442,12 @@ export class PimsClient {
     if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") {
       return new TimeoutError({ ...base, code: e.code, serverMessage: "timed out waiting for the service", attempts });
     }
-    return new NetworkError({ ...base, code: e.code, serverMessage: `could not reach the service (${e.code ?? "network error"})`, attempts });
+    return new NetworkError({
+      ...base,
+      code: e.code,
+      serverMessage: `could not reach the service (${e.code ?? "network error"})`,
+      attempts,
+    });
   }
 }
 

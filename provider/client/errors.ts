@@ -9,7 +9,17 @@
  */
 
 /** The kinds of {@link PimsError}, one per subclass. */
-export type PimsErrorKind = "not_found" | "auth" | "payment" | "validation" | "conflict" | "rate_limit" | "server" | "network" | "timeout" | "http";
+export type PimsErrorKind =
+  | "not_found"
+  | "auth"
+  | "payment"
+  | "validation"
+  | "conflict"
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "timeout"
+  | "http";
 
 /** What a {@link PimsError} is made from. */
 export interface PimsErrorInit {
@@ -54,7 +64,10 @@ export class PimsError extends Error {
 
   /** @param init What failed, where, and how. */
   constructor(init: PimsErrorInit) {
-    const detail = init.status !== undefined ? `${init.status} ${init.serverMessage ?? ""}`.trim() : (init.serverMessage ?? init.code ?? "request failed");
+    const detail =
+      init.status !== undefined
+        ? `${init.status} ${init.serverMessage ?? ""}`.trim()
+        : (init.serverMessage ?? init.code ?? "request failed");
     const where = init.status === 404 && init.url ? ` (${init.method} ${init.url})` : "";
     super(`${init.action}: ${detail}${where}`);
     this.name = new.target.name;

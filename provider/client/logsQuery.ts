@@ -14,7 +14,12 @@ const LOG_DIRECTIONS = ["forward", "backward"] as const;
 /** Checks app-log filters before any call. Throws `ValidationError` naming the field and the rule. */
 export function validateLogsQuery(q: AppLogsQuery): void {
   const bad = (field: string, rule: string): never => {
-    throw new ValidationError({ action: "checking app log filters", method: "GET", path: "(not sent)", serverMessage: `${field} ${rule}` });
+    throw new ValidationError({
+      action: "checking app log filters",
+      method: "GET",
+      path: "(not sent)",
+      serverMessage: `${field} ${rule}`,
+    });
   };
   if (q.pageSize !== undefined && (!Number.isInteger(q.pageSize) || q.pageSize < 1 || q.pageSize > MAX_LOG_PAGE_SIZE))
     bad("pageSize", `must be an integer from 1 to ${MAX_LOG_PAGE_SIZE} (got ${q.pageSize})`);
@@ -24,7 +29,8 @@ export function validateLogsQuery(q: AppLogsQuery): void {
     bad("direction", `must be one of ${LOG_DIRECTIONS.join(", ")} (got ${quote(q.direction)})`);
   for (const f of ["beforeDate", "afterDate"] as const) {
     const v = q[f];
-    if (v !== undefined && !isRfc3339(v)) bad(f, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${quote(v)})`);
+    if (v !== undefined && !isRfc3339(v))
+      bad(f, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${quote(v)})`);
   }
 }
 

@@ -6,9 +6,11 @@ import type { ApiKey, AppLogLine, BuildLogEntry, Invoice, ServiceAccount } from 
 import { isPlainObject } from "./values";
 
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const optString = (v: unknown): string | undefined => (typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined);
+export const optString = (v: unknown): string | undefined =>
+  typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
 export const str = (v: unknown): string => optString(v) ?? "";
-const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : 0);
+const num = (v: unknown): number =>
+  typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : 0;
 
 /** What a project id can look like: one word of at most 200 characters, no spaces, quotes, slashes or markup. */
 export const PLAIN_ID = /^[^\s<>"'`/\\{}[\]]{1,200}$/;

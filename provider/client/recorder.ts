@@ -154,7 +154,8 @@ export function shapeOf(value: unknown, ids: ReadonlyMap<string, string> = new M
 }
 
 type ObjectShape = { [member: string]: Shape };
-const isOneOf = (s: Shape): s is { oneOf: Shape[] } => isPlainObject(s) && Object.keys(s).length === 1 && Array.isArray(s.oneOf);
+const isOneOf = (s: Shape): s is { oneOf: Shape[] } =>
+  isPlainObject(s) && Object.keys(s).length === 1 && Array.isArray(s.oneOf);
 const bare = (name: string): string => (name.endsWith("?") ? name.slice(0, -1) : name);
 
 /** The alternatives a shape stands for: the parts of a `a|b` primitive, the entries of a oneOf, else itself. */
@@ -239,7 +240,9 @@ export function describeExchange(
   const ids = new Map(Object.entries(params).map(([name, id]) => [id, name]));
   const query = isPlainObject(config.params) ? Object.keys(config.params).sort() : [];
   const headers = res?.headers as { get?: (n: string) => unknown; [k: string]: unknown } | undefined;
-  const contentType = mediaType(typeof headers?.get === "function" ? headers.get("content-type") : headers?.["content-type"]);
+  const contentType = mediaType(
+    typeof headers?.get === "function" ? headers.get("content-type") : headers?.["content-type"],
+  );
   return {
     v: 1,
     method,

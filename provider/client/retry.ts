@@ -56,7 +56,13 @@ export type AttemptOutcome = "refused" | "unsent" | "answered" | "lost" | "final
 /** Statuses that say the service has finished with the request and a repeat may succeed. */
 const TRANSIENT_STATUS = new Set([408, 502, 503, 504]);
 /** Codes that prove the request never reached the server. */
-export const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
 const TIMEOUT_CODES = new Set(["ECONNABORTED", "ETIMEDOUT"]);
 
 /** What a failure with this status (or, without an answer, this network code) proves. */
@@ -93,7 +99,11 @@ export function createFailureKind(e: unknown): "answered" | "lost" | "none" {
 }
 
 /** Jittered exponential backoff ("equal jitter": never 0, never above the cap). */
-export function backoffMs(attempt: number, opts: Required<Pick<RetryOptions, "minDelayMs" | "maxDelayMs">>, random = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  opts: Required<Pick<RetryOptions, "minDelayMs" | "maxDelayMs">>,
+  random = Math.random,
+): number {
   const ceiling = Math.min(opts.maxDelayMs, opts.minDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -159,7 +169,8 @@ export function rateLimitVerdict(r: {
   defaultPauseMs: number;
 }): { repeat: true; waitMs: number } | { repeat: false; detail: string } {
   const left = r.boundMs - r.waitedMs;
-  if (left > 0 && (r.retryAfterMs === undefined || r.retryAfterMs <= left)) return { repeat: true, waitMs: Math.min(r.retryAfterMs ?? r.defaultPauseMs, left) };
+  if (left > 0 && (r.retryAfterMs === undefined || r.retryAfterMs <= left))
+    return { repeat: true, waitMs: Math.min(r.retryAfterMs ?? r.defaultPauseMs, left) };
   const attempts = `${r.attempts} attempt${r.attempts === 1 ? "" : "s"}`;
   const limit = `the ${formatDuration(r.boundMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)`;
   const detail =

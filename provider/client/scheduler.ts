@@ -80,7 +80,14 @@ export class RateLimitTimeoutError extends Error {
   readonly detail: string;
   override readonly cause: unknown;
 
-  constructor(init: { method: string; path: string; attempts: number; waitedMs: number; detail: string; cause: unknown }) {
+  constructor(init: {
+    method: string;
+    path: string;
+    attempts: number;
+    waitedMs: number;
+    detail: string;
+    cause: unknown;
+  }) {
     super(`${init.method} ${init.path}: ${init.detail}`);
     this.name = new.target.name;
     this.method = init.method;
@@ -169,12 +176,22 @@ export class Scheduler {
   }
 
   get settings(): Required<Pick<SchedulerSettings, "maxConcurrency" | "rateLimitTimeoutMs" | "progressIntervalMs">> {
-    return { maxConcurrency: this.maxConcurrency, rateLimitTimeoutMs: this.rateLimitTimeoutMs, progressIntervalMs: this.progressIntervalMs };
+    return {
+      maxConcurrency: this.maxConcurrency,
+      rateLimitTimeoutMs: this.rateLimitTimeoutMs,
+      progressIntervalMs: this.progressIntervalMs,
+    };
   }
 
   stats(): SchedulerStats {
     this.adapt(this.clock.now());
-    return { inFlight: this.inFlight, waiting: this.queue.length, rate: this.rate, started: this.started, refused: this.refused };
+    return {
+      inFlight: this.inFlight,
+      waiting: this.queue.length,
+      rate: this.rate,
+      started: this.started,
+      refused: this.refused,
+    };
   }
 
   /**
@@ -183,7 +200,14 @@ export class Scheduler {
    */
   schedule<T>(attempt: () => Promise<T>, info: ScheduleInfo): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ seq: this.seq++, attempt, info, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
+      this.queue.push({
+        seq: this.seq++,
+        attempt,
+        info,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        attempts: 0,
+      });
       this.pump();
     });
   }
@@ -252,7 +276,8 @@ export class Scheduler {
     // those sent in its very instant (at start-up, the successes of a burst start more requests just before the
     // burst's refusals are read; cutting again for them left 0.49 × the pace sent, below what the service allows).
     if (startedAt > this.lastDecreaseAt) {
-      const sent = this.rate === Infinity ? Math.max(MIN_RATE, this.recentStarts.filter((t) => t > now - 1000).length) : this.rate;
+      const sent =
+        this.rate === Infinity ? Math.max(MIN_RATE, this.recentStarts.filter((t) => t > now - 1000).length) : this.rate;
       this.ceiling = sent;
       this.rate = Math.max(MIN_RATE, sent * DECREASE);
       this.lastDecreaseAt = now;
@@ -269,7 +294,14 @@ export class Scheduler {
     if (!verdict.repeat) {
       const { method, path } = item.info;
       return item.reject(
-        new RateLimitTimeoutError({ method, path, attempts: item.attempts, waitedMs: now - item.firstRefusedAt, detail: verdict.detail, cause: error }),
+        new RateLimitTimeoutError({
+          method,
+          path,
+          attempts: item.attempts,
+          waitedMs: now - item.firstRefusedAt,
+          detail: verdict.detail,
+          cause: error,
+        }),
       );
     }
     this.pausedUntil = Math.max(this.pausedUntil, now + verdict.waitMs);
@@ -293,7 +325,10 @@ export class Scheduler {
       this.lastGrowAt += TICK_MS;
       if (!held) continue;
       const ceiling = this.ceiling ?? this.rate;
-      this.rate = this.rate < ceiling ? Math.min(ceiling, this.rate + Math.max(1, (ceiling - this.rate) / 2)) : this.rate + Math.max(0.5, this.rate * 0.05);
+      this.rate =
+        this.rate < ceiling
+          ? Math.min(ceiling, this.rate + Math.max(1, (ceiling - this.rate) / 2))
+          : this.rate + Math.max(0.5, this.rate * 0.05);
     }
   }
 

@@ -13,7 +13,16 @@ import { isPlainObject } from "./values";
 export const memberKey = (name: string): string => name.toLowerCase().replace(/[_-]/g, "");
 
 /** Names of a member holding the token object (or the token as a plain string) inside the account. */
-const CONTAINER_NAMES = new Set(["token", "initialtoken", "accounttoken", "serviceaccounttoken", "tokeninfo", "tokendata", "credentials", "credential"]);
+const CONTAINER_NAMES = new Set([
+  "token",
+  "initialtoken",
+  "accounttoken",
+  "serviceaccounttoken",
+  "tokeninfo",
+  "tokendata",
+  "credentials",
+  "credential",
+]);
 
 /** Names under which a bearer secret has been seen. */
 const SECRET_NAMES = new Set([
@@ -87,7 +96,11 @@ export function readServiceAccountToken(account: Record<string, unknown>): Token
   const tokenValue = container === undefined ? undefined : account[container];
   if (typeof tokenValue === "string" && tokenValue.trim() !== "") {
     return {
-      token: { id: tokenIdIn(account, ACCOUNT_TOKEN_ID_NAMES), secret: tokenValue.trim(), expiresAt: expiryIn(account) },
+      token: {
+        id: tokenIdIn(account, ACCOUNT_TOKEN_ID_NAMES),
+        secret: tokenValue.trim(),
+        expiresAt: expiryIn(account),
+      },
       members: [],
       hadTokenMember: true,
     };
@@ -96,7 +109,8 @@ export function readServiceAccountToken(account: Record<string, unknown>): Token
     const members = Object.keys(tokenValue);
     const secrets = secretCandidates(tokenValue, 0);
     // An object without any secret member: maybe the account itself carries it (a flat layout with a token id object).
-    const fromAccount = secrets.size === 0 ? secretCandidates(withoutMember(account, container), 0, false) : new Set<string>();
+    const fromAccount =
+      secrets.size === 0 ? secretCandidates(withoutMember(account, container), 0, false) : new Set<string>();
     const all = secrets.size > 0 ? secrets : fromAccount;
     if (all.size !== 1) return { members, hadTokenMember: true };
     const [secret] = all;
@@ -115,7 +129,11 @@ export function readServiceAccountToken(account: Record<string, unknown>): Token
   const secrets = secretCandidates(rest, 0, false);
   if (secrets.size !== 1) return { members: [], hadTokenMember: container !== undefined };
   const [secret] = secrets;
-  return { token: { id: tokenIdIn(account, ACCOUNT_TOKEN_ID_NAMES), secret, expiresAt: expiryIn(account) }, members: [], hadTokenMember: false };
+  return {
+    token: { id: tokenIdIn(account, ACCOUNT_TOKEN_ID_NAMES), secret, expiresAt: expiryIn(account) },
+    members: [],
+    hadTokenMember: false,
+  };
 }
 
 /**

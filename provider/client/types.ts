@@ -189,7 +189,13 @@ export interface BuildLogEntry {
 /** Final build statuses seen from the real service that mean success. The one list of build statuses (others may appear). */
 export const BUILD_SUCCESS_STATUSES: readonly string[] = ["success", "ready"];
 /** Final build statuses seen from the real service that mean failure. */
-export const BUILD_FAILURE_STATUSES: readonly string[] = ["build_failure", "init_failure", "failure", "cancelled", "init_timeout"];
+export const BUILD_FAILURE_STATUSES: readonly string[] = [
+  "build_failure",
+  "init_failure",
+  "failure",
+  "cancelled",
+  "init_timeout",
+];
 /** Every final build status: polling can stop. */
 export const BUILD_TERMINAL_STATUSES: readonly string[] = [...BUILD_SUCCESS_STATUSES, ...BUILD_FAILURE_STATUSES];
 

@@ -4,7 +4,8 @@
  */
 
 /** A JSON object (not an array, not null). */
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A value as an error text shows it: strings JSON-quoted and cut at `max` characters, other values named by their

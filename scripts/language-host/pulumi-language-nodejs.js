@@ -129,13 +129,22 @@ function runProgram(req) {
   const nodeArgs = typeof options.nodeargs === "string" ? options.nodeargs.split(/\s+/).filter(Boolean) : [];
   return new Promise((resolve) => {
     // The program's output goes where this host's goes: the CLI shows it.
-    const child = childProcess.spawn(process.execPath, [...nodeArgs, ...args], { cwd: programDir, env, stdio: ["ignore", "inherit", "inherit"] });
+    const child = childProcess.spawn(process.execPath, [...nodeArgs, ...args], {
+      cwd: programDir,
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     child.on("error", (err) => resolve({ error: `could not start the Node.js program: ${err.message}` }));
     child.on("exit", (code, signal) => {
       trace(`Run: the program exited (code ${code}${signal ? `, signal ${signal}` : ""})`);
       if (code === 0) resolve({});
       else if (code === EXIT_ALREADY_REPORTED) resolve({ bail: true });
-      else resolve({ error: signal ? `Program was terminated by signal ${signal}` : `Program exited with non-zero exit code: ${code}` });
+      else
+        resolve({
+          error: signal
+            ? `Program was terminated by signal ${signal}`
+            : `Program exited with non-zero exit code: ${code}`,
+        });
     });
   });
 }
@@ -183,7 +192,9 @@ const service = {
     // Streaming RPC: nothing is installed (the project's node_modules are expected to be there already).
     trace("InstallDependencies");
     const resp = new langproto.InstallDependenciesResponse();
-    resp.setStdout(Buffer.from("pims language host: dependencies are not installed by this host; run npm install yourself\n"));
+    resp.setStdout(
+      Buffer.from("pims language host: dependencies are not installed by this host; run npm install yourself\n"),
+    );
     call.write(resp);
     call.end();
     void callback;
@@ -200,7 +211,10 @@ for (const [name, def] of Object.entries(langrpc.LanguageRuntimeService)) {
   }
   const unimplemented = (/** @type {any} */ call, /** @type {any} */ callback) => {
     trace(`${def.path.split("/").pop()} (unimplemented)`);
-    const err = { code: grpc.status.UNIMPLEMENTED, details: `${def.path} is not implemented by the pims language host` };
+    const err = {
+      code: grpc.status.UNIMPLEMENTED,
+      details: `${def.path} is not implemented by the pims language host`,
+    };
     if (typeof callback === "function") callback(err);
     else call.emit("error", err);
   };

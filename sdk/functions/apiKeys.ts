@@ -88,7 +88,10 @@ export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): 
  * export const keyNames = keys.apply((r) => r.keys.map((k) => k.name)); // secret too
  * ```
  */
-export function getApiKeysOutput(args: GetApiKeysOutputArgs, opts?: PimsCallOptions): pulumi.Output<GetApiKeysOutputResult> {
+export function getApiKeysOutput(
+  args: GetApiKeysOutputArgs,
+  opts?: PimsCallOptions,
+): pulumi.Output<GetApiKeysOutputResult> {
   const out = outputOf(
     args,
     async (a) => {

@@ -1,6 +1,14 @@
 /** App logs: `GET /v2/projects/{project_id}/apps/{app_id}/logs`, read page by page up to a limit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { MAX_LOG_PAGE_SIZE, isRfc3339, validateLogsQuery, type AppLogLine, type AppLogsQuery, type LogDirection, type LogStream } from "../../provider/client";
+import {
+  MAX_LOG_PAGE_SIZE,
+  isRfc3339,
+  validateLogsQuery,
+  type AppLogLine,
+  type AppLogsQuery,
+  type LogDirection,
+  type LogStream,
+} from "../../provider/client";
 import { quote } from "../../provider/client/values";
 import type { Inputs } from "../inputs";
 import { badArgument, clientForProviderCall, outputOf, requireId, type PimsCallOptions } from "./call";

@@ -83,6 +83,9 @@ export async function getBuildLogs(args: GetBuildLogsArgs, opts?: PimsCallOption
  * export const buildStatus = pims.getBuildLogsOutput({ projectId: project.id, appId, buildId }).apply((b) => b.status);
  * ```
  */
-export function getBuildLogsOutput(args: GetBuildLogsOutputArgs, opts?: PimsCallOptions): pulumi.Output<GetBuildLogsResult> {
+export function getBuildLogsOutput(
+  args: GetBuildLogsOutputArgs,
+  opts?: PimsCallOptions,
+): pulumi.Output<GetBuildLogsResult> {
   return outputOf(args, (a) => getBuildLogs(a, opts), opts);
 }

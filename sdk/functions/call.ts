@@ -66,7 +66,8 @@ function stackConfig(key: "token" | "baseUrl" | "maxConcurrency" | "rateLimitTim
  */
 export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
   const { baseUrl, token, provider, ...tuning } = opts;
-  if (provider !== undefined) throw new TypeError("clientForCall: a provider's settings are known asynchronously: use clientForProviderCall");
+  if (provider !== undefined)
+    throw new TypeError("clientForCall: a provider's settings are known asynchronously: use clientForProviderCall");
   const configured: ConfiguredCredentials = {
     token: token ?? stackConfig("token"),
     baseUrl: baseUrl ?? stackConfig("baseUrl"),
@@ -99,7 +100,8 @@ interface Settled<T> {
 async function providerSettings(provider: Provider): Promise<ProviderCallSettings> {
   const out = callSettingsOf(provider);
   if (out === undefined) {
-    const got = typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
+    const got =
+      typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
     throw new ValidationError({
       action: "checking the provider option",
       method: "-",
@@ -131,7 +133,12 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
 
 /** A ValidationError for an argument of `fn`, raised before any request is sent. */
 export function badArgument(fn: string, field: string, rule: string): ValidationError {
-  return new ValidationError({ action: `checking ${fn} arguments`, method: "-", path: "(not sent)", serverMessage: `${field} ${rule}` });
+  return new ValidationError({
+    action: `checking ${fn} arguments`,
+    method: "-",
+    path: "(not sent)",
+    serverMessage: `${field} ${rule}`,
+  });
 }
 
 /** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
@@ -145,7 +152,11 @@ export function requireId(fn: string, field: string, value: unknown): string {
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or
  * in an Output) is passed on as its RFC 3339 text: `pulumi.output` would turn a Date into an empty object.
  */
-export function outputOf<A extends object, R>(args: A, fn: (resolved: pulumi.Unwrap<A>) => Promise<R>, opts?: PimsCallOptions): pulumi.Output<R> {
+export function outputOf<A extends object, R>(
+  args: A,
+  fn: (resolved: pulumi.Unwrap<A>) => Promise<R>,
+  opts?: PimsCallOptions,
+): pulumi.Output<R> {
   const p = loadPulumi();
   const dated: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
@@ -155,9 +166,11 @@ export function outputOf<A extends object, R>(args: A, fn: (resolved: pulumi.Unw
   }
   // With a provider, the call waits for its settings, and the result is secret (and unknown) when they are.
   const settings = callSettingsOf(opts?.provider);
-  const inputs = settings === undefined ? p.output(dated) : p.all([p.output(dated), settings]).apply(([resolved]) => resolved);
+  const inputs =
+    settings === undefined ? p.output(dated) : p.all([p.output(dated), settings]).apply(([resolved]) => resolved);
   return inputs.apply((resolved) => fn(resolved as pulumi.Unwrap<A>));
 }
 
 /** A Date as RFC 3339 (an invalid one as `Invalid Date`, which the function's own check rejects naming the field). */
-const undated = (v: unknown): unknown => (v instanceof Date ? (Number.isNaN(v.getTime()) ? String(v) : v.toISOString()) : v);
+const undated = (v: unknown): unknown =>
+  v instanceof Date ? (Number.isNaN(v.getTime()) ? String(v) : v.toISOString()) : v;

@@ -8,13 +8,26 @@
  */
 export type { PimsCallOptions } from "./call";
 export { getApiKeys, getApiKeysOutput } from "./apiKeys";
-export type { ApiKeyInfo, ApiKeyResult, GetApiKeysArgs, GetApiKeysOutputArgs, GetApiKeysOutputResult, GetApiKeysResult } from "./apiKeys";
+export type {
+  ApiKeyInfo,
+  ApiKeyResult,
+  GetApiKeysArgs,
+  GetApiKeysOutputArgs,
+  GetApiKeysOutputResult,
+  GetApiKeysResult,
+} from "./apiKeys";
 export { currencyDigits, toMajorUnits } from "./currency";
 export { getInvoices, getInvoicesOutput } from "./invoices";
 export type { GetInvoicesArgs, GetInvoicesOutputArgs, GetInvoicesResult, InvoiceResult } from "./invoices";
 export { DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "./appLogs";
 export type { GetAppLogsArgs, GetAppLogsOutputArgs, GetAppLogsResult } from "./appLogs";
-export { BUILD_SUCCESS_STATUSES, getBuildLogs, getBuildLogsOutput, isBuildFinished, isBuildSuccessful } from "./buildLogs";
+export {
+  BUILD_SUCCESS_STATUSES,
+  getBuildLogs,
+  getBuildLogsOutput,
+  isBuildFinished,
+  isBuildSuccessful,
+} from "./buildLogs";
 export type { GetBuildLogsArgs, GetBuildLogsOutputArgs, GetBuildLogsResult } from "./buildLogs";
 export { cancelRun } from "./runs";
 export type { CancelRunArgs, CancelRunResult } from "./runs";

@@ -45,7 +45,11 @@ export async function getInvoices(args: GetInvoicesArgs, opts?: PimsCallOptions)
   const projectId = requireId("getInvoices", "projectId", args?.projectId);
   const invoices = await (await clientForProviderCall(opts)).listInvoices(projectId);
   return {
-    invoices: invoices.map((i) => ({ ...i, amountDueMajor: toMajorUnits(i.amountDue, i.currency), currencyDigits: currencyDigits(i.currency) })),
+    invoices: invoices.map((i) => ({
+      ...i,
+      amountDueMajor: toMajorUnits(i.amountDue, i.currency),
+      currencyDigits: currencyDigits(i.currency),
+    })),
   };
 }
 
@@ -59,6 +63,9 @@ export async function getInvoices(args: GetInvoicesArgs, opts?: PimsCallOptions)
  *   .apply((r) => r.invoices.filter((i) => i.paymentStatus !== "paid").map((i) => i.id));
  * ```
  */
-export function getInvoicesOutput(args: GetInvoicesOutputArgs, opts?: PimsCallOptions): pulumi.Output<GetInvoicesResult> {
+export function getInvoicesOutput(
+  args: GetInvoicesOutputArgs,
+  opts?: PimsCallOptions,
+): pulumi.Output<GetInvoicesResult> {
   return outputOf(args, (a) => getInvoices(a, opts), opts);
 }

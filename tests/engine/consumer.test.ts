@@ -96,7 +96,10 @@ beforeAll(async () => {
   // The package as npm would publish it (bin/ is built by the tier's global setup). --ignore-scripts: `prepare`
   // would rebuild bin/ (rm -rf, then tsc) under the engine tests running beside this one.
   const packed =
-    execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], { cwd: REPO_ROOT, encoding: "utf8" })
+    execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    })
       .trim()
       .split("\n")
       .pop() ?? "";
@@ -147,7 +150,10 @@ describe.each([
     delete env.PIMS_BASE_URL;
     for (const command of guide.commands) {
       const run = command
-        .replace(/^npm install pulumi-pims @pulumi\/pulumi /, `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `)
+        .replace(
+          /^npm install pulumi-pims @pulumi\/pulumi /,
+          `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `,
+        )
         .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
         .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
         .replace(/^pulumi up$/, "pulumi up --yes --non-interactive");
@@ -164,7 +170,9 @@ describe.each([
         .filter((l) => l.endsWith(path.join("node_modules", "@pulumi", "pulumi"))),
     );
     expect([...copies]).toEqual([path.join(dir, "node_modules", "@pulumi", "pulumi")]);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version).toBe(v);
+    expect(
+      JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version,
+    ).toBe(v);
     expect(fs.existsSync(path.join(dir, "node_modules", "pulumi-pims", "node_modules", "@pulumi"))).toBe(false);
 
     const outputs = JSON.parse(await shOk("pulumi stack output --json", dir, env)) as Record<string, unknown>;

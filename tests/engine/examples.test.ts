@@ -35,7 +35,11 @@ afterAll(async () => {
 });
 
 /** A stack for a copied example: its directory is the workDir, its index.ts the program. */
-function exampleStack(workDir: string, stackName: string, config: Parameters<typeof createPimsStack>[0]["config"] = {}): Promise<Stack> {
+function exampleStack(
+  workDir: string,
+  stackName: string,
+  config: Parameters<typeof createPimsStack>[0]["config"] = {},
+): Promise<Stack> {
   return createPimsStack({
     stackName,
     workDir,
@@ -57,7 +61,8 @@ function seedFromConfig(all: ConfigMap): { projectId: string; appId: string; vol
   const projectId = configValue(all, "projectId");
   if (!projectId) throw new Error("the stack has no projectId config");
   const grants = JSON.parse(configValue(all, "grants") ?? "[]") as string[];
-  for (const id of new Set([projectId, ...grants])) if (!sim.project(id)) sim.addProject({ id, name: `existing ${id}` });
+  for (const id of new Set([projectId, ...grants]))
+    if (!sim.project(id)) sim.addProject({ id, name: `existing ${id}` });
   const app = sim.addApp(projectId, configValue(all, "appName") ?? "web");
   const volumeId = configValue(all, "volumeId") ?? "default-us-east-1";
   if (!sim.volume(projectId, volumeId)) sim.addVolume(projectId, { id: volumeId, sizeGb: 50 });
@@ -80,7 +85,11 @@ describe("examples/quickstart, as a project directory", () => {
     expect(sim.project(projectId)?.name).toBe("quickstart-dev");
     const [account, ...others] = sim.serviceAccounts(projectId);
     expect(others).toEqual([]);
-    expect(account).toMatchObject({ id: o.serviceAccountId.value, name: "quickstart-deployer", grants: [projectId, existing.id] });
+    expect(account).toMatchObject({
+      id: o.serviceAccountId.value,
+      name: "quickstart-deployer",
+      grants: [projectId, existing.id],
+    });
     expect(o.token.secret).toBe(true);
     expect(sim.issuedSecrets()).toContain(o.token.value);
     expect(sim.appSecrets(existing.id, app.id)).toEqual({ PIMS_TOKEN: o.token.value, PIMS_PROJECT_ID: projectId });
@@ -95,7 +104,10 @@ describe("examples/quickstart, as a project directory", () => {
 });
 
 describe("examples/environments: one program, settings from Pulumi.<stack>.yaml", () => {
-  const deployed: Record<string, { stack: Stack; projectId: string; appId: string; volumeId: string; accountId: string }> = {};
+  const deployed: Record<
+    string,
+    { stack: Stack; projectId: string; appId: string; volumeId: string; accountId: string }
+  > = {};
   let workDir: string;
 
   test("dev and staging each deploy with their own config", async () => {
@@ -124,14 +136,22 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
     const [devAccount] = sim.serviceAccounts(dev.projectId);
     const [stagingAccount] = sim.serviceAccounts(staging.projectId);
     expect(devAccount).toMatchObject({ id: dev.accountId, name: "dev-deployer", grants: ["p-1a2b3c01"] });
-    expect(stagingAccount).toMatchObject({ id: staging.accountId, name: "staging-deployer", grants: ["p-1a2b3c02", "p-1a2b3c01"] });
+    expect(stagingAccount).toMatchObject({
+      id: staging.accountId,
+      name: "staging-deployer",
+      grants: ["p-1a2b3c02", "p-1a2b3c01"],
+    });
     expect(Date.parse(devAccount.tokenExpiresAt) - Date.parse(devAccount.createdAt)).toBe(7 * DAY_MS);
     expect(Date.parse(stagingAccount.tokenExpiresAt) - Date.parse(stagingAccount.createdAt)).toBe(30 * DAY_MS);
     expect(sim.volume(dev.projectId, dev.volumeId)?.sizeGb).toBe(50);
     expect(sim.volume(staging.projectId, staging.volumeId)?.sizeGb).toBe(100);
 
     const devSecrets = sim.appSecrets(dev.projectId, dev.appId);
-    expect(devSecrets).toEqual({ PIMS_TOKEN: expect.stringMatching(/^pims_sa_/), LOG_LEVEL: "debug", DATABASE_URL: devDatabaseUrl });
+    expect(devSecrets).toEqual({
+      PIMS_TOKEN: expect.stringMatching(/^pims_sa_/),
+      LOG_LEVEL: "debug",
+      DATABASE_URL: devDatabaseUrl,
+    });
     const stagingSecrets = sim.appSecrets(staging.projectId, staging.appId);
     expect(stagingSecrets).toEqual({ PIMS_TOKEN: expect.stringMatching(/^pims_sa_/), LOG_LEVEL: "info" });
     expect(devSecrets.PIMS_TOKEN).not.toBe(stagingSecrets.PIMS_TOKEN);
@@ -174,7 +194,10 @@ describe("examples/rotation", () => {
 
     const rotated = await stack.up(engine.opts);
     expect(rotated.summary.resourceChanges).toEqual({ update: 2, same: 1 });
-    const [first, second] = [up.outputs.serviceAccountId.value as string, rotated.outputs.serviceAccountId.value as string];
+    const [first, second] = [
+      up.outputs.serviceAccountId.value as string,
+      rotated.outputs.serviceAccountId.value as string,
+    ];
     expect(second).not.toBe(first);
     expect(rotated.outputs.previousServiceAccountId.value).toBe(first);
     expect(rotated.outputs.previousToken.value).toBe(up.outputs.token.value);

@@ -38,12 +38,16 @@ export class EngineOutput {
  */
 export function exportEncrypted(stack: Stack): Deployment {
   const ws = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
-  const out = execFileSync(path.join(ensureEngine(), "pulumi"), ["stack", "export", "--stack", stack.name, "--non-interactive"], {
-    cwd: ws.workDir,
-    env: { ...process.env, ...ws.envVars },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const out = execFileSync(
+    path.join(ensureEngine(), "pulumi"),
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    {
+      cwd: ws.workDir,
+      env: { ...process.env, ...ws.envVars },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   return JSON.parse(out) as Deployment;
 }
 

@@ -14,7 +14,13 @@ import * as path from "node:path";
 import { copyExample, engineEnv, ensureEngine, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, isEncryptedSecret, resource } from "./harness";
+import {
+  E2E_TIMEOUT_MS,
+  ENGINE_SETUP_TIMEOUT_MS,
+  expectNoSecretsInFiles,
+  isEncryptedSecret,
+  resource,
+} from "./harness";
 import type { Deployment } from "@pulumi/pulumi/automation";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -39,7 +45,11 @@ interface CliResult {
 /** Runs the CLI in the project copy; resolves with its exit code and combined stdout/stderr. */
 function cli(args: string[], opts: { showsSecrets?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(pulumiBin, [...args, "--non-interactive"], { cwd: workDir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(pulumiBin, [...args, "--non-interactive"], {
+      cwd: workDir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -54,7 +64,8 @@ function cli(args: string[], opts: { showsSecrets?: boolean } = {}): Promise<Cli
 /** Like {@link cli}, failing with the CLI's output when it exits non-zero. */
 async function cliOk(args: string[], opts: { showsSecrets?: boolean } = {}): Promise<string> {
   const r = await cli(args, opts);
-  if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${opts.showsSecrets ? "(output withheld)" : r.out}`);
+  if (r.code !== 0)
+    throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${opts.showsSecrets ? "(output withheld)" : r.out}`);
   return r.out;
 }
 
@@ -114,7 +125,9 @@ describe("examples/quickstart with `pulumi up` through the Node language host", 
     expect(rpcs).toEqual(expect.arrayContaining(["GetRequiredPackages", "Run"]));
     expect(rpcs.some((r) => r.startsWith("Run: the program exited (code 0)"))).toBe(true);
 
-    const outputs = JSON.parse(await cliOk(["stack", "output", "--json", "--show-secrets"], { showsSecrets: true })) as Record<string, unknown>;
+    const outputs = JSON.parse(
+      await cliOk(["stack", "output", "--json", "--show-secrets"], { showsSecrets: true }),
+    ) as Record<string, unknown>;
     projectId = outputs.projectId as string;
     accountId = outputs.serviceAccountId as string;
     expect(sim.project(projectId)?.name).toBe("quickstart-dev");
@@ -164,7 +177,9 @@ describe("examples/quickstart with `pulumi up` through the Node language host", 
     expect(sim.project(projectId)?.name).toBe("quickstart-dev"); // the service cannot delete projects
     // The service cannot delete secrets: they remain, and the provider says so in the CLI's output.
     expect(Object.keys(sim.appSecrets(existingId, appId)).sort()).toEqual(["PIMS_PROJECT_ID", "PIMS_TOKEN"]);
-    expect(down.replace(/\s+/g, " ")).toContain(`AppSecrets of app ${appId} in project ${existingId} was removed from the stack`);
+    expect(down.replace(/\s+/g, " ")).toContain(
+      `AppSecrets of app ${appId} in project ${existingId} was removed from the stack`,
+    );
   });
 
   test("no token appears in the CLI's output, the backend's files or the stack's config", () => {

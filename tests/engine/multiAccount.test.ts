@@ -38,7 +38,8 @@ const engine = new EngineOutput();
 let b: { projectId: string; appId: string; invoiceId: string; accountId: string; token: string };
 
 /** `METHOD /path as <principal>` for each request a simulator received. */
-const calls = (sim: PimsSimulator): string[] => sim.requests.map((r) => `${r.method} ${r.path} as ${r.principal ?? "nobody"}`);
+const calls = (sim: PimsSimulator): string[] =>
+  sim.requests.map((r) => `${r.method} ${r.path} as ${r.principal ?? "nobody"}`);
 const clearRequests = (): void => {
   simA.clearRequests();
   simB.clearRequests();
@@ -127,12 +128,17 @@ describe("examples/multi-account: two providers, two services, through the real 
         `GET /v2/projects/${projectId}/api-keys as ${deployerId}`,
       ].sort(),
     );
-    expect(simA.requests.find((r) => r.principal === deployerId && r.method === "POST")?.body).toMatchObject({ name: "ci" });
+    expect(simA.requests.find((r) => r.principal === deployerId && r.method === "POST")?.body).toMatchObject({
+      name: "ci",
+    });
     expect(o.apiKeyNames.secret).toBe(true);
     expect([...(o.apiKeyNames.value as string[])].sort()).toEqual(["ci", "project-deployer"]); // read once the CI account exists
     // Service B: only B's calls, with B's partner token.
     expect(calls(simB).sort()).toEqual(
-      [`PATCH /v2/projects/${b.projectId}/apps/${b.appId}/secrets as ${b.accountId}`, `GET /v2/projects/${b.projectId}/invoices as ${b.accountId}`].sort(),
+      [
+        `PATCH /v2/projects/${b.projectId}/apps/${b.appId}/secrets as ${b.accountId}`,
+        `GET /v2/projects/${b.projectId}/invoices as ${b.accountId}`,
+      ].sort(),
     );
     expect(simB.appSecrets(b.projectId, b.appId)).toEqual({ UPSTREAM_PROJECT_ID: projectId });
     expect(o.otherInvoices.value).toEqual([b.invoiceId]);
@@ -225,7 +231,9 @@ describe("examples/multi-account: two providers, two services, through the real 
     const scoped = resource(await stack.exportStack(), "pulumi:providers:pulumi-nodejs", "scoped");
     expect(revealed(scoped.inputs?.["pims:token"])).toBe(newToken);
     const stored = exportEncrypted(stack);
-    expect(isEncryptedSecret(resource(stored, "pulumi:providers:pulumi-nodejs", "scoped").inputs?.["pims:token"])).toBe(true);
+    expect(isEncryptedSecret(resource(stored, "pulumi:providers:pulumi-nodejs", "scoped").inputs?.["pims:token"])).toBe(
+      true,
+    );
     expectNoPlaintextSecrets(JSON.stringify(stored), [...simA.issuedSecrets(), b.token], "the stored state");
     deployerId = newId;
     deployerToken = newToken;

@@ -41,10 +41,27 @@ let home: string;
 function program(): Record<string, unknown> {
   const common = { projectId: home, grants: [home], description: "rotation e2e" };
   const accounts: Record<Name, pims.ServiceAccount> = {
-    overlap: new pims.ServiceAccount("overlap", { ...common, name: "overlap", expiresIn: 3600, rotationTrigger: settings.trigger, keepPreviousToken: true }),
+    overlap: new pims.ServiceAccount("overlap", {
+      ...common,
+      name: "overlap",
+      expiresIn: 3600,
+      rotationTrigger: settings.trigger,
+      keepPreviousToken: true,
+    }),
     // Due 1 s after each creation (119 of 120 s left), so every up rotates it; a token stays valid for 120 s, two ups.
-    window: new pims.ServiceAccount("window", { ...common, name: "window", expiresIn: 120, rotateBeforeExpiry: 119, keepPreviousToken: true }),
-    plain: new pims.ServiceAccount("plain", { ...common, name: "plain", expiresIn: 3600, rotationTrigger: settings.trigger }),
+    window: new pims.ServiceAccount("window", {
+      ...common,
+      name: "window",
+      expiresIn: 120,
+      rotateBeforeExpiry: 119,
+      keepPreviousToken: true,
+    }),
+    plain: new pims.ServiceAccount("plain", {
+      ...common,
+      name: "plain",
+      expiresIn: 3600,
+      rotationTrigger: settings.trigger,
+    }),
   };
   const out: Record<string, unknown> = {};
   for (const [name, a] of Object.entries(accounts)) {
@@ -103,136 +120,150 @@ class Consumer {
   }
 }
 
-describe.each(["default", "quirky"] as const)("overlapping rotation through the real engine (%s service)", (profile) => {
-  let sim: PimsSimulator;
-  let stack: Stack;
-  let scratch: string;
-  const engine = new EngineOutput();
-  const consumers = {} as Record<Name, Consumer>;
-  /** Every account id each resource held, in order of creation. */
-  const history: Record<Name, string[]> = { overlap: [], window: [], plain: [] };
+describe.each(["default", "quirky"] as const)(
+  "overlapping rotation through the real engine (%s service)",
+  (profile) => {
+    let sim: PimsSimulator;
+    let stack: Stack;
+    let scratch: string;
+    const engine = new EngineOutput();
+    const consumers = {} as Record<Name, Consumer>;
+    /** Every account id each resource held, in order of creation. */
+    const history: Record<Name, string[]> = { overlap: [], window: [], plain: [] };
 
-  beforeAll(async () => {
-    ensureEngine();
-    settings.trigger = "0";
-    sim = await startSimulator({ profile });
-    home = sim.addProject({ name: "rotation-e2e" }).id;
-    for (const name of NAMES) consumers[name] = new Consumer(sim);
-    scratch = tempDir(`pims-e2e-rotation-${profile}-`);
-    stack = await createPimsStack({
-      stackName: "rotation",
-      projectName: "pims-e2e-rotation",
-      workDir: scratch,
-      program: async () => program(),
-      backendDir: `${scratch}/backend`,
-      baseUrl: sim.baseUrl,
-      token: sim.token,
+    beforeAll(async () => {
+      ensureEngine();
+      settings.trigger = "0";
+      sim = await startSimulator({ profile });
+      home = sim.addProject({ name: "rotation-e2e" }).id;
+      for (const name of NAMES) consumers[name] = new Consumer(sim);
+      scratch = tempDir(`pims-e2e-rotation-${profile}-`);
+      stack = await createPimsStack({
+        stackName: "rotation",
+        projectName: "pims-e2e-rotation",
+        workDir: scratch,
+        program: async () => program(),
+        backendDir: `${scratch}/backend`,
+        baseUrl: sim.baseUrl,
+        token: sim.token,
+      });
+    }, ENGINE_SETUP_TIMEOUT_MS);
+
+    afterAll(async () => {
+      for (const c of Object.values(consumers)) await c.stop();
+      await sim?.stop();
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     });
-  }, ENGINE_SETUP_TIMEOUT_MS);
 
-  afterAll(async () => {
-    for (const c of Object.values(consumers)) await c.stop();
-    await sim?.stop();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  });
+    /** Live account ids of one resource (by its account name), sorted. */
+    const live = (name: Name): string[] =>
+      sim
+        .serviceAccounts(home)
+        .filter((a) => a.name === name)
+        .map((a) => a.id)
+        .sort();
 
-  /** Live account ids of one resource (by its account name), sorted. */
-  const live = (name: Name): string[] =>
-    sim
-      .serviceAccounts(home)
-      .filter((a) => a.name === name)
-      .map((a) => a.id)
-      .sort();
-
-  test("up creates the three accounts; the consumers start with their tokens", async () => {
-    const res = await stack.up(engine.opts);
-    expect(res.summary.resourceChanges).toEqual({ create: 4 });
-    for (const name of NAMES) {
-      const id = res.outputs[`${name}Id`].value as string;
-      history[name].push(id);
-      expect(live(name)).toEqual([id]);
-      expect(res.outputs[`${name}Token`].secret).toBe(true);
-      consumers[name].token = res.outputs[`${name}Token`].value as string;
-      consumers[name].start();
-    }
-  });
-
-  test(`${ROTATIONS} rotations: with keepPreviousToken no consumer call answers 401; without it, the call after every up does`, async () => {
-    for (let i = 1; i <= ROTATIONS; i++) {
-      await sleep(1_100); // the window account's window opens 1 s after its creation
-      settings.trigger = String(i);
-      sim.clearRequests();
+    test("up creates the three accounts; the consumers start with their tokens", async () => {
       const res = await stack.up(engine.opts);
-      expect(res.summary.result).toBe("succeeded");
-      // Both option-on accounts are updated in place; the option-off one is replaced.
-      expect(res.summary.resourceChanges).toEqual({ update: 2, replace: 1, same: 1 });
-      for (const name of NAMES) await consumers[name].reread(res.outputs, name);
-
+      expect(res.summary.resourceChanges).toEqual({ create: 4 });
       for (const name of NAMES) {
-        const o = res.outputs;
-        const [current, before] = [o[`${name}Id`].value as string, history[name].at(-1)];
-        const older = history[name].at(-2);
-        history[name].push(current);
-        expect(current).not.toBe(before);
-        // One POST per account per rotation; at most one DELETE, of the account two rotations old (one old when off).
-        const posts = sim.requests.filter((r) => r.method === "POST" && (r.body as { name?: string } | undefined)?.name === name);
-        expect(posts).toHaveLength(1);
-        const deletes = sim.requests.filter((r) => r.method === "DELETE" && history[name].some((id) => r.path.endsWith(`/service-accounts/${id}`)));
-        if (name === "plain") {
-          expect(live(name)).toEqual([current]);
-          expect(deletes.map((d) => d.path)).toEqual([`/v2/projects/${home}/service-accounts/${before}`]);
-          expect(o[`${name}PreviousToken`]?.value).toBeUndefined();
-        } else {
-          expect(live(name)).toEqual([current, before].sort());
-          expect(deletes.map((d) => d.path)).toEqual(older ? [`/v2/projects/${home}/service-accounts/${older}`] : []);
-          expect(o[`${name}PreviousId`].value).toBe(before);
-          expect(o[`${name}PreviousToken`].secret).toBe(true);
-          expect(sim.issuedSecrets()).toContain(o[`${name}PreviousToken`].value);
-        }
-        if (older) expect(sim.deletedServiceAccounts()).toContain(older);
+        const id = res.outputs[`${name}Id`].value as string;
+        history[name].push(id);
+        expect(live(name)).toEqual([id]);
+        expect(res.outputs[`${name}Token`].secret).toBe(true);
+        consumers[name].token = res.outputs[`${name}Token`].value as string;
+        consumers[name].start();
       }
-      expect(engine.text()).toMatch(new RegExp(`service account "overlap" in project ${home}: rotated \\(rotationTrigger\\): new account`));
-      expect(engine.text()).toMatch(new RegExp(`service account "window" in project ${home}: rotated \\(rotateBeforeExpiry\\): new account`));
-    }
-    for (const c of Object.values(consumers)) await c.stop();
+    });
 
-    const count = (name: Name, outcome: Outcome): number => consumers[name].outcomes.filter((x) => x === outcome).length;
-    process.stdout.write(`${profile}: consumer calls ${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`);
-    for (const name of NAMES) expect(count(name, "other")).toBe(0);
-    for (const name of ["overlap", "window"] as const) {
-      expect(consumers[name].outcomes.length).toBeGreaterThan(ROTATIONS);
-      expect(count(name, "401")).toBe(0);
-      expect(consumers[name].afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("ok"));
-    }
-    // The option off, the same consumer: the token it read is dead the moment each up ends.
-    expect(consumers.plain.afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("401"));
-    expect(count("plain", "401")).toBeGreaterThanOrEqual(ROTATIONS);
-  });
+    test(`${ROTATIONS} rotations: with keepPreviousToken no consumer call answers 401; without it, the call after every up does`, async () => {
+      for (let i = 1; i <= ROTATIONS; i++) {
+        await sleep(1_100); // the window account's window opens 1 s after its creation
+        settings.trigger = String(i);
+        sim.clearRequests();
+        const res = await stack.up(engine.opts);
+        expect(res.summary.result).toBe("succeeded");
+        // Both option-on accounts are updated in place; the option-off one is replaced.
+        expect(res.summary.resourceChanges).toEqual({ update: 2, replace: 1, same: 1 });
+        for (const name of NAMES) await consumers[name].reread(res.outputs, name);
 
-  test("the state holds both tokens of each account only encrypted; no secret in the backend's files or the output", () => {
-    const state = exportEncrypted(stack);
-    const secrets = sim.issuedSecrets();
-    expect(secrets.length).toBeGreaterThan(3 * (ROTATIONS + 1)); // the admin token and every account's token
-    expectNoPlaintextSecrets(JSON.stringify(state), secrets, "the exported state");
-    for (const name of ["overlap", "window"]) {
-      const outs = resource(state, "pims:ServiceAccount", name).outputs ?? {};
-      expect(isEncryptedSecret(outs.token)).toBe(true);
-      expect(isEncryptedSecret(outs.previousToken)).toBe(true);
-      expect(outs.previousServiceAccountId).toBe(history[name as Name].at(-2));
-    }
-    expect(expectNoSecretsInFiles(scratch, secrets)).toBeGreaterThan(3);
-    const output = engine.text();
-    expect(output).toContain("kept until the next rotation");
-    expectNoPlaintextSecrets(output, secrets, "the engine's output");
-  });
+        for (const name of NAMES) {
+          const o = res.outputs;
+          const [current, before] = [o[`${name}Id`].value as string, history[name].at(-1)];
+          const older = history[name].at(-2);
+          history[name].push(current);
+          expect(current).not.toBe(before);
+          // One POST per account per rotation; at most one DELETE, of the account two rotations old (one old when off).
+          const posts = sim.requests.filter(
+            (r) => r.method === "POST" && (r.body as { name?: string } | undefined)?.name === name,
+          );
+          expect(posts).toHaveLength(1);
+          const deletes = sim.requests.filter(
+            (r) => r.method === "DELETE" && history[name].some((id) => r.path.endsWith(`/service-accounts/${id}`)),
+          );
+          if (name === "plain") {
+            expect(live(name)).toEqual([current]);
+            expect(deletes.map((d) => d.path)).toEqual([`/v2/projects/${home}/service-accounts/${before}`]);
+            expect(o[`${name}PreviousToken`]?.value).toBeUndefined();
+          } else {
+            expect(live(name)).toEqual([current, before].sort());
+            expect(deletes.map((d) => d.path)).toEqual(older ? [`/v2/projects/${home}/service-accounts/${older}`] : []);
+            expect(o[`${name}PreviousId`].value).toBe(before);
+            expect(o[`${name}PreviousToken`].secret).toBe(true);
+            expect(sim.issuedSecrets()).toContain(o[`${name}PreviousToken`].value);
+          }
+          if (older) expect(sim.deletedServiceAccounts()).toContain(older);
+        }
+        expect(engine.text()).toMatch(
+          new RegExp(`service account "overlap" in project ${home}: rotated \\(rotationTrigger\\): new account`),
+        );
+        expect(engine.text()).toMatch(
+          new RegExp(`service account "window" in project ${home}: rotated \\(rotateBeforeExpiry\\): new account`),
+        );
+      }
+      for (const c of Object.values(consumers)) await c.stop();
 
-  test("destroy deletes every account, current and previous: none live", async () => {
-    const res = await stack.destroy(engine.opts);
-    expect(res.summary.result).toBe("succeeded");
-    expect(sim.serviceAccounts(home)).toEqual([]);
-    for (const name of NAMES) expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
-  });
-});
+      const count = (name: Name, outcome: Outcome): number =>
+        consumers[name].outcomes.filter((x) => x === outcome).length;
+      process.stdout.write(
+        `${profile}: consumer calls ${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
+      );
+      for (const name of NAMES) expect(count(name, "other")).toBe(0);
+      for (const name of ["overlap", "window"] as const) {
+        expect(consumers[name].outcomes.length).toBeGreaterThan(ROTATIONS);
+        expect(count(name, "401")).toBe(0);
+        expect(consumers[name].afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("ok"));
+      }
+      // The option off, the same consumer: the token it read is dead the moment each up ends.
+      expect(consumers.plain.afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("401"));
+      expect(count("plain", "401")).toBeGreaterThanOrEqual(ROTATIONS);
+    });
+
+    test("the state holds both tokens of each account only encrypted; no secret in the backend's files or the output", () => {
+      const state = exportEncrypted(stack);
+      const secrets = sim.issuedSecrets();
+      expect(secrets.length).toBeGreaterThan(3 * (ROTATIONS + 1)); // the admin token and every account's token
+      expectNoPlaintextSecrets(JSON.stringify(state), secrets, "the exported state");
+      for (const name of ["overlap", "window"]) {
+        const outs = resource(state, "pims:ServiceAccount", name).outputs ?? {};
+        expect(isEncryptedSecret(outs.token)).toBe(true);
+        expect(isEncryptedSecret(outs.previousToken)).toBe(true);
+        expect(outs.previousServiceAccountId).toBe(history[name as Name].at(-2));
+      }
+      expect(expectNoSecretsInFiles(scratch, secrets)).toBeGreaterThan(3);
+      const output = engine.text();
+      expect(output).toContain("kept until the next rotation");
+      expectNoPlaintextSecrets(output, secrets, "the engine's output");
+    });
+
+    test("destroy deletes every account, current and previous: none live", async () => {
+      const res = await stack.destroy(engine.opts);
+      expect(res.summary.result).toBe("succeeded");
+      expect(sim.serviceAccounts(home)).toEqual([]);
+      for (const name of NAMES) expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
+    });
+  },
+);
 
 /**
  * Interrupting `pulumi up` mid-rotation (the Automation API's abort sends SIGINT to the CLI) while the rotation's
@@ -275,7 +306,8 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     const outs = resource(await stack.exportStack(), "pims:ServiceAccount", "ci").outputs ?? {};
     const held = new Map<string, string | undefined>();
     for (const id of (outs.retiredServiceAccountIds as string[] | undefined) ?? []) held.set(id, undefined);
-    if (typeof outs.previousServiceAccountId === "string") held.set(outs.previousServiceAccountId, revealed(outs.previousToken) as string);
+    if (typeof outs.previousServiceAccountId === "string")
+      held.set(outs.previousServiceAccountId, revealed(outs.previousToken) as string);
     held.set(String(outs.serviceAccountId), revealed(outs.token) as string);
     return held;
   }
@@ -300,12 +332,15 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
       (e: unknown) => (e instanceof Error ? e.message : String(e)),
     );
     // Abort once the create is in flight (the simulator logs a request on arrival, with status 0).
-    const inFlight = (): boolean => sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
+    const inFlight = (): boolean =>
+      sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
     for (let i = 0; i < 600 && !inFlight(); i++) await sleep(50);
     expect(inFlight()).toBe(true);
     abort.abort();
     const outcome = await interrupted;
-    process.stdout.write(`interrupted up: ${outcome.split("\n")[0]}; simulator saw ${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`);
+    process.stdout.write(
+      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
+    );
     sim.clearFaults();
 
     // No token lost: each live account is held by the state, and the token stored for it works.
@@ -313,7 +348,8 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     process.stdout.write(`after the interruption: ${live().length} live, ${held.size} in the state\n`);
     expect(live().filter((id) => !held.has(id))).toEqual([]);
     for (const [id, token] of held) {
-      if (token !== undefined && live().includes(id)) await expect(testClient(sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
+      if (token !== undefined && live().includes(id))
+        await expect(testClient(sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
     }
 
     // The next up finishes whatever was left: two live accounts, both in the state.

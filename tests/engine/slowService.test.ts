@@ -56,7 +56,16 @@ async function newStack(stackName: string, timeoutMs: number, program: () => Pro
   const backendDir = tempDir("pims-slow-");
   backendDirs.push(backendDir);
   const env = { PIMS_TIMEOUT_MS: String(timeoutMs), PIMS_RETRY_MIN_DELAY_MS: "20", PIMS_LOST_CREATE_WATCH_MS: "5000" };
-  return createPimsStack({ stackName, projectName: "pims-slow", program, backendDir, baseUrl: sim.baseUrl, token: sim.token, engineDir, env });
+  return createPimsStack({
+    stackName,
+    projectName: "pims-slow",
+    program,
+    backendDir,
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    engineDir,
+    env,
+  });
 }
 
 /** Runs `up`; returns the engine's output and the error's text ("" when it succeeded). */
@@ -80,7 +89,8 @@ const saPath = (projectId: string): string => `/v2/projects/${projectId}/service
 
 /** Two ServiceAccounts in `projectId`. */
 const twoAccounts = (projectId: string) => async (): Promise<void> => {
-  for (const name of ["slow-a", "slow-b"]) new ServiceAccount(name, { projectId, name, grants: [projectId], expiresIn: 0 });
+  for (const name of ["slow-a", "slow-b"])
+    new ServiceAccount(name, { projectId, name, grants: [projectId], expiresIn: 0 });
 };
 
 test("2 accounts, every create slower than the timeout: up fails, at most 2 accounts were created, each named with its delete command", async () => {
@@ -115,20 +125,35 @@ test("2 accounts, every create just under the timeout: up succeeds with exactly 
 
   // `pims service-accounts list --state` on the real (encrypted) export tells the stack's accounts from another one.
   sim.clearFaults();
-  const stranger = await testClient(sim).createServiceAccount(projectId, { name: "slow-a", grants: [projectId], expiresIn: 0 });
+  const stranger = await testClient(sim).createServiceAccount(projectId, {
+    name: "slow-a",
+    grants: [projectId],
+    expiresIn: 0,
+  });
   const stateFile = path.join(backendDirs[backendDirs.length - 1], "export.json");
   fs.writeFileSync(stateFile, JSON.stringify(exportEncrypted(stack)));
   // Asynchronously: the simulator serves from this process.
   const { stdout: listed } = await promisify(execFile)(
     path.join(NODE_BIN, "node"),
-    [path.join(REPO_ROOT, "bin", "cli", "pims.js"), "service-accounts", "list", projectId, "--json", "--state", stateFile],
+    [
+      path.join(REPO_ROOT, "bin", "cli", "pims.js"),
+      "service-accounts",
+      "list",
+      projectId,
+      "--json",
+      "--state",
+      stateFile,
+    ],
     {
       env: { ...process.env, PIMS_TOKEN: sim.token, PIMS_BASE_URL: sim.baseUrl },
       encoding: "utf8",
     },
   );
   printed.push(listed);
-  const marks = (JSON.parse(listed) as { accounts: Array<{ id: string; stack: boolean }> }).accounts.map((a) => [a.id, a.stack]);
+  const marks = (JSON.parse(listed) as { accounts: Array<{ id: string; stack: boolean }> }).accounts.map((a) => [
+    a.id,
+    a.stack,
+  ]);
   expect(marks.sort()).toEqual([...live.map((a) => [a.id, true]), [stranger.id, false]].sort());
   await testClient(sim).deleteServiceAccount(projectId, stranger.id);
 
@@ -144,7 +169,9 @@ test("a project create slower than the timeout: exactly one project, and the err
   sim.addFault({ method: "POST", path: "/v2/projects", kind: "delay", delayMs: SLOW_MS, times: 1 });
   const { output, error } = await up(stack);
   expect(error).not.toBe("");
-  expect(output).toContain(`A project named "${name}" may exist anyway: the service did not answer, and may still create it.`);
+  expect(output).toContain(
+    `A project named "${name}" may exist anyway: the service did not answer, and may still create it.`,
+  );
   expect(output).toContain("Before you run `pulumi up` again, check");
   for (let i = 0; i < 100 && !sim.projects().some((p) => p.name === name); i++) await sleep(100); // the late commit
   expect(sim.projects().filter((p) => p.name === name)).toHaveLength(1);

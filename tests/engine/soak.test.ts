@@ -133,10 +133,15 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
         const p = projects[i % 3];
         new ServiceAccount(`sa-${i}`, { projectId: p, name: saName(i), grants: [p], expiresIn: 0 });
       }
-      for (let i = 0; i < 15; i++) new VolumeSize(`vol-${i}`, { projectId: projects[i % 3], volumeId: `vol-${i}`, sizeGb: 100 + i });
+      for (let i = 0; i < 15; i++)
+        new VolumeSize(`vol-${i}`, { projectId: projects[i % 3], volumeId: `vol-${i}`, sizeGb: 100 + i });
       for (let i = 0; i < 15; i++) {
         const p = projects[i % 3];
-        new AppSecrets(`sec-${i}`, { projectId: p, appId: `${p}-app${i}`, secrets: { API_KEY: secretValues[i], REGION: "eu" } });
+        new AppSecrets(`sec-${i}`, {
+          projectId: p,
+          appId: `${p}-app${i}`,
+          secrets: { API_KEY: secretValues[i], REGION: "eu" },
+        });
       }
     });
     // ≈ 30% of all requests: 1 − 0.92 × 0.92 × 0.92 × 0.90 ≈ 0.30 (each rule draws from its own seeded PRNG).
@@ -157,12 +162,17 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
         break;
       } catch (e) {
         upErrors.push(String(e));
-        if (ups >= 8) throw new Error(`no convergence after ${ups} runs of up; last error: ${String(e).slice(0, 2000)}`, { cause: e });
+        if (ups >= 8)
+          throw new Error(`no convergence after ${ups} runs of up; last error: ${String(e).slice(0, 2000)}`, {
+            cause: e,
+          });
       }
     }
     const total = sim.requests.length;
     const faulted = sim.requests.filter((r) => r.status === 0 || r.status === 429 || r.status === 503).length;
-    const failedPosts = sim.requests.filter((r) => r.method === "POST" && SA_PATH.test(r.path) && (r.status === 0 || r.status === 503)).length;
+    const failedPosts = sim.requests.filter(
+      (r) => r.method === "POST" && SA_PATH.test(r.path) && (r.status === 0 || r.status === 503),
+    ).length;
     process.stdout.write(
       `soak: converged after ${ups} run(s) of up; ${total} requests, ${faulted} failed by a fault (${((100 * faulted) / total).toFixed(0)}%), ` +
         `${failedPosts} service-account POSTs failed with 503 or a dropped connection\n`,
@@ -184,7 +194,10 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
     // volumes and secrets as declared
     for (let i = 0; i < 15; i++) {
       expect(sim.volume(projects[i % 3], `vol-${i}`)?.sizeGb).toBe(100 + i);
-      expect(sim.appSecrets(projects[i % 3], `${projects[i % 3]}-app${i}`)).toEqual({ API_KEY: secretValues[i], REGION: "eu" });
+      expect(sim.appSecrets(projects[i % 3], `${projects[i % 3]}-app${i}`)).toEqual({
+        API_KEY: secretValues[i],
+        REGION: "eu",
+      });
     }
     expect(await stateIds(stack, "VolumeSize")).toHaveLength(15);
     expect(await stateIds(stack, "AppSecrets")).toHaveLength(15);
@@ -192,7 +205,11 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
     // the state as stored (stack.exportStack() would decrypt the secrets: it passes --show-secrets)
     const state = JSON.stringify(exportEncrypted(stack));
     expectNoPlaintextSecrets(state, [...sim.issuedSecrets(), ...secretValues], "the exported state");
-    expectNoPlaintextSecrets(upErrors.join("\n"), [...sim.issuedSecrets(), ...secretValues], "the errors of the failed runs of up");
+    expectNoPlaintextSecrets(
+      upErrors.join("\n"),
+      [...sim.issuedSecrets(), ...secretValues],
+      "the errors of the failed runs of up",
+    );
   });
 
   test("refresh and preview make no call and see no change, faults or not", async () => {
@@ -233,7 +250,8 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
   async function fleet(stackName: string, projectId: string, names: (i: number) => string): Promise<Stack> {
     sim.addProject({ id: projectId });
     return newStack(stackName, async () => {
-      for (let i = 0; i < COUNT; i++) new ServiceAccount(`sa-${i}`, { projectId, name: names(i), grants: [projectId], expiresIn: 0 });
+      for (let i = 0; i < COUNT; i++)
+        new ServiceAccount(`sa-${i}`, { projectId, name: names(i), grants: [projectId], expiresIn: 0 });
     });
   }
   afterEach(() => sim.clearFaults());
@@ -241,12 +259,21 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
   test("before the service commits: one up converges, with no duplicate", async () => {
     const projectId = "p-503b0001";
     const stack = await fleet("fail503before", projectId, (i) => `fleet-${i}`);
-    sim.addFault({ method: "POST", path: saPaths(projectId), kind: "status", status: 503, probability: 0.3, seed: 505 });
+    sim.addFault({
+      method: "POST",
+      path: saPaths(projectId),
+      kind: "status",
+      status: 503,
+      probability: 0.3,
+      seed: 505,
+    });
     sim.clearRequests();
     await stack.up({ onOutput: collect }); // one run: no retry of up
     const posts = sim.requests.filter((r) => r.method === "POST" && saPaths(projectId).test(r.path));
     const failed = posts.filter((r) => r.status === 503).length;
-    process.stdout.write(`503 before commit: ${posts.length} POSTs for ${COUNT} accounts, ${failed} answered 503 and were sent again\n`);
+    process.stdout.write(
+      `503 before commit: ${posts.length} POSTs for ${COUNT} accounts, ${failed} answered 503 and were sent again\n`,
+    );
     expect(failed).toBeGreaterThan(5); // the faults really hit
 
     const live = sim.serviceAccounts(projectId);
@@ -262,7 +289,15 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const projectId = "p-503a0001";
     // 3 names for 50 accounts: the stack's own accounts share their name with the orphans
     const stack = await fleet("fail503after", projectId, (i) => `shared-${i % 3}`);
-    sim.addFault({ method: "POST", path: saPaths(projectId), kind: "status", status: 503, afterCommit: true, probability: 0.3, seed: 606 });
+    sim.addFault({
+      method: "POST",
+      path: saPaths(projectId),
+      kind: "status",
+      status: 503,
+      afterCommit: true,
+      probability: 0.3,
+      seed: 606,
+    });
     // As many creates at once as the engine will start: it starts no new operation after the first error (and
     // --continue-on-error would leave the failed registrations as unhandled rejections in this in-process program).
     const err = await stack.up({ onOutput: collect, parallel: COUNT }).then(
@@ -276,7 +311,9 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const own = await stateIds(stack, "ServiceAccount");
     const orphans = sim.serviceAccounts(projectId).filter((a) => !own.includes(a.id));
     const named = new Set([...err.matchAll(/^\s*(sa-[0-9a-f]+) \(created /gm)].map((m) => m[1]));
-    process.stdout.write(`503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in the errors\n`);
+    process.stdout.write(
+      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in the errors\n`,
+    );
     // The faults really hit. How many creates run before the engine stops starting new ones after the first error
     // depends on timing, so one orphan is the floor that always holds.
     expect(orphans.length).toBeGreaterThanOrEqual(1);
@@ -384,7 +421,13 @@ describe("interrupted creates", () => {
 
   test("a graceful cancel (SIGINT) waits for the in-flight create and records it: the next up creates no duplicate", async () => {
     const { stack, projectId, name } = await oneAccount();
-    sim.addFault({ method: "POST", path: `/v2/projects/${projectId}/service-accounts`, kind: "delay", delayMs: 3000, times: 1 });
+    sim.addFault({
+      method: "POST",
+      path: `/v2/projects/${projectId}/service-accounts`,
+      kind: "delay",
+      delayMs: 3000,
+      times: 1,
+    });
     const abort = new AbortController();
     const up = stack.up({ onOutput: collect, signal: abort.signal }).then(
       () => "",
@@ -408,7 +451,13 @@ describe("interrupted creates", () => {
 
   test("a hard kill (SIGKILL) mid-create leaves a pending create; the next up creates a second account and the first is an orphan, visible in the API-key list", async () => {
     const { stack, projectId, name } = await oneAccount();
-    sim.addFault({ method: "POST", path: `/v2/projects/${projectId}/service-accounts`, kind: "delay", delayMs: 3000, times: 1 });
+    sim.addFault({
+      method: "POST",
+      path: `/v2/projects/${projectId}/service-accounts`,
+      kind: "delay",
+      delayMs: 3000,
+      times: 1,
+    });
     const up = stack.up({ onOutput: collect }).then(
       () => "",
       (e: unknown) => String(e),
@@ -430,8 +479,12 @@ describe("interrupted creates", () => {
 
     // the killed CLI left its lock and a pending "creating" operation, and no resource
     await stack.cancel(); // removes the lock of the killed update
-    const deployment = (await stack.exportStack()).deployment as { pending_operations?: Array<{ type: string; resource: { urn: string } }> };
-    expect(deployment.pending_operations?.map((p) => [p.type, p.resource.urn.split("::").pop()])).toEqual([["creating", "sa"]]);
+    const deployment = (await stack.exportStack()).deployment as {
+      pending_operations?: Array<{ type: string; resource: { urn: string } }>;
+    };
+    expect(deployment.pending_operations?.map((p) => [p.type, p.resource.urn.split("::").pop()])).toEqual([
+      ["creating", "sa"],
+    ]);
     expect(await stateIds(stack, "ServiceAccount")).toEqual([]);
 
     // the next up warns about the pending operation, then creates the account again

@@ -57,13 +57,22 @@ beforeAll(async () => {
     program: async () => {
       const accounts: pulumi.Output<string>[] = [];
       for (let i = 0; i < ACCOUNTS; i++) {
-        const sa = new ServiceAccount(`sa-${i}`, { projectId: PROJECT_ID, name: saName(i), grants: [PROJECT_ID], expiresIn: 0 });
+        const sa = new ServiceAccount(`sa-${i}`, {
+          projectId: PROJECT_ID,
+          name: saName(i),
+          grants: [PROJECT_ID],
+          expiresIn: 0,
+        });
         accounts.push(sa.serviceAccountId);
       }
       for (let i = 0; i < OTHERS; i++) {
         new Project(`project-${i}`, { name: `throttled-project-${i}` });
         new VolumeSize(`vol-${i}`, { projectId: PROJECT_ID, volumeId: `vol-${i}`, sizeGb: 100 + i });
-        new AppSecrets(`sec-${i}`, { projectId: PROJECT_ID, appId: `${PROJECT_ID}-app${i}`, secrets: { REGION: `eu-${i}` } });
+        new AppSecrets(`sec-${i}`, {
+          projectId: PROJECT_ID,
+          appId: `${PROJECT_ID}-app${i}`,
+          secrets: { REGION: `eu-${i}` },
+        });
       }
       return { serviceAccountIds: pulumi.all(accounts) };
     },
@@ -79,7 +88,9 @@ afterAll(async () => {
 function takeStats(step: string): { requests: number; refused: number } {
   const { requests, refused } = sim.stats();
   sim.resetStats();
-  process.stdout.write(`throttle soak ${step}: ${requests} requests, ${refused} refused (${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`);
+  process.stdout.write(
+    `throttle soak ${step}: ${requests} requests, ${refused} refused (${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`,
+  );
   return { requests, refused };
 }
 

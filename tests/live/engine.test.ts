@@ -87,9 +87,13 @@ suite("a small stack through the real engine", () => {
 
   afterAll(async () => {
     try {
-      if (stack && !destroyed) await stack.destroy({ ...engine.opts }).catch((e: unknown) => console.error(`destroy in teardown failed: ${String(e)}`));
+      if (stack && !destroyed)
+        await stack
+          .destroy({ ...engine.opts })
+          .catch((e: unknown) => console.error(`destroy in teardown failed: ${String(e)}`));
       const left = await deleteAccountsWithPrefix(client, s.projectId, name, current ? [current.id] : []);
-      for (const l of left) console.error(`not deleted: ${l.name} (${l.reason}); delete it with: ${deleteCommand(s, l.id)}`);
+      for (const l of left)
+        console.error(`not deleted: ${l.name} (${l.reason}); delete it with: ${deleteCommand(s, l.id)}`);
       expect(left).toEqual([]);
       seen.expectNotIn(s.recording);
       expectNoPlaintextSecrets(engine.text(), tokens, "the engine's output");
@@ -131,7 +135,13 @@ suite("a small stack through the real engine", () => {
 
   test("overlapping rotation: switched on with no new token; each rotation in place keeps the previous token valid until the next", async () => {
     const first = now();
-    const up = async (): Promise<{ id: string; token: string; previousId: unknown; previous: unknown; replaced: number }> => {
+    const up = async (): Promise<{
+      id: string;
+      token: string;
+      previousId: unknown;
+      previous: unknown;
+      replaced: number;
+    }> => {
       const res = await stack!.up(engine.opts);
       expect(res.summary.result).toBe("succeeded");
       const o = res.outputs;
@@ -141,7 +151,12 @@ suite("a small stack through the real engine", () => {
       expect(o.token.secret).toBe(true);
       if (o.previousToken?.value !== undefined) expect(o.previousToken.secret).toBe(true);
       current = next;
-      return { ...next, previousId: o.previousServiceAccountId?.value, previous: o.previousToken?.value, replaced: res.summary.resourceChanges?.replace ?? 0 };
+      return {
+        ...next,
+        previousId: o.previousServiceAccountId?.value,
+        previous: o.previousToken?.value,
+        replaced: res.summary.resourceChanges?.replace ?? 0,
+      };
     };
     settings.keepPreviousToken = true;
     const on = await up(); // switching on: an update with no call
@@ -153,7 +168,11 @@ suite("a small stack through the real engine", () => {
     settings.rotationTrigger = "4";
     const third = await up();
     expect([third.previousId, third.previous, third.replaced]).toEqual([second.id, second.token, 0]);
-    expect([await tokenWorks(first.token), await tokenWorks(second.token), await tokenWorks(third.token)]).toEqual([false, true, true]);
+    expect([await tokenWorks(first.token), await tokenWorks(second.token), await tokenWorks(third.token)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
     const live = (await accountsWithPrefix(client, s.projectId, name)).map((a) => a.id).sort();
     expect(live).toEqual([second.id, third.id].sort());
   });

@@ -25,10 +25,15 @@ export interface ListedAccount {
  * The live accounts whose name starts with `prefix`, seen through `GET /v2/projects/{project_id}/api-keys` (the
  * service cannot list accounts: each account's key names it by `principalId`, under the account's name).
  */
-export async function accountsWithPrefix(client: PimsClient, projectId: string, prefix: string): Promise<ListedAccount[]> {
+export async function accountsWithPrefix(
+  client: PimsClient,
+  projectId: string,
+  prefix: string,
+): Promise<ListedAccount[]> {
   const keys = await client.listApiKeys(projectId);
   const byId = new Map<string, ListedAccount>();
-  for (const k of keys) if (k.principalId && k.name.startsWith(prefix)) byId.set(k.principalId, { id: k.principalId, name: k.name });
+  for (const k of keys)
+    if (k.principalId && k.name.startsWith(prefix)) byId.set(k.principalId, { id: k.principalId, name: k.name });
   return [...byId.values()];
 }
 
@@ -42,7 +47,12 @@ export interface Leftover extends ListedAccount {
  * `known` (accounts the run created, listed or not), then lists again: what is still there is returned. A 404 on
  * delete means it is gone already. Never throws for one account: it tries them all.
  */
-export async function deleteAccountsWithPrefix(client: PimsClient, projectId: string, prefix: string, known: Iterable<string> = []): Promise<Leftover[]> {
+export async function deleteAccountsWithPrefix(
+  client: PimsClient,
+  projectId: string,
+  prefix: string,
+  known: Iterable<string> = [],
+): Promise<Leftover[]> {
   const failed = new Map<string, string>();
   let listed: ListedAccount[] = [];
   try {

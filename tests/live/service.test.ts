@@ -6,7 +6,14 @@
  * run's prefix; the teardown deletes it. Run by `npm run test:live` (scripts/live-tier.ts), never by `npm test`.
  */
 import { PimsError, type PimsClient } from "../../provider/client";
-import { cancelRun, getApiKeys, getAppLogs, getBuildLogs, getInvoices, type PimsCallOptions } from "../../sdk/functions";
+import {
+  cancelRun,
+  getApiKeys,
+  getAppLogs,
+  getBuildLogs,
+  getInvoices,
+  type PimsCallOptions,
+} from "../../sdk/functions";
 import { randomSecret } from "../../scripts/engine";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, finding, liveClient, Seen } from "./kit";
 import { requireLiveSettings } from "./settings";
@@ -27,13 +34,16 @@ async function statusOfFailure(p: Promise<unknown>): Promise<number> {
     (e: unknown) => e,
   );
   if (!(outcome instanceof PimsError))
-    throw new Error(`expected the service to refuse, got ${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`);
+    throw new Error(
+      `expected the service to refuse, got ${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`,
+    );
   return outcome.status ?? 0;
 }
 
 afterAll(async () => {
   const left = await deleteAccountsWithPrefix(client, s.projectId, s.prefix, created);
-  for (const l of left) console.error(`not deleted: ${l.name} (${l.reason}); delete it with: ${deleteCommand(s, l.id)}`);
+  for (const l of left)
+    console.error(`not deleted: ${l.name} (${l.reason}); delete it with: ${deleteCommand(s, l.id)}`);
   expect(left).toEqual([]);
   seen.expectNotIn(s.recording);
 });
@@ -73,7 +83,14 @@ describe("a service account's life", () => {
     // The client reads an absent or null expiresAt as "never" too.
     const at = keys.flatMap((k, i) => (k.expiresAt === "never" ? [i] : []));
     const last = at.every((i, j) => i === keys.length - at.length + j);
-    const where = at.length === 0 ? "nowhere (no key that never expires)" : last ? "last" : at.every((i, j) => i === j) ? "first" : "among dated keys";
+    const where =
+      at.length === 0
+        ? "nowhere (no key that never expires)"
+        : last
+          ? "last"
+          : at.every((i, j) => i === j)
+            ? "first"
+            : "among dated keys";
     finding(s, `api-keys: keys that never expire sort ${where} (${keys.length} keys)`);
     const dated = keys.filter((k) => k.expiresAt !== "never" && k.expiresAt !== "").map((k) => Date.parse(k.expiresAt));
     expect(dated).toEqual([...dated].sort((a, b) => a - b));
@@ -95,11 +112,17 @@ describe("a service account's life", () => {
 
 describe("requests that must fail (nothing is created)", () => {
   test("an unknown project", async () => {
-    finding(s, `api-keys of an unknown project answers ${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`);
+    finding(
+      s,
+      `api-keys of an unknown project answers ${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`,
+    );
   });
 
   test("a token that is not one", async () => {
-    finding(s, `a bad token is refused with ${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`);
+    finding(
+      s,
+      `a bad token is refused with ${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`,
+    );
   });
 
   test("a service account without grants (an invalid body)", async () => {
@@ -150,21 +173,32 @@ describe("writes the variables allow", () => {
     finding(s, `cancelling the named run: ${outcome}`);
   });
 
-  onlyIf(s.secretsAppId)("PATCH /v2/projects/{project_id}/apps/{app_id}/secrets writes PIMS_LIVE_CHECK (PIMS_LIVE_SECRETS_APP)", async () => {
-    const value = randomSecret("pims-live-check-");
-    seen.add(value);
-    expect(typeof (await client.updateAppSecrets(s.projectId, s.secretsAppId!, { PIMS_LIVE_CHECK: value }))).toBe("string");
-  });
+  onlyIf(s.secretsAppId)(
+    "PATCH /v2/projects/{project_id}/apps/{app_id}/secrets writes PIMS_LIVE_CHECK (PIMS_LIVE_SECRETS_APP)",
+    async () => {
+      const value = randomSecret("pims-live-check-");
+      seen.add(value);
+      expect(typeof (await client.updateAppSecrets(s.projectId, s.secretsAppId!, { PIMS_LIVE_CHECK: value }))).toBe(
+        "string",
+      );
+    },
+  );
 
-  onlyIf(s.resize)("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize grows the named volume (PIMS_LIVE_ALLOW_RESIZE)", async () => {
-    const { volumeId, sizeGb } = s.resize!;
-    expect(typeof (await client.resizeVolume(s.projectId, volumeId, sizeGb))).toBe("string");
-  });
+  onlyIf(s.resize)(
+    "PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize grows the named volume (PIMS_LIVE_ALLOW_RESIZE)",
+    async () => {
+      const { volumeId, sizeGb } = s.resize!;
+      expect(typeof (await client.resizeVolume(s.projectId, volumeId, sizeGb))).toBe("string");
+    },
+  );
 
-  onlyIf(s.allowCreateProject)("POST /v2/projects creates a project (PIMS_LIVE_ALLOW_CREATE_PROJECT; it cannot be deleted)", async () => {
-    const id = await client.createProject({ name: `${s.prefix}project` });
-    seen.add(id);
-    console.log(`created project ${id} (${s.prefix}project): the service cannot delete projects, it stays`);
-    expect(id).not.toBe("");
-  });
+  onlyIf(s.allowCreateProject)(
+    "POST /v2/projects creates a project (PIMS_LIVE_ALLOW_CREATE_PROJECT; it cannot be deleted)",
+    async () => {
+      const id = await client.createProject({ name: `${s.prefix}project` });
+      seen.add(id);
+      console.log(`created project ${id} (${s.prefix}project): the service cannot delete projects, it stays`);
+      expect(id).not.toBe("");
+    },
+  );
 });

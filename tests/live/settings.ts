@@ -59,7 +59,8 @@ const value = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
   const v = env[name]?.trim();
   return v ? v : undefined;
 };
-const yes = (env: NodeJS.ProcessEnv, name: string): boolean => value(env, name) === "1" || value(env, name)?.toLowerCase() === "true";
+const yes = (env: NodeJS.ProcessEnv, name: string): boolean =>
+  value(env, name) === "1" || value(env, name)?.toLowerCase() === "true";
 
 /** The settings, or undefined when a required variable is missing. Throws on a value that is set but unusable. */
 export function liveSettings(env: NodeJS.ProcessEnv = process.env): LiveSettings | undefined {
@@ -68,7 +69,10 @@ export function liveSettings(env: NodeJS.ProcessEnv = process.env): LiveSettings
   const projectId = value(env, LIVE_ENV.project);
   if (!baseUrl || !token || !projectId) return undefined;
   const prefix = value(env, LIVE_ENV.prefix) ?? newPrefix();
-  if (!PREFIX_RULE.test(prefix)) throw new Error(`${LIVE_ENV.prefix} must look like pims-live-<4 to 16 letters or digits>- (got ${JSON.stringify(prefix)})`);
+  if (!PREFIX_RULE.test(prefix))
+    throw new Error(
+      `${LIVE_ENV.prefix} must look like pims-live-<4 to 16 letters or digits>- (got ${JSON.stringify(prefix)})`,
+    );
   const s: LiveSettings = {
     baseUrl,
     token,
@@ -82,12 +86,15 @@ export function liveSettings(env: NodeJS.ProcessEnv = process.env): LiveSettings
     recording: value(env, LIVE_ENV.recording),
     prefix,
   };
-  if ((s.buildId || s.runId) && !s.appId) throw new Error(`${LIVE_ENV.build} and ${LIVE_ENV.run} need ${LIVE_ENV.app} (the app they belong to)`);
+  if ((s.buildId || s.runId) && !s.appId)
+    throw new Error(`${LIVE_ENV.build} and ${LIVE_ENV.run} need ${LIVE_ENV.app} (the app they belong to)`);
   const volumeId = value(env, LIVE_ENV.volume);
   if (volumeId) {
     const gb = value(env, LIVE_ENV.resizeGb);
-    if (!yes(env, LIVE_ENV.allowResize)) s.resizeSkipped = `${LIVE_ENV.volume} is set but ${LIVE_ENV.allowResize}=1 is not (a resize may cost money)`;
-    else if (!gb || !/^\d+$/.test(gb) || Number(gb) < 50) s.resizeSkipped = `${LIVE_ENV.resizeGb} must name the size to grow to, in GB (at least 50)`;
+    if (!yes(env, LIVE_ENV.allowResize))
+      s.resizeSkipped = `${LIVE_ENV.volume} is set but ${LIVE_ENV.allowResize}=1 is not (a resize may cost money)`;
+    else if (!gb || !/^\d+$/.test(gb) || Number(gb) < 50)
+      s.resizeSkipped = `${LIVE_ENV.resizeGb} must name the size to grow to, in GB (at least 50)`;
     else s.resize = { volumeId, sizeGb: Number(gb) };
   }
   return s;
@@ -102,16 +109,25 @@ export function requireLiveSettings(): LiveSettings {
 
 /** One line per optional check: enabled, or the variable that would enable it. */
 export function describeChecks(s: LiveSettings): string[] {
-  const on = (cond: unknown, what: string, enable: string): string => (cond ? `  on   ${what}` : `  off  ${what} (${enable})`);
+  const on = (cond: unknown, what: string, enable: string): string =>
+    cond ? `  on   ${what}` : `  off  ${what} (${enable})`;
   return [
     on(true, "service accounts: create, read through the key listing, delete (free; nothing left behind)", ""),
     on(true, "functions and CLI reads: API keys, invoices, service accounts", ""),
-    on(!s.skipEngine, "one stack through the Pulumi engine: up, preview, rotate, destroy", `unset ${LIVE_ENV.skipEngine}`),
+    on(
+      !s.skipEngine,
+      "one stack through the Pulumi engine: up, preview, rotate, destroy",
+      `unset ${LIVE_ENV.skipEngine}`,
+    ),
     on(s.appId, "app logs (function and CLI)", `set ${LIVE_ENV.app}`),
     on(s.buildId, "build logs (function and CLI)", `set ${LIVE_ENV.build}`),
     on(s.runId, "cancel a run", `set ${LIVE_ENV.run}`),
     on(s.secretsAppId, "write one app secret, PIMS_LIVE_CHECK", `set ${LIVE_ENV.secretsApp}`),
-    on(s.resize, "grow a volume (may cost money)", s.resizeSkipped ?? `set ${LIVE_ENV.volume}, ${LIVE_ENV.resizeGb} and ${LIVE_ENV.allowResize}=1`),
+    on(
+      s.resize,
+      "grow a volume (may cost money)",
+      s.resizeSkipped ?? `set ${LIVE_ENV.volume}, ${LIVE_ENV.resizeGb} and ${LIVE_ENV.allowResize}=1`,
+    ),
     on(s.allowCreateProject, "create a project (cannot be deleted)", `set ${LIVE_ENV.allowCreateProject}=1`),
   ];
 }

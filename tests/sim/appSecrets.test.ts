@@ -73,9 +73,18 @@ describe("AppSecrets against the simulator", () => {
 
     test("create → add/change → read → remove a key → replace → delete", async () => {
       // create: the full map, exactly
-      const created = await ctx.provider.create({ projectId, appId, secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } });
+      const created = await ctx.provider.create({
+        projectId,
+        appId,
+        secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api },
+      });
       expect(created.id).toBe(`${projectId}/${appId}`);
-      expect(created.outs).toEqual({ projectId, appId, secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api }, secretNames: ["API_KEY", "DATABASE_URL"] });
+      expect(created.outs).toEqual({
+        projectId,
+        appId,
+        secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api },
+        secretNames: ["API_KEY", "DATABASE_URL"],
+      });
       expect(ctx.sim.appSecrets(projectId, appId)).toEqual({ DATABASE_URL: VAL.db1, API_KEY: VAL.api });
       let outs = created.outs as AppSecretsOutputs;
 
@@ -85,7 +94,9 @@ describe("AppSecrets against the simulator", () => {
       expect(await ctx.provider.diff(created.id, outs, grown)).toEqual({ changes: true });
       const u1 = await ctx.provider.update(created.id, outs, grown);
       expect(u1.outs).toEqual({ ...grown, secretNames: ["API_KEY", "DATABASE_URL", "HMAC_KEY"] });
-      expect(ctx.sim.requests.map((r) => [r.method, r.path, r.body])).toEqual([["PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, grown.secrets]]);
+      expect(ctx.sim.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ["PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, grown.secrets],
+      ]);
       expect(ctx.sim.appSecrets(projectId, appId)).toEqual(grown.secrets);
       expect(ctx.warn).not.toHaveBeenCalled();
       outs = u1.outs as AppSecretsOutputs;
@@ -114,7 +125,11 @@ describe("AppSecrets against the simulator", () => {
 
       // another app replaces: the new app gets the map first, then the old resource is deleted (nothing sent)
       const moved = { projectId, appId: app2, secrets: shrunk.secrets };
-      expect(await ctx.provider.diff(created.id, outs, moved)).toEqual({ changes: true, replaces: ["appId"], deleteBeforeReplace: false });
+      expect(await ctx.provider.diff(created.id, outs, moved)).toEqual({
+        changes: true,
+        replaces: ["appId"],
+        deleteBeforeReplace: false,
+      });
       const replacement = await ctx.provider.create(moved);
       expect(replacement.id).toBe(`${projectId}/${app2}`);
       expect(ctx.sim.appSecrets(projectId, app2)).toEqual(shrunk.secrets);
@@ -136,13 +151,17 @@ describe("AppSecrets against the simulator", () => {
       const other = ctx.sim.addApp(projectId, `ext-${mode}`).id;
       await ctx.provider.create({ projectId, appId: other, secrets: { OUTSIDE: VAL.num } });
       await ctx.provider.create({ projectId, appId: other, secrets: { MANAGED: VAL.key } });
-      expect(ctx.sim.appSecrets(projectId, other)).toEqual(mode === "merge" ? { OUTSIDE: VAL.num, MANAGED: VAL.key } : { MANAGED: VAL.key });
+      expect(ctx.sim.appSecrets(projectId, other)).toEqual(
+        mode === "merge" ? { OUTSIDE: VAL.num, MANAGED: VAL.key } : { MANAGED: VAL.key },
+      );
     });
   });
 
   test("an app that does not exist: the error names the app, not the values", async () => {
     const projectId = ctx.sim.addProject().id;
-    const e = await failure(ctx.provider.create({ projectId, appId: `${projectId}-ghost`, secrets: { A: VAL.db1, B: VAL.api } }));
+    const e = await failure(
+      ctx.provider.create({ projectId, appId: `${projectId}-ghost`, secrets: { A: VAL.db1, B: VAL.api } }),
+    );
     expect(e.message).toMatch(new RegExp(`^updating secrets of app ${projectId}-ghost in project ${projectId}: 404 `));
     expectNoPlaintextSecrets(`${e.message}\n${e.stack}`, ALL_VALUES, "error message");
   });
@@ -152,7 +171,9 @@ describe("AppSecrets against the simulator", () => {
     const appId = ctx.sim.addApp(projectId, "web").id;
     // check would stop this name; the service's own rule is shown when check is bypassed
     const e = await failure(ctx.provider.create({ projectId, appId, secrets: { "bad-name": VAL.db1 } }));
-    expect(e.message).toBe(`updating secrets of app ${appId} in project ${projectId}: 422 secret name "bad-name" must match ^[A-Za-z_][A-Za-z0-9_]*$`);
+    expect(e.message).toBe(
+      `updating secrets of app ${appId} in project ${projectId}: 422 secret name "bad-name" must match ^[A-Za-z_][A-Za-z0-9_]*$`,
+    );
     expect(ctx.sim.appSecrets(projectId, appId)).toEqual({});
   });
 
@@ -169,9 +190,15 @@ describe("AppSecrets against the simulator", () => {
     try {
       const { port } = echo.address() as AddressInfo;
       const p = new AppSecretsProvider();
-      await p.configure(configureRequest({ "pims:token": "echo-token-123456", "pims:baseUrl": `http://127.0.0.1:${port}` }));
-      const e = await failure(p.create({ projectId: "p-1", appId: "p-1-web", secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } }));
-      expect(e.message).toBe('updating secrets of app p-1-web in project p-1: 422 rejected {"DATABASE_URL":"[REDACTED]","API_KEY":"[REDACTED]"}');
+      await p.configure(
+        configureRequest({ "pims:token": "echo-token-123456", "pims:baseUrl": `http://127.0.0.1:${port}` }),
+      );
+      const e = await failure(
+        p.create({ projectId: "p-1", appId: "p-1-web", secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } }),
+      );
+      expect(e.message).toBe(
+        'updating secrets of app p-1-web in project p-1: 422 rejected {"DATABASE_URL":"[REDACTED]","API_KEY":"[REDACTED]"}',
+      );
       expectNoPlaintextSecrets(`${e.message}\n${e.stack}`, ALL_VALUES, "error message");
     } finally {
       echo.closeAllConnections();
@@ -180,7 +207,9 @@ describe("AppSecrets against the simulator", () => {
   });
 
   test("import (read with no state) is refused with what to do instead", async () => {
-    await expect(ctx.provider.read("p-1/p-1-web")).rejects.toThrow(/cannot be imported: the service has no operation to read secrets/);
+    await expect(ctx.provider.read("p-1/p-1-web")).rejects.toThrow(
+      /cannot be imported: the service has no operation to read secrets/,
+    );
     expect(ctx.sim.requests).toHaveLength(0);
   });
 });

@@ -35,7 +35,13 @@ describe("pims build-logs", () => {
 
     const j = await pims(["build-logs", p, app, bad.id, "--json"]);
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ buildId: bad.id, status: "build_failure", finished: true, succeeded: false, logs: [{ log: "error TS2304" }] });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      buildId: bad.id,
+      status: "build_failure",
+      finished: true,
+      succeeded: false,
+      logs: [{ log: "error TS2304" }],
+    });
   });
 
   it("--follow prints only new entries and exits 0 when the build reaches success", async () => {
@@ -68,7 +74,10 @@ describe("pims build-logs", () => {
     const r = await run;
     expect(r.code).toBe(1);
     const objs = lines(r.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(objs).toEqual([expect.objectContaining({ log: "no such image" }), { buildId: b.id, status: "init_failure", finished: true, succeeded: false }]);
+    expect(objs).toEqual([
+      expect.objectContaining({ log: "no such image" }),
+      { buildId: b.id, status: "init_failure", finished: true, succeeded: false },
+    ]);
   });
 
   it("--follow on an already finished build returns at once", async () => {
@@ -133,7 +142,9 @@ describe("pims runs cancel", () => {
     const run = sim.addRun(p, app, { status: "finished" });
     const r = await pims(["runs", "cancel", p, app, run.id]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`cancelling run ${run.id} of app ${app} in project ${p}: 409 run ${run.id} has already finished (status: finished)`);
+    expect(r.stderr.trim()).toBe(
+      `cancelling run ${run.id} of app ${app} in project ${p}: 409 run ${run.id} has already finished (status: finished)`,
+    );
     expect(sim.runs().find((x) => x.id === run.id)?.status).toBe("finished");
   });
 

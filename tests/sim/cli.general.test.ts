@@ -22,7 +22,8 @@ describe("pims", () => {
   it("--help lists the commands and the exit codes (exit 0); --version prints the package version", async () => {
     const help = await pims(["--help"]);
     expect(help.code).toBe(0);
-    for (const s of ["logs", "build-logs", "runs", "api-keys", "invoices", "Exit codes:", "PIMS_TOKEN"]) expect(help.stdout).toContain(s);
+    for (const s of ["logs", "build-logs", "runs", "api-keys", "invoices", "Exit codes:", "PIMS_TOKEN"])
+      expect(help.stdout).toContain(s);
     const version = await pims(["--version"]);
     expect(version.code).toBe(0);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -49,13 +50,15 @@ describe("pims", () => {
   ])("usage error %j exits 2 without a request (%s)", async (args, expected) => {
     const r = await pims(args);
     expect(r.code).toBe(2);
-    if (!["no command", "unknown command", "missing argument", "too many arguments"].includes(expected)) expect(r.stderr).toContain(expected);
+    if (!["no command", "unknown command", "missing argument", "too many arguments"].includes(expected))
+      expect(r.stderr).toContain(expected);
     expect(r.stderr).not.toBe("");
     expect(sim.requests).toHaveLength(0);
   });
 
   it("missing PIMS_TOKEN or base URL: one line naming the environment variables and --base-url, no stack, exit 2", async () => {
-    const cliText = (missing: Array<"token" | "baseUrl">): string => `error: ${new MissingCredentialsError(missing, { audience: "cli" }).message}\n`;
+    const cliText = (missing: Array<"token" | "baseUrl">): string =>
+      `error: ${new MissingCredentialsError(missing, { audience: "cli" }).message}\n`;
     const noToken = await pims(["invoices", "p-1"], { env: { PIMS_TOKEN: undefined } });
     expect(noToken.code).toBe(2);
     expect(noToken.stdout).toBe("");
@@ -65,7 +68,9 @@ describe("pims", () => {
     expect(noAddress.code).toBe(2);
     expect(noAddress.stderr).toBe(cliText(["baseUrl"]));
     expect(noAddress.stderr).toMatch(/--base-url <url>.*PIMS_BASE_URL/);
-    const nothing = await pims(["logs", "p-1", "a", "--follow"], { env: { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined } });
+    const nothing = await pims(["logs", "p-1", "a", "--follow"], {
+      env: { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined },
+    });
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toBe(cliText(["token", "baseUrl"]));
     for (const r of [noToken, noAddress, nothing]) {
@@ -80,7 +85,9 @@ describe("pims", () => {
     const bad = await pims(["invoices", "p-1"], { env: { PIMS_BASE_URL: "api.example.com/v2" } });
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)).toEqual([
-      expect.stringContaining('PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got "api.example.com/v2"'),
+      expect.stringContaining(
+        'PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got "api.example.com/v2"',
+      ),
     ]);
     const { p } = seedApp();
     sim.addInvoice(p, { id: "in_v2" });
@@ -95,8 +102,12 @@ describe("pims", () => {
     sim.addInvoice(p, { id: "in_flag" });
     const r = await pims(["--base-url", sim.baseUrl, "invoices", p, "--json"], { env: { PIMS_BASE_URL: undefined } });
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as { invoices: Array<{ id: string }> }).invoices.map((i) => i.id)).toEqual(["in_flag"]);
-    const after = await pims(["invoices", p, "--base-url", sim.baseUrl], { env: { PIMS_BASE_URL: "http://127.0.0.1:9" } });
+    expect((JSON.parse(r.stdout) as { invoices: Array<{ id: string }> }).invoices.map((i) => i.id)).toEqual([
+      "in_flag",
+    ]);
+    const after = await pims(["invoices", p, "--base-url", sim.baseUrl], {
+      env: { PIMS_BASE_URL: "http://127.0.0.1:9" },
+    });
     expect(after.code).toBe(0);
   });
 
@@ -104,7 +115,9 @@ describe("pims", () => {
     const r = await pims(["invoices", "p-nope"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr.trim()).toBe(`listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`);
+    expect(r.stderr.trim()).toBe(
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+    );
   });
 
   it("a bad token exits 1 with the 401 message, and neither token is printed", async () => {
@@ -124,7 +137,9 @@ describe("pims", () => {
     expect(verbose.code).toBe(0);
     const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("pims: "));
     expect(retryLines).toHaveLength(2);
-    expect(retryLines[0]).toMatch(new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`));
+    expect(retryLines[0]).toMatch(
+      new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`),
+    );
     expect(verbose.stdout).toContain("in_1");
 
     sim.addFault({ method: "GET", path: `/v2/projects/${p}/invoices`, kind: "status", status: 503, times: 1 });

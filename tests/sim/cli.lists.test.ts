@@ -62,12 +62,18 @@ describe("pims invoices", () => {
     expect(r.code).toBe(0);
     const rows = lines(r.stdout);
     expect(rows[0]).toMatch(/^ID\s+CREATED\s+AMOUNT\s+STATUS\s+ACCOUNT\s+COUNTRY\s+PDF$/);
-    expect(rows[1]).toMatch(/^in_usd\s.*\s12\.34 USD\s+open\s+Demo Account\s+US\s+https:\/\/invoices\.example\.com\/in_usd\.pdf$/);
+    expect(rows[1]).toMatch(
+      /^in_usd\s.*\s12\.34 USD\s+open\s+Demo Account\s+US\s+https:\/\/invoices\.example\.com\/in_usd\.pdf$/,
+    );
     expect(rows[2]).toContain(" 500 JPY ");
     expect(rows[3]).toContain(" 1.234 KWD ");
     // Right-aligned: the amounts end in the same column as the header AMOUNT.
     const end = rows[0].indexOf("AMOUNT") + "AMOUNT".length;
-    expect([rows[1].indexOf("12.34 USD") + 9, rows[2].indexOf("500 JPY") + 7, rows[3].indexOf("1.234 KWD") + 9]).toEqual([end, end, end]);
+    expect([
+      rows[1].indexOf("12.34 USD") + 9,
+      rows[2].indexOf("500 JPY") + 7,
+      rows[3].indexOf("1.234 KWD") + 9,
+    ]).toEqual([end, end, end]);
   });
 
   it("columns line up whatever createdAt looks like: not RFC 3339, wide or combining characters, control characters", async () => {
@@ -82,11 +88,17 @@ describe("pims invoices", () => {
     expect(rows).toHaveLength(5); // a newline in a value does not break its row
     expect(rows[4]).toContain("Acme\\nCorp\\tLtd");
     // Terminal columns, measured independently: composed characters count once, CJK ideographs twice.
-    const columns = (s: string): number => Array.from(s.normalize("NFC")).reduce((w, ch) => w + (/[\u3000-\u9fff]/u.test(ch) ? 2 : 1), 0);
+    const columns = (s: string): number =>
+      Array.from(s.normalize("NFC")).reduce((w, ch) => w + (/[\u3000-\u9fff]/u.test(ch) ? 2 : 1), 0);
     const startOf = (row: string, text: string): number => columns(row.slice(0, row.indexOf(text)));
     const amountEnd = startOf(rows[0], "AMOUNT") + "AMOUNT".length;
     const amounts = ["12.34 USD", "0.05 EUR", "123456 JPY", "0.001 KWD"];
-    expect(amounts.map((a, i) => startOf(rows[i + 1], a) + a.length)).toEqual([amountEnd, amountEnd, amountEnd, amountEnd]);
+    expect(amounts.map((a, i) => startOf(rows[i + 1], a) + a.length)).toEqual([
+      amountEnd,
+      amountEnd,
+      amountEnd,
+      amountEnd,
+    ]);
     const statusAt = startOf(rows[0], "STATUS");
     expect(rows.slice(1).map((row) => startOf(row, "paid"))).toEqual([statusAt, statusAt, statusAt, statusAt]);
   });
@@ -97,7 +109,15 @@ describe("pims invoices", () => {
     const r = await pims(["invoices", p, "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      invoices: [expect.objectContaining({ id: "in_eur", amountDue: 1999, amountDueMajor: 19.99, currency: "eur", currencyDigits: 2 })],
+      invoices: [
+        expect.objectContaining({
+          id: "in_eur",
+          amountDue: 1999,
+          amountDueMajor: 19.99,
+          currency: "eur",
+          currencyDigits: 2,
+        }),
+      ],
     });
   });
 });

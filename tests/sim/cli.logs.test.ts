@@ -17,7 +17,13 @@ describe("pims logs", () => {
   function seedThree(p: string, app: string): void {
     sim.addLogs(p, app, [
       { timestamp: "2024-05-01T12:00:00.000Z", logLine: "boot", containerName: "web", runId: "run-a" },
-      { timestamp: "2024-05-01T12:00:01.000Z", logLine: "ERROR disk", containerName: "worker", runId: "run-a", stream: "stderr" },
+      {
+        timestamp: "2024-05-01T12:00:01.000Z",
+        logLine: "ERROR disk",
+        containerName: "worker",
+        runId: "run-a",
+        stream: "stderr",
+      },
       { timestamp: "2024-05-01T12:00:02.000Z", logLine: "ready", containerName: "web", runId: "run-b" },
     ]);
   }

@@ -29,9 +29,15 @@ test("--record writes the requests' shapes, never the token, a key value or an i
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(key.apiKey); // the CLI was asked to show it: the recording still must not
   const records = read(file);
-  expect(records.map((x) => [x.method, x.route, x.status])).toEqual([["GET", "/v2/projects/{project_id}/api-keys", 200]]);
+  expect(records.map((x) => [x.method, x.route, x.status])).toEqual([
+    ["GET", "/v2/projects/{project_id}/api-keys", 200],
+  ]);
   expect(records[0].body).toEqual([expect.objectContaining({ apiKey: "string", principalId: "null" })]);
-  expectNoPlaintextSecrets(fs.readFileSync(file, "utf8"), [cli.sim.token, key.apiKey, key.id, p], "the CLI's recording");
+  expectNoPlaintextSecrets(
+    fs.readFileSync(file, "utf8"),
+    [cli.sim.token, key.apiKey, key.id, p],
+    "the CLI's recording",
+  );
 });
 
 test("PIMS_WIRE_RECORD turns it on too; --record wins over it", async () => {

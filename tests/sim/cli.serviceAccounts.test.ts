@@ -47,7 +47,9 @@ describe("pims service-accounts", () => {
     // Grouped by name, oldest first: the two "ci" accounts side by side.
     expect(rows.map((row) => row.split(/\s+/)[0])).toEqual([...ci, web]);
     const [first, second] = rows;
-    expect(first).toMatch(new RegExp(`^${ci[0]}\\s+ci\\s+active\\s+${live.get(ci[0])?.createdAt}\\s+${live.get(ci[0])?.tokenExpiresAt}$`));
+    expect(first).toMatch(
+      new RegExp(`^${ci[0]}\\s+ci\\s+active\\s+${live.get(ci[0])?.createdAt}\\s+${live.get(ci[0])?.tokenExpiresAt}$`),
+    );
     expect(second).toMatch(new RegExp(`^${ci[1]}\\s+ci\\s+active\\s+${live.get(ci[1])?.createdAt}\\s+never$`));
     expect(header.indexOf("CREATED")).toBe(first.indexOf(live.get(ci[0])?.createdAt ?? "?"));
     expectNoKeyMaterial(r);
@@ -59,9 +61,16 @@ describe("pims service-accounts", () => {
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout) as { accounts: Array<Record<string, string>> };
     expect(body.accounts.map((a) => a.id)).toEqual([...ci, web]);
-    for (const a of body.accounts) expect(Object.keys(a).sort()).toEqual(["createdAt", "expiresAt", "id", "name", "status"]);
+    for (const a of body.accounts)
+      expect(Object.keys(a).sort()).toEqual(["createdAt", "expiresAt", "id", "name", "status"]);
     const live = sim.serviceAccounts(p).find((a) => a.id === web);
-    expect(body.accounts[2]).toEqual({ id: web, name: "web", status: "active", createdAt: live?.createdAt, expiresAt: live?.tokenExpiresAt });
+    expect(body.accounts[2]).toEqual({
+      id: web,
+      name: "web",
+      status: "active",
+      createdAt: live?.createdAt,
+      expiresAt: live?.tokenExpiresAt,
+    });
     expectNoKeyMaterial(r);
   });
 
@@ -74,7 +83,9 @@ describe("pims service-accounts", () => {
     expectNoKeyMaterial(empty);
     const unknown = await pims(["service-accounts", "list", "p-nope"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr.trim()).toBe(`listing API keys of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/api-keys)`);
+    expect(unknown.stderr.trim()).toBe(
+      `listing API keys of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/api-keys)`,
+    );
   });
 
   it("delete: prints the service's message, exit 0; the account is gone from the service and from list", async () => {
@@ -84,11 +95,15 @@ describe("pims service-accounts", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(`service account ${ci[1]} deleted`);
     expect(r.stderr).toBe("");
-    expect(sim.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /v2/projects/${p}/service-accounts/${ci[1]} 200`]);
+    expect(sim.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      `DELETE /v2/projects/${p}/service-accounts/${ci[1]} 200`,
+    ]);
     expect(sim.deletedServiceAccounts()).toContain(ci[1]);
     expect(sim.serviceAccounts(p).map((a) => a.id)).not.toContain(ci[1]);
     const after = await pims(["service-accounts", "list", p, "--json"]);
-    expect((JSON.parse(after.stdout) as { accounts: Array<{ id: string }> }).accounts.map((a) => a.id)).not.toContain(ci[1]);
+    expect((JSON.parse(after.stdout) as { accounts: Array<{ id: string }> }).accounts.map((a) => a.id)).not.toContain(
+      ci[1],
+    );
     expectNoKeyMaterial(r);
   });
 

@@ -26,13 +26,26 @@ function exportOf(ids: { id: string; previous?: string; retired?: string[] }): s
     deployment: {
       manifest: { time: "2026-01-01T00:00:00Z" },
       resources: [
-        { urn: "urn:pulumi:dev::app::pulumi:pulumi:Stack::app-dev", type: "pulumi:pulumi:Stack", outputs: { note: "not an account" } },
-        { urn: "urn:pulumi:dev::app::pulumi-nodejs:dynamic/pims:Project::proj", type: "pulumi-nodejs:dynamic/pims:Project", id: "p-00000000" },
+        {
+          urn: "urn:pulumi:dev::app::pulumi:pulumi:Stack::app-dev",
+          type: "pulumi:pulumi:Stack",
+          outputs: { note: "not an account" },
+        },
+        {
+          urn: "urn:pulumi:dev::app::pulumi-nodejs:dynamic/pims:Project::proj",
+          type: "pulumi-nodejs:dynamic/pims:Project",
+          id: "p-00000000",
+        },
         {
           urn: "urn:pulumi:dev::app::pulumi-nodejs:dynamic/pims:ServiceAccount::ci",
           type: "pulumi-nodejs:dynamic/pims:ServiceAccount",
           id: ids.id,
-          outputs: { serviceAccountId: ids.id, previousServiceAccountId: ids.previous, retiredServiceAccountIds: ids.retired ?? [], token },
+          outputs: {
+            serviceAccountId: ids.id,
+            previousServiceAccountId: ids.previous,
+            retiredServiceAccountIds: ids.retired ?? [],
+            token,
+          },
         },
       ],
     },
@@ -49,7 +62,8 @@ async function seed(): Promise<{ p: string; current: string; previous: string; r
   const p = cli.sim.addProject().id;
   const client = testClient(cli.sim);
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) ids.push((await client.createServiceAccount(p, { name: "ci", description: "", grants: [p], expiresIn: 0 })).id);
+  for (let i = 0; i < 5; i++)
+    ids.push((await client.createServiceAccount(p, { name: "ci", description: "", grants: [p], expiresIn: 0 })).id);
   const [retired, previous, current, ...orphans] = ids;
   return { p, current, previous, retired, orphans };
 }
@@ -62,8 +76,16 @@ describe("pims service-accounts list --state", () => {
     expect(r.code).toBe(0);
     const [header, ...rest] = lines(r.stdout);
     expect(header).toMatch(/^ID\s+NAME\s+STATUS\s+CREATED\s+EXPIRES\s+STACK$/);
-    const marks = Object.fromEntries(rest.filter((l) => /^sa-/.test(l)).map((l) => [l.split(/\s+/)[0], l.split(/\s+/).pop()]));
-    expect(marks).toEqual({ [s.current]: "yes", [s.previous]: "yes", [s.retired]: "yes", [s.orphans[0]]: "no", [s.orphans[1]]: "no" });
+    const marks = Object.fromEntries(
+      rest.filter((l) => /^sa-/.test(l)).map((l) => [l.split(/\s+/)[0], l.split(/\s+/).pop()]),
+    );
+    expect(marks).toEqual({
+      [s.current]: "yes",
+      [s.previous]: "yes",
+      [s.retired]: "yes",
+      [s.orphans[0]]: "no",
+      [s.orphans[1]]: "no",
+    });
     expect(r.stdout).toContain(`2 accounts with STACK no are held by none of the states given`);
     expect(r.stdout).toContain(`pims service-accounts delete ${s.p} <id>`);
     expect(r.stdout + r.stderr).not.toContain(CIPHERTEXT);
@@ -72,7 +94,9 @@ describe("pims service-accounts list --state", () => {
   it("--json with the export on stdin (-), and two states (repeatable): each account has stack true/false", async () => {
     const s = await seed();
     const other = stateFile("other.json", exportOf({ id: s.orphans[0] }));
-    const r = await pims(["service-accounts", "list", s.p, "--json", "--state", "-", "--state", other], { stdin: exportOf({ id: s.current }) });
+    const r = await pims(["service-accounts", "list", s.p, "--json", "--state", "-", "--state", other], {
+      stdin: exportOf({ id: s.current }),
+    });
     expect(r.code).toBe(0);
     const { accounts } = JSON.parse(r.stdout) as { accounts: Array<{ id: string; stack: boolean }> };
     const held = accounts.filter((a) => a.stack).map((a) => a.id);

@@ -29,11 +29,17 @@ interface TokensJson {
  * without the client), with the secrets the simulator issued: none may appear in what the CLI printed, not even masked.
  */
 async function expectNoKeyValues(sim: PimsSimulator, project: string, ...runs: RunResult[]): Promise<void> {
-  const res = await fetch(`${sim.baseUrl}/v2/projects/${project}/api-keys`, { headers: { Authorization: `Bearer ${sim.token}` } });
+  const res = await fetch(`${sim.baseUrl}/v2/projects/${project}/api-keys`, {
+    headers: { Authorization: `Bearer ${sim.token}` },
+  });
   const values = ((await res.json()) as Array<{ apiKey: string }>).map((k) => k.apiKey);
   expect(values.length).toBeGreaterThan(0);
   const printed = runs.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
-  expectNoPlaintextSecrets(printed, [...values, ...values.map(maskSecret), ...sim.issuedSecrets()], "pims tokens output");
+  expectNoPlaintextSecrets(
+    printed,
+    [...values, ...values.map(maskSecret), ...sim.issuedSecrets()],
+    "pims tokens output",
+  );
   expect(printed).not.toContain("…"); // maskSecret's ellipsis: no masked value either
   expect(printed).not.toMatch(/apiKey/);
 }
@@ -43,9 +49,19 @@ function seeded(cli: CliSuite): { p: string; sa: string } {
   const p = sim.addProject().id;
   sim.addApiKey(p, { name: "month", apiKey: "pims_live_month_0123456789abcdef", expiresAt: at(30 * DAY) });
   sim.addApiKey(p, { name: "forever", apiKey: "pims_live_forever_0123456789abcdef", expiresAt: "never" });
-  sim.addApiKey(p, { name: "soon", apiKey: "pims_live_soon_0123456789abcdef", expiresAt: at(2 * HOUR + 30_000), principalId: "sa-soon" });
+  sim.addApiKey(p, {
+    name: "soon",
+    apiKey: "pims_live_soon_0123456789abcdef",
+    expiresAt: at(2 * HOUR + 30_000),
+    principalId: "sa-soon",
+  });
   // A live service account: its key's expiry is computed by the simulator (3 days on its clock, not advanced here).
-  const sa = sim.addServiceAccount({ projectId: p, name: "ci-deployer", expiresIn: 3 * 86_400, tokenSecret: "pims_sa_secret_for_the_scan_0001" }).id;
+  const sa = sim.addServiceAccount({
+    projectId: p,
+    name: "ci-deployer",
+    expiresIn: 3 * 86_400,
+    tokenSecret: "pims_sa_secret_for_the_scan_0001",
+  }).id;
   return { p, sa };
 }
 
@@ -66,7 +82,9 @@ describe("pims tokens (default profile)", () => {
     expect(rows[2]).toMatch(/^key-\w+\s+month\s+-\s+active\s+\S+Z\s+(30d|29d 23h)$/);
     expect(rows[3]).toMatch(/^key-\w+\s+forever\s+-\s+active\s+never\s+never$/);
     // Columns line up: each row's expiry starts under the header's EXPIRES AT.
-    expect(rows.map((row) => row.search(/\d{4}-\d{2}-\d{2}T|never/))).toEqual(rows.map(() => header.indexOf("EXPIRES AT")));
+    expect(rows.map((row) => row.search(/\d{4}-\d{2}-\d{2}T|never/))).toEqual(
+      rows.map(() => header.indexOf("EXPIRES AT")),
+    );
     await expectNoKeyValues(cli.sim, p, r);
   });
 
@@ -86,7 +104,11 @@ describe("pims tokens (default profile)", () => {
     expect(r.code).toBe(4);
     expect(lines(r.stdout).map((row) => row.split(/\s+/).pop())).toEqual(["3h", "yes", "no", "no", "no"]);
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(new RegExp(`^expiring: soon \\(key-\\w+, service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) left\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^expiring: soon \\(key-\\w+, service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) left\\)$`,
+        ),
+      ),
     ]);
 
     // A wider window takes in the service account's token (3 days) too, not the 30-day key or the one that never expires.
@@ -101,14 +123,21 @@ describe("pims tokens (default profile)", () => {
   it("counts an already expired token whatever the window (0s included), shown as expired … ago", async () => {
     const p = cli.sim.addProject().id;
     cli.sim.addApiKey(p, { name: "later", apiKey: "pims_live_later_0123456789abcdef", expiresAt: at(10 * DAY) });
-    cli.sim.addApiKey(p, { name: "stale", apiKey: "pims_live_stale_0123456789abcdef", expiresAt: at(-(2 * HOUR + 60_000)), status: "expired" });
+    cli.sim.addApiKey(p, {
+      name: "stale",
+      apiKey: "pims_live_stale_0123456789abcdef",
+      expiresAt: at(-(2 * HOUR + 60_000)),
+      status: "expired",
+    });
     const r = await pims(["tokens", p, "--expiring-within", "0s"]);
     expect(r.code).toBe(4);
     const rows = lines(r.stdout);
     expect(rows[1]).toMatch(/^key-\w+\s+stale\s+-\s+expired\s+\S+Z\s+expired 2h 1m ago\s+yes$/);
     expect(rows[2]).toMatch(/\s+later\s+.*\s+no$/);
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(/^expiring: stale \(key-\w+, no service account\) in project \S+ expired at \S+Z \(expired 2h 1m ago\)$/),
+      expect.stringMatching(
+        /^expiring: stale \(key-\w+, no service account\) in project \S+ expired at \S+Z \(expired 2h 1m ago\)$/,
+      ),
     ]);
     await expectNoKeyValues(cli.sim, p, r);
   });
@@ -130,7 +159,8 @@ describe("pims tokens (default profile)", () => {
       ["month", null, "active", false],
       ["forever", null, "active", false],
     ]);
-    for (const t of body.tokens) expect(Object.keys(t)).toEqual(["id", "name", "principalId", "status", "expiresAt", "secondsLeft", "expiring"]);
+    for (const t of body.tokens)
+      expect(Object.keys(t)).toEqual(["id", "name", "principalId", "status", "expiresAt", "secondsLeft", "expiring"]);
     // secondsLeft is measured from `now`, on the machine clock.
     const soon = body.tokens[0];
     expect(soon.secondsLeft).toBe(Math.floor((Date.parse(soon.expiresAt ?? "") - now) / 1000));
@@ -160,14 +190,23 @@ describe("pims tokens (default profile)", () => {
     expect(r.stderr).toBe("");
     const j = await pims(["tokens", p, "--json", "--expiring-within", "7d"]);
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.stdout)).toEqual({ project: p, now: expect.any(String), within: "7d", withinSeconds: 604_800, tokens: [], expiring: 0 });
+    expect(JSON.parse(j.stdout)).toEqual({
+      project: p,
+      now: expect.any(String),
+      within: "7d",
+      withinSeconds: 604_800,
+      tokens: [],
+      expiring: 0,
+    });
   });
 
   it("a project the service does not know: exit 1 with the service's message", async () => {
     const r = await pims(["tokens", "p-nope", "--expiring-within", "7d"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr.trim()).toBe(`listing API keys of project p-nope: 404 project p-nope not found (GET ${cli.sim.baseUrl}/v2/projects/p-nope/api-keys)`);
+    expect(r.stderr.trim()).toBe(
+      `listing API keys of project p-nope: 404 project p-nope not found (GET ${cli.sim.baseUrl}/v2/projects/p-nope/api-keys)`,
+    );
   });
 
   it.each([["1y"], ["7"], ["-1d"], ["1.5h"], ["soon"], ["99999999999999999d"]])(
@@ -177,7 +216,9 @@ describe("pims tokens (default profile)", () => {
       cli.sim.clearRequests();
       const r = await pims(["tokens", p, "--expiring-within", bad]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`error: --expiring-within must be a duration such as 30s, 15m, 2h, 7d (got ${JSON.stringify(bad)})`);
+      expect(r.stderr).toContain(
+        `error: --expiring-within must be a duration such as 30s, 15m, 2h, 7d (got ${JSON.stringify(bad)})`,
+      );
       expect(r.stdout).toBe("");
       expect(cli.sim.requests).toEqual([]);
     },
@@ -198,12 +239,23 @@ describe("pims tokens (quirky profile: expiresAt null for never, principalId nul
   it("a null expiry is never: listed last, never flagged; a null principal is -", async () => {
     const p = cli.sim.addProject().id;
     cli.sim.addApiKey(p, { name: "forever", apiKey: "pims_live_forever_0123456789abcdef", expiresAt: "never" });
-    cli.sim.addApiKey(p, { name: "week", apiKey: "pims_live_week_0123456789abcdef", expiresAt: at(6 * DAY + 3 * HOUR + 60_000) });
-    cli.sim.addServiceAccount({ projectId: p, name: "eternal", expiresIn: 0, tokenSecret: "pims_sa_secret_eternal_for_scan_02" });
+    cli.sim.addApiKey(p, {
+      name: "week",
+      apiKey: "pims_live_week_0123456789abcdef",
+      expiresAt: at(6 * DAY + 3 * HOUR + 60_000),
+    });
+    cli.sim.addServiceAccount({
+      projectId: p,
+      name: "eternal",
+      expiresIn: 0,
+      tokenSecret: "pims_sa_secret_eternal_for_scan_02",
+    });
 
     // The wire really says null (read without the client).
     const wire = (await (
-      await fetch(`${cli.sim.baseUrl}/v2/projects/${p}/api-keys`, { headers: { Authorization: `Bearer ${cli.sim.token}` } })
+      await fetch(`${cli.sim.baseUrl}/v2/projects/${p}/api-keys`, {
+        headers: { Authorization: `Bearer ${cli.sim.token}` },
+      })
     ).json()) as Array<{
       expiresAt: unknown;
     }>;

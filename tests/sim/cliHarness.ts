@@ -64,7 +64,11 @@ export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
   });
 
   async function pims(args: string[], o: RunOptions = {}): Promise<RunResult> {
-    const result = await runCli(args, { PIMS_TOKEN: sim().token, PIMS_BASE_URL: sim().baseUrl, PIMS_RETRY_MIN_DELAY_MS: "5", ...o.env }, o);
+    const result = await runCli(
+      args,
+      { PIMS_TOKEN: sim().token, PIMS_BASE_URL: sim().baseUrl, PIMS_RETRY_MIN_DELAY_MS: "5", ...o.env },
+      o,
+    );
     transcript.push(result.stdout, result.stderr);
     return result;
   }
@@ -85,7 +89,11 @@ export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
  * Runs the compiled `pims <args>` (Node 22) asynchronously (a simulator in this process must keep serving), with this
  * process's environment plus `env` (undefined removes a variable; PULUMI_CONFIG is always removed).
  */
-export function runCli(args: string[], env: Record<string, string | undefined>, o: Omit<RunOptions, "env"> = {}): Promise<RunResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  o: Omit<RunOptions, "env"> = {},
+): Promise<RunResult> {
   const full: Record<string, string | undefined> = {
     ...process.env,
     PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ""}`,
@@ -100,7 +108,11 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     let stderr = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`,
+        ),
+      );
     }, o.timeoutMs ?? 20_000);
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       stdout += d;

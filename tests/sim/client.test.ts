@@ -31,7 +31,9 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(keys[0]).toMatchObject({ principalId: sa.id, source: "service_account", status: "active", projectId });
     expect(keys[2]).not.toHaveProperty("principalId");
     expect(keys[2].expiresAt).toBe("never");
-    expect(sim.requests).toEqual([expect.objectContaining({ method: "GET", path: `/v2/projects/${projectId}/api-keys`, status: 200 })]);
+    expect(sim.requests).toEqual([
+      expect.objectContaining({ method: "GET", path: `/v2/projects/${projectId}/api-keys`, status: 200 }),
+    ]);
   });
 
   it("createServiceAccount: sends the body as given, returns the one-time token, the account exists", async () => {
@@ -43,7 +45,9 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(sa.token.secret).toMatch(/^pims_sa_/);
     expect(sim.issuedSecrets()).toContain(sa.token.secret);
     expect(Date.parse(sa.token.expiresAt) - Date.parse(sa.createdAt)).toBe(3600_000);
-    expect(sim.serviceAccounts(projectId)).toEqual([expect.objectContaining({ id: sa.id, name: "ci", grants: [projectId, other], tokenId: sa.token.id })]);
+    expect(sim.serviceAccounts(projectId)).toEqual([
+      expect.objectContaining({ id: sa.id, name: "ci", grants: [projectId, other], tokenId: sa.token.id }),
+    ]);
     expect(sim.requests).toHaveLength(1);
     expect(sim.requests[0]).toMatchObject({
       method: "POST",
@@ -52,7 +56,10 @@ describe("happy paths: one request each, state visible in the simulator", () => 
       body: { name: "ci", description: "deploys", grants: [projectId, other], expiresIn: 3600 },
     });
 
-    const forever = await client.createServiceAccount(projectId, saRequest(projectId, { name: "forever", expiresIn: 0 }));
+    const forever = await client.createServiceAccount(
+      projectId,
+      saRequest(projectId, { name: "forever", expiresIn: 0 }),
+    );
     expect(forever.token.expiresAt).toBe("never");
   });
 
@@ -65,7 +72,13 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(res).toEqual({ message: `service account ${sa.id} deleted` });
     expect(sim.serviceAccounts(projectId)).toEqual([]);
     expect(sim.deletedServiceAccounts()).toEqual([sa.id]);
-    expect(sim.requests).toEqual([expect.objectContaining({ method: "DELETE", path: `/v2/projects/${projectId}/service-accounts/${sa.id}`, status: 200 })]);
+    expect(sim.requests).toEqual([
+      expect.objectContaining({
+        method: "DELETE",
+        path: `/v2/projects/${projectId}/service-accounts/${sa.id}`,
+        status: 200,
+      }),
+    ]);
 
     const asDeleted = new PimsClient({ baseUrl: sim.baseUrl, token: sa.token.secret, retries: 0 });
     await rejectionOf(asDeleted.listInvoices(projectId), AuthError);
@@ -94,7 +107,9 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(id).toMatch(/^p-[0-9a-f]{8}$/);
     expect(sim.projects()).toHaveLength(before + 1);
     expect(sim.project(id)).toMatchObject({ id, name: "my-app", protected: false });
-    expect(sim.requests).toEqual([expect.objectContaining({ method: "POST", path: "/v2/projects", status: 201, body: { name: "my-app" } })]);
+    expect(sim.requests).toEqual([
+      expect.objectContaining({ method: "POST", path: "/v2/projects", status: 201, body: { name: "my-app" } }),
+    ]);
   });
 
   it("listInvoices: the seeded invoices, unchanged; [] for none", async () => {
@@ -117,7 +132,11 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     expect(page.logs).toEqual(added.slice(0, 2));
     expect(page.hasMore).toBe(true);
     expect(typeof page.nextPageToken).toBe("string");
-    const last = await client.getAppLogsPage(projectId, appId, { direction: "forward", pageSize: 2, nextToken: page.nextPageToken });
+    const last = await client.getAppLogsPage(projectId, appId, {
+      direction: "forward",
+      pageSize: 2,
+      nextToken: page.nextPageToken,
+    });
     expect(last).toEqual({ hasMore: false, logs: [added[2]] });
     expect(sim.requests.map((r) => r.query)).toEqual([
       { direction: "forward", pageSize: "2" },
@@ -151,12 +170,16 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     const second = await client.getBuildLogs(projectId, appId, build.id);
     expect(second.status).toBe("success");
     expect(second.logs.map((l) => l.log)).toEqual(["step 1", "step 2", "done"]);
-    expect(sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs` })).toBe(2);
+    expect(
+      sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs` }),
+    ).toBe(2);
   });
 
   it("updateAppSecrets: the simulator holds the sent map (merge mode merges, replace mode replaces)", async () => {
     const { projectId, appId } = seed();
-    expect(await client.updateAppSecrets(projectId, appId, { DB_URL: "postgres://x", API_KEY: "k1" })).toBe("secrets updated");
+    expect(await client.updateAppSecrets(projectId, appId, { DB_URL: "postgres://x", API_KEY: "k1" })).toBe(
+      "secrets updated",
+    );
     expect(sim.appSecrets(projectId, appId)).toEqual({ DB_URL: "postgres://x", API_KEY: "k1" });
     await client.updateAppSecrets(projectId, appId, { API_KEY: "k2" });
     expect(sim.appSecrets(projectId, appId)).toEqual({ DB_URL: "postgres://x", API_KEY: "k2" });
@@ -175,7 +198,13 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     const run = sim.addRun(projectId, appId);
     expect(await client.cancelRun(projectId, appId, run.id)).toBe(`run ${run.id} cancelled`);
     expect(sim.runs().find((r) => r.id === run.id)?.status).toBe("cancelled");
-    expect(sim.requests).toEqual([expect.objectContaining({ method: "DELETE", path: `/v2/projects/${projectId}/apps/${appId}/runs/${run.id}`, status: 200 })]);
+    expect(sim.requests).toEqual([
+      expect.objectContaining({
+        method: "DELETE",
+        path: `/v2/projects/${projectId}/apps/${appId}/runs/${run.id}`,
+        status: 200,
+      }),
+    ]);
   });
 
   it("sends the bearer token, JSON content type and encodes path segments", async () => {
@@ -193,15 +222,20 @@ describe("construction", () => {
     expect(() => new PimsClient({ baseUrl: "http://x", token: "" })).toThrow("token is required");
   });
 
-  it.each(["/v2", "/v2/", "/", "//"])("a base address ending in %j works: the account is created once, at /v2/projects/...", async (suffix) => {
-    const { projectId } = seed();
-    const c = testClient(sim, { baseUrl: `${sim.baseUrl}${suffix}` });
-    const sa = await c.createServiceAccount(projectId, saRequest(projectId));
-    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /v2/projects/${projectId}/service-accounts`]);
-    expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([sa.id]);
-    await c.deleteServiceAccount(projectId, sa.id);
-    expect(sim.serviceAccounts(projectId)).toEqual([]);
-  });
+  it.each(["/v2", "/v2/", "/", "//"])(
+    "a base address ending in %j works: the account is created once, at /v2/projects/...",
+    async (suffix) => {
+      const { projectId } = seed();
+      const c = testClient(sim, { baseUrl: `${sim.baseUrl}${suffix}` });
+      const sa = await c.createServiceAccount(projectId, saRequest(projectId));
+      expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `POST /v2/projects/${projectId}/service-accounts`,
+      ]);
+      expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([sa.id]);
+      await c.deleteServiceAccount(projectId, sa.id);
+      expect(sim.serviceAccounts(projectId)).toEqual([]);
+    },
+  );
 
   it("a base address that makes every route 404 (one /v2 too many): the error names the full URL called", async () => {
     const { projectId } = seed();
@@ -210,7 +244,11 @@ describe("construction", () => {
     const err = await rejectionOf(wrong.deleteServiceAccount(projectId, sa.id), NotFoundError);
     const url = `${sim.baseUrl}/v2/v2/projects/${projectId}/service-accounts/${sa.id}`;
     expect(err.url).toBe(url);
-    expect(err.message).toMatch(new RegExp(`^deleting service account ${sa.id} in project ${projectId}: 404 .* \\(DELETE ${url.replace(/[.]/g, "\\.")}\\)$`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^deleting service account ${sa.id} in project ${projectId}: 404 .* \\(DELETE ${url.replace(/[.]/g, "\\.")}\\)$`,
+      ),
+    );
     expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([sa.id]); // still live
   });
 });

@@ -2,7 +2,16 @@
  * The typed client against the simulator: every error the simulator can produce for each operation, the error
  * texts (404s name the full URL called), and secret hygiene (the token never appears in an error).
  */
-import { AuthError, ConflictError, NetworkError, NotFoundError, PimsClient, PimsError, TimeoutError, ValidationError } from "../../provider/client";
+import {
+  AuthError,
+  ConflictError,
+  NetworkError,
+  NotFoundError,
+  PimsClient,
+  PimsError,
+  TimeoutError,
+  ValidationError,
+} from "../../provider/client";
 import { rejectionOf, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
 import { closedPort, expectErrorFreeOf, saRequest, seedApp, simulatorPerTest, tinyServer } from "./clientHelpers";
@@ -26,7 +35,12 @@ describe("errors the simulator produces", () => {
   const P = "p-00000000"; // a project that does not exist
 
   const notFound: Array<Op & { message: (ids: { projectId: string; appId: string }) => string }> = [
-    { name: "listApiKeys (project)", method: "GET", run: (c) => c.listApiKeys(P), message: () => `project ${P} not found` },
+    {
+      name: "listApiKeys (project)",
+      method: "GET",
+      run: (c) => c.listApiKeys(P),
+      message: () => `project ${P} not found`,
+    },
     {
       name: "createServiceAccount (project)",
       method: "POST",
@@ -39,35 +53,82 @@ describe("errors the simulator produces", () => {
       run: (c, i) => c.deleteServiceAccount(i.projectId, "sa-nope"),
       message: () => "service account sa-nope not found",
     },
-    { name: "deleteServiceAccount (project)", method: "DELETE", run: (c) => c.deleteServiceAccount(P, "sa-nope"), message: () => `project ${P} not found` },
-    { name: "resizeVolume (volume)", method: "PATCH", run: (c, i) => c.resizeVolume(i.projectId, "vol-nope", 100), message: () => "volume vol-nope not found" },
-    { name: "listInvoices (project)", method: "GET", run: (c) => c.listInvoices(P), message: () => `project ${P} not found` },
-    { name: "getAppLogsPage (app)", method: "GET", run: (c, i) => c.getAppLogsPage(i.projectId, "app-nope"), message: () => "app app-nope not found" },
-    { name: "getBuildLogs (build)", method: "GET", run: (c, i) => c.getBuildLogs(i.projectId, i.appId, "b-nope"), message: () => "build b-nope not found" },
-    { name: "getBuildLogs (app)", method: "GET", run: (c, i) => c.getBuildLogs(i.projectId, "app-nope", "b-nope"), message: () => "app app-nope not found" },
+    {
+      name: "deleteServiceAccount (project)",
+      method: "DELETE",
+      run: (c) => c.deleteServiceAccount(P, "sa-nope"),
+      message: () => `project ${P} not found`,
+    },
+    {
+      name: "resizeVolume (volume)",
+      method: "PATCH",
+      run: (c, i) => c.resizeVolume(i.projectId, "vol-nope", 100),
+      message: () => "volume vol-nope not found",
+    },
+    {
+      name: "listInvoices (project)",
+      method: "GET",
+      run: (c) => c.listInvoices(P),
+      message: () => `project ${P} not found`,
+    },
+    {
+      name: "getAppLogsPage (app)",
+      method: "GET",
+      run: (c, i) => c.getAppLogsPage(i.projectId, "app-nope"),
+      message: () => "app app-nope not found",
+    },
+    {
+      name: "getBuildLogs (build)",
+      method: "GET",
+      run: (c, i) => c.getBuildLogs(i.projectId, i.appId, "b-nope"),
+      message: () => "build b-nope not found",
+    },
+    {
+      name: "getBuildLogs (app)",
+      method: "GET",
+      run: (c, i) => c.getBuildLogs(i.projectId, "app-nope", "b-nope"),
+      message: () => "app app-nope not found",
+    },
     {
       name: "updateAppSecrets (app)",
       method: "PATCH",
       run: (c, i) => c.updateAppSecrets(i.projectId, "app-nope", { A: "b" }),
       message: () => "app app-nope not found",
     },
-    { name: "cancelRun (run)", method: "DELETE", run: (c, i) => c.cancelRun(i.projectId, i.appId, "run-nope"), message: () => "run run-nope not found" },
+    {
+      name: "cancelRun (run)",
+      method: "DELETE",
+      run: (c, i) => c.cancelRun(i.projectId, i.appId, "run-nope"),
+      message: () => "run run-nope not found",
+    },
   ];
 
   it.each(notFound)("404 → NotFoundError, never retried: $name", async (op) => {
     const ids = seed();
     const err = await rejectionOf(op.run(client, ids), NotFoundError);
-    expect(err).toMatchObject({ kind: "not_found", status: 404, method: op.method, attempts: 1, serverMessage: op.message(ids) });
+    expect(err).toMatchObject({
+      kind: "not_found",
+      status: 404,
+      method: op.method,
+      attempts: 1,
+      serverMessage: op.message(ids),
+    });
     expect(sim.requests).toHaveLength(1);
     expect(err.path).toBe(sim.requests[0].path);
     // The full URL called, so a wrong base address (every route 404) is told apart from a missing object.
     expect(err.url).toBe(`${sim.baseUrl}${sim.requests[0].path}`);
-    expect(err.message.endsWith(`: 404 ${op.message(ids)} (${op.method} ${sim.baseUrl}${sim.requests[0].path})`)).toBe(true);
+    expect(err.message.endsWith(`: 404 ${op.message(ids)} (${op.method} ${sim.baseUrl}${sim.requests[0].path})`)).toBe(
+      true,
+    );
   });
 
   const all: Op[] = [
     { name: "listApiKeys", method: "GET", run: (c, i) => c.listApiKeys(i.projectId) },
-    { name: "createServiceAccount", method: "POST", run: (c, i) => c.createServiceAccount(i.projectId, saRequest(i.projectId)) },
+    {
+      name: "createServiceAccount",
+      method: "POST",
+      run: (c, i) => c.createServiceAccount(i.projectId, saRequest(i.projectId)),
+    },
     { name: "deleteServiceAccount", method: "DELETE", run: (c, i) => c.deleteServiceAccount(i.projectId, "sa-x") },
     { name: "resizeVolume", method: "PATCH", run: (c, i) => c.resizeVolume(i.projectId, "default-us-east-1", 100) },
     { name: "createProject", method: "POST", run: (c) => c.createProject({ name: "new" }) },
@@ -87,7 +148,13 @@ describe("errors the simulator produces", () => {
     const projectsBefore = sim.projects().length;
 
     const err = await rejectionOf(op.run(bad, ids), AuthError);
-    expect(err).toMatchObject({ kind: "auth", status: 401, method: op.method, attempts: 1, serverMessage: "invalid or missing bearer token" });
+    expect(err).toMatchObject({
+      kind: "auth",
+      status: 401,
+      method: op.method,
+      attempts: 1,
+      serverMessage: "invalid or missing bearer token",
+    });
     expect(sim.requests).toHaveLength(1);
     expect(sim.requests[0].status).toBe(401);
     expectErrorFreeOf(err, [badToken]);
@@ -103,27 +170,46 @@ describe("errors the simulator produces", () => {
     const { projectId } = seed();
     const vol = sim.addVolume(projectId, { sizeGb: 100 });
     const err = await rejectionOf(client.resizeVolume(projectId, vol.id, 1025), AuthError);
-    expect(err).toMatchObject({ kind: "auth", status: 403, attempts: 1, serverMessage: "volumes above 1024 GB require a protected project" });
-    expect(err.toString()).toBe(`resizing volume ${vol.id} in project ${projectId} to 1025 GB: 403 volumes above 1024 GB require a protected project`);
+    expect(err).toMatchObject({
+      kind: "auth",
+      status: 403,
+      attempts: 1,
+      serverMessage: "volumes above 1024 GB require a protected project",
+    });
+    expect(err.toString()).toBe(
+      `resizing volume ${vol.id} in project ${projectId} to 1025 GB: 403 volumes above 1024 GB require a protected project`,
+    );
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
     await client.resizeVolume(projectId, vol.id, 1024);
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(1024);
     expect(sim.requests.map((r) => r.status)).toEqual([403, 200]);
   });
 
-  const invalid: Array<{ name: string; run: (c: PimsClient, projectId: string, appId: string) => Promise<unknown>; message: string }> = [
+  const invalid: Array<{
+    name: string;
+    run: (c: PimsClient, projectId: string, appId: string) => Promise<unknown>;
+    message: string;
+  }> = [
     {
       name: "service account name of 101 characters",
       run: (c, p) => c.createServiceAccount(p, saRequest(p, { name: "n".repeat(101) })),
       message: "name must be 1 to 100 characters",
     },
-    { name: "service account name empty", run: (c, p) => c.createServiceAccount(p, saRequest(p, { name: "" })), message: "name must be 1 to 100 characters" },
+    {
+      name: "service account name empty",
+      run: (c, p) => c.createServiceAccount(p, saRequest(p, { name: "" })),
+      message: "name must be 1 to 100 characters",
+    },
     {
       name: "description of 501 characters",
       run: (c, p) => c.createServiceAccount(p, saRequest(p, { description: "d".repeat(501) })),
       message: "description must be at most 500 characters",
     },
-    { name: "grants 0", run: (c, p) => c.createServiceAccount(p, saRequest(p, { grants: [] })), message: "grants must have 1 to 50 entries" },
+    {
+      name: "grants 0",
+      run: (c, p) => c.createServiceAccount(p, saRequest(p, { grants: [] })),
+      message: "grants must have 1 to 50 entries",
+    },
     {
       name: "grants 51",
       run: (c, p) => c.createServiceAccount(p, saRequest(p, { grants: Array.from({ length: 51 }, () => p) })),
@@ -134,17 +220,41 @@ describe("errors the simulator produces", () => {
       run: (c, p) => c.createServiceAccount(p, saRequest(p, { grants: ["p-nope"] })),
       message: "grants[0] must be an existing project id (p-nope not found)",
     },
-    { name: "expiresIn -1", run: (c, p) => c.createServiceAccount(p, saRequest(p, { expiresIn: -1 })), message: "expiresIn must be between 0 and 31536000" },
+    {
+      name: "expiresIn -1",
+      run: (c, p) => c.createServiceAccount(p, saRequest(p, { expiresIn: -1 })),
+      message: "expiresIn must be between 0 and 31536000",
+    },
     {
       name: "expiresIn 31536001",
       run: (c, p) => c.createServiceAccount(p, saRequest(p, { expiresIn: 31_536_001 })),
       message: "expiresIn must be between 0 and 31536000",
     },
-    { name: "expiresIn 1.5", run: (c, p) => c.createServiceAccount(p, saRequest(p, { expiresIn: 1.5 })), message: "expiresIn must be an integer" },
-    { name: "newSizeGb 49", run: (c, p) => c.resizeVolume(p, "default-us-east-1", 49), message: "newSizeGb must be at least 50" },
-    { name: "shrinking", run: (c, p) => c.resizeVolume(p, "default-us-east-1", 60), message: "newSizeGb must not be smaller than the current size (100 GB)" },
-    { name: "project name of 1 character", run: (c) => c.createProject({ name: "x" }), message: "name must be 2 to 50 characters" },
-    { name: "project name of 51 characters", run: (c) => c.createProject({ name: "x".repeat(51) }), message: "name must be 2 to 50 characters" },
+    {
+      name: "expiresIn 1.5",
+      run: (c, p) => c.createServiceAccount(p, saRequest(p, { expiresIn: 1.5 })),
+      message: "expiresIn must be an integer",
+    },
+    {
+      name: "newSizeGb 49",
+      run: (c, p) => c.resizeVolume(p, "default-us-east-1", 49),
+      message: "newSizeGb must be at least 50",
+    },
+    {
+      name: "shrinking",
+      run: (c, p) => c.resizeVolume(p, "default-us-east-1", 60),
+      message: "newSizeGb must not be smaller than the current size (100 GB)",
+    },
+    {
+      name: "project name of 1 character",
+      run: (c) => c.createProject({ name: "x" }),
+      message: "name must be 2 to 50 characters",
+    },
+    {
+      name: "project name of 51 characters",
+      run: (c) => c.createProject({ name: "x".repeat(51) }),
+      message: "name must be 2 to 50 characters",
+    },
     {
       name: "secret name with a dash",
       run: (c, p, a) => c.updateAppSecrets(p, a, { "BAD-NAME": "v" }),
@@ -169,7 +279,10 @@ describe("errors the simulator produces", () => {
   it("boundaries the service accepts: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
     const { projectId } = seed();
     const many = Array.from({ length: 49 }, () => sim.addProject().id);
-    await client.createServiceAccount(projectId, saRequest(projectId, { name: "n".repeat(100), grants: [projectId, ...many], expiresIn: 31_536_000 }));
+    await client.createServiceAccount(
+      projectId,
+      saRequest(projectId, { name: "n".repeat(100), grants: [projectId, ...many], expiresIn: 31_536_000 }),
+    );
     expect(sim.serviceAccounts(projectId)[0].grants).toHaveLength(50);
     await client.createProject({ name: "ab" });
     await client.createProject({ name: "y".repeat(50) });
@@ -178,7 +291,10 @@ describe("errors the simulator produces", () => {
 
   it("toString() reads `<action>: <status> <service message>` exactly, with every field set", async () => {
     seed({ id: "p-1" });
-    const err = await rejectionOf(client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }), ValidationError);
+    const err = await rejectionOf(
+      client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }),
+      ValidationError,
+    );
     expect(err.toString()).toBe('creating service account "ci" in project p-1: 422 grants must have 1 to 50 entries');
     expect(String(err)).toBe(err.toString());
     expect(err.message).toBe(err.toString());
@@ -255,7 +371,13 @@ describe("the token never appears in an error", () => {
   it("network error: connection refused on a closed port", async () => {
     const closed = await closedPort();
     const token = "pims_admin_closed_port_0123456789abcdef";
-    const c = new PimsClient({ baseUrl: `http://127.0.0.1:${closed}`, token, retries: 1, minDelayMs: 1, maxDelayMs: 2 });
+    const c = new PimsClient({
+      baseUrl: `http://127.0.0.1:${closed}`,
+      token,
+      retries: 1,
+      minDelayMs: 1,
+      maxDelayMs: 2,
+    });
     const err = await rejectionOf(c.listApiKeys(token), NetworkError);
     expect(err).toMatchObject({ kind: "network", code: "ECONNREFUSED", attempts: 2 });
     expect(err.status).toBeUndefined();
@@ -266,9 +388,17 @@ describe("the token never appears in an error", () => {
   it("timeout: a delayed response beyond timeoutMs", async () => {
     const { projectId } = seed();
     sim.addFault({ kind: "delay", delayMs: 2000 });
-    const err = await rejectionOf(testClient(sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId), TimeoutError);
+    const err = await rejectionOf(
+      testClient(sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId),
+      TimeoutError,
+    );
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err).toMatchObject({ kind: "timeout", attempts: 1, method: "GET", path: `/v2/projects/${projectId}/invoices` });
+    expect(err).toMatchObject({
+      kind: "timeout",
+      attempts: 1,
+      method: "GET",
+      path: `/v2/projects/${projectId}/invoices`,
+    });
     expect(err.toString()).toBe(`listing invoices of project ${projectId}: timed out waiting for the service`);
     expectErrorFreeOf(err, [sim.token]);
   });

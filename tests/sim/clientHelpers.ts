@@ -38,7 +38,10 @@ export function expectErrorFreeOf(err: unknown, secrets: string[]): void {
 }
 
 /** A project with an app in `sim`; returns their ids. */
-export function seedApp(sim: PimsSimulator, opts: { protected?: boolean; id?: string } = {}): { projectId: string; appId: string } {
+export function seedApp(
+  sim: PimsSimulator,
+  opts: { protected?: boolean; id?: string } = {},
+): { projectId: string; appId: string } {
   const projectId = sim.addProject({ protected: opts.protected, id: opts.id }).id;
   return { projectId, appId: sim.addApp(projectId, "web").id };
 }
@@ -57,13 +60,20 @@ export interface TinyServer {
   close(): Promise<void>;
 }
 
-export async function tinyServer(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TinyServer> {
+export async function tinyServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<TinyServer> {
   const requests: TinyServer["requests"] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      requests.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization, body: Buffer.concat(chunks).toString("utf8") });
+      requests.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        authorization: req.headers.authorization,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       handler(req, res);
     });
   });
@@ -81,7 +91,11 @@ export async function tinyServer(handler: (req: http.IncomingMessage, res: http.
 }
 
 /** Answers every request with this status, content type and raw body. */
-export function fixed(status: number, body: string, contentType = "application/json"): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+export function fixed(
+  status: number,
+  body: string,
+  contentType = "application/json",
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (_req, res) => {
     if (status === 204) {
       res.writeHead(204).end();
@@ -101,7 +115,13 @@ export async function closedPort(): Promise<number> {
 }
 
 /** At most `limit` lines through the client's one paging loop (`iterateAppLogs`); it stops reading once it has them. */
-export async function collectLines(client: PimsClient, projectId: string, appId: string, query: AppLogsQuery, limit: number): Promise<AppLogLine[]> {
+export async function collectLines(
+  client: PimsClient,
+  projectId: string,
+  appId: string,
+  query: AppLogsQuery,
+  limit: number,
+): Promise<AppLogLine[]> {
   const out: AppLogLine[] = [];
   for await (const line of client.iterateAppLogs(projectId, appId, query)) {
     out.push(line);

@@ -15,7 +15,10 @@ simulatorPerTest((s, c) => {
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);
 
 describe("app log paging", () => {
-  function seedLogs(count: number, opts: Parameters<PimsSimulator["generateLogs"]>[3] = {}): { projectId: string; appId: string } {
+  function seedLogs(
+    count: number,
+    opts: Parameters<PimsSimulator["generateLogs"]>[3] = {},
+  ): { projectId: string; appId: string } {
     const ids = seed();
     sim.generateLogs(ids.projectId, ids.appId, count, { containers: ["web", "worker"], ...opts });
     return ids;
@@ -24,7 +27,8 @@ describe("app log paging", () => {
   it("1000 lines, two containers, container filter, pageSize 100: 5 GETs, all 500 lines newest first, no duplicates", async () => {
     const { projectId, appId } = seedLogs(1000);
     const lines = [];
-    for await (const line of client.iterateAppLogs(projectId, appId, { container: "web", pageSize: 100 })) lines.push(line);
+    for await (const line of client.iterateAppLogs(projectId, appId, { container: "web", pageSize: 100 }))
+      lines.push(line);
 
     expect(lines).toHaveLength(500);
     expect(new Set(lines.map((l) => l.logId)).size).toBe(500);
@@ -38,7 +42,8 @@ describe("app log paging", () => {
     expect(sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/logs` })).toBe(5);
     expect(sim.requests).toHaveLength(5);
     expect(sim.requests[0].query).toEqual({ container: "web", pageSize: "100" });
-    for (const r of sim.requests.slice(1)) expect(r.query).toEqual({ container: "web", pageSize: "100", nextToken: expect.any(String) });
+    for (const r of sim.requests.slice(1))
+      expect(r.query).toEqual({ container: "web", pageSize: "100", nextToken: expect.any(String) });
     expect(new Set(sim.requests.map((r) => r.query.nextToken)).size).toBe(5);
     expect(sim.requests.every((r) => r.status === 200)).toBe(true);
   });
@@ -47,7 +52,13 @@ describe("app log paging", () => {
     const { projectId, appId } = seedLogs(1000);
     const backward = await collectLines(client, projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
     sim.clearRequests();
-    const forward = await collectLines(client, projectId, appId, { container: "worker", pageSize: 100, direction: "forward" }, 10_000);
+    const forward = await collectLines(
+      client,
+      projectId,
+      appId,
+      { container: "worker", pageSize: 100, direction: "forward" },
+      10_000,
+    );
     expect(forward).toHaveLength(500);
     expect(forward).toEqual([...backward].reverse());
     expect(forward[0].logLine).toContain("(line 1)");
@@ -57,7 +68,13 @@ describe("app log paging", () => {
 
   it("combined filters: worker + stderr, pageSize 30 → 100 lines in 4 GETs", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const lines = await collectLines(client, projectId, appId, { container: "worker", stream: "stderr", pageSize: 30 }, 10_000);
+    const lines = await collectLines(
+      client,
+      projectId,
+      appId,
+      { container: "worker", stream: "stderr", pageSize: 30 },
+      10_000,
+    );
     expect(lines).toHaveLength(100);
     expect(lines.every((l) => l.stream === "stderr" && l.containerName === "worker")).toBe(true);
     expect(sim.requests).toHaveLength(4);
@@ -71,7 +88,13 @@ describe("app log paging", () => {
   it("runId and date filters", async () => {
     const start = new Date("2024-05-01T00:00:00.000Z");
     const { projectId, appId } = seedLogs(400, { runIds: ["run-a", "run-b"], startTime: start, stepMs: 1000 });
-    const runB = await collectLines(client, projectId, appId, { runId: "run-b", pageSize: 50, direction: "forward" }, 1000);
+    const runB = await collectLines(
+      client,
+      projectId,
+      appId,
+      { runId: "run-b", pageSize: 50, direction: "forward" },
+      1000,
+    );
     expect(runB).toHaveLength(200);
     expect(runB[0].logLine).toContain("(line 200)");
     expect(sim.requests).toHaveLength(4);
@@ -84,7 +107,9 @@ describe("app log paging", () => {
       { afterDate: "2024-05-01T00:00:10Z", beforeDate: "2024-05-01T00:00:20Z", direction: "forward" },
       1000,
     );
-    expect(window.map((l) => l.timestamp)).toEqual(Array.from({ length: 9 }, (_, i) => `2024-05-01T00:00:${11 + i}.000Z`));
+    expect(window.map((l) => l.timestamp)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `2024-05-01T00:00:${11 + i}.000Z`),
+    );
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -127,8 +152,16 @@ describe("app log paging", () => {
     ["pageSize 1.5", { pageSize: 1.5 }, /^pageSize must be an integer from 1 to 1000 \(got 1.5\)$/],
     ["pageSize NaN", { pageSize: Number.NaN }, /^pageSize must be/],
     ["stream", { stream: "stdin" as never }, /^stream must be one of stdout, stderr \(got "stdin"\)$/],
-    ["direction", { direction: "sideways" as never }, /^direction must be one of forward, backward \(got "sideways"\)$/],
-    ["beforeDate garbage", { beforeDate: "yesterday" }, /^beforeDate must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z \(got "yesterday"\)$/],
+    [
+      "direction",
+      { direction: "sideways" as never },
+      /^direction must be one of forward, backward \(got "sideways"\)$/,
+    ],
+    [
+      "beforeDate garbage",
+      { beforeDate: "yesterday" },
+      /^beforeDate must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z \(got "yesterday"\)$/,
+    ],
     ["afterDate not RFC 3339", { afterDate: "05/01/2024" }, /^afterDate must be an RFC 3339 timestamp/],
     ["afterDate without a time", { afterDate: "2024-05-01" }, /^afterDate must be an RFC 3339 timestamp/],
     ["afterDate without a zone", { afterDate: "2024-05-01T10:00:00" }, /^afterDate must be an RFC 3339 timestamp/],

@@ -22,7 +22,9 @@ describe("liberal parsing (tiny real server)", () => {
   ])("createProject parses %s", async (_name, body) => {
     srv = await tinyServer(fixed(201, body, "text/plain"));
     expect(await tinyClient(srv).createProject({ name: "x1" })).toBe("p-12345678");
-    expect(srv.requests).toEqual([{ method: "POST", url: "/v2/projects", authorization: `Bearer ${TOKEN}`, body: '{"name":"x1"}' }]);
+    expect(srv.requests).toEqual([
+      { method: "POST", url: "/v2/projects", authorization: `Bearer ${TOKEN}`, body: '{"name":"x1"}' },
+    ]);
   });
 
   it("createProject with an empty body is an error naming the problem", async () => {
@@ -53,15 +55,26 @@ describe("liberal parsing (tiny real server)", () => {
     const c = tinyClient(srv);
     const keys = await rejectionOf(c.listApiKeys("p-1"), PimsError);
     const page = '"<!doctype html><title>Console</title>"';
-    expect(keys.toString()).toBe("listing API keys of project p-1: 200 unexpected response, expected a JSON array, got 37 characters of text");
+    expect(keys.toString()).toBe(
+      "listing API keys of project p-1: 200 unexpected response, expected a JSON array, got 37 characters of text",
+    );
     expect(keys.kind).toBe("http");
-    expect((await rejectionOf(c.listInvoices("p-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON array, got ${page}`);
-    expect((await rejectionOf(c.getAppLogsPage("p-1", "a-1"), PimsError)).serverMessage).toBe(`unexpected response, expected a JSON log page, got ${page}`);
+    expect((await rejectionOf(c.listInvoices("p-1"), PimsError)).serverMessage).toBe(
+      `unexpected response, expected a JSON array, got ${page}`,
+    );
+    expect((await rejectionOf(c.getAppLogsPage("p-1", "a-1"), PimsError)).serverMessage).toBe(
+      `unexpected response, expected a JSON log page, got ${page}`,
+    );
     expect((await rejectionOf(c.getBuildLogs("p-1", "a-1", "b-1"), PimsError)).serverMessage).toBe(
       `unexpected response, expected a JSON build logs object, got ${page}`,
     );
-    const sa = await rejectionOf(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
-    expect(sa.serverMessage).toBe("unexpected response, expected a JSON service account object, got 37 characters of text");
+    const sa = await rejectionOf(
+      c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }),
+      PimsError,
+    );
+    expect(sa.serverMessage).toBe(
+      "unexpected response, expected a JSON service account object, got 37 characters of text",
+    );
     await srv.close();
     srv = await tinyServer(fixed(200, JSON.stringify({ message: "not a list" })));
     expect((await rejectionOf(tinyClient(srv).listInvoices("p-1"), PimsError)).serverMessage).toBe(
@@ -79,8 +92,13 @@ describe("liberal parsing (tiny real server)", () => {
     const c = tinyClient(srv);
     const keys = await rejectionOf(c.listApiKeys("p-1"), PimsError);
     expect(keys.serverMessage).toBe("unexpected response, expected a JSON array, got a JSON object");
-    const sa = await rejectionOf(c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
-    expect(sa.serverMessage).toBe(`unexpected response, expected a JSON service account object, got ${oneTime.length} characters of text`);
+    const sa = await rejectionOf(
+      c.createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }),
+      PimsError,
+    );
+    expect(sa.serverMessage).toBe(
+      `unexpected response, expected a JSON service account object, got ${oneTime.length} characters of text`,
+    );
     for (const err of [keys, sa]) expectErrorFreeOf(err, [apiKey, oneTime, TOKEN]);
   });
 
@@ -118,7 +136,15 @@ describe("liberal parsing (tiny real server)", () => {
             expiresAt: null,
             brandNewField: { nested: [1, 2] },
           },
-          { id: "k2", name: "two", apiKey: "pims_...ef01", projectId: "p-1", principalId: "sa-1", expiresAt: "2030-01-01T00:00:00Z", extra: true },
+          {
+            id: "k2",
+            name: "two",
+            apiKey: "pims_...ef01",
+            projectId: "p-1",
+            principalId: "sa-1",
+            expiresAt: "2030-01-01T00:00:00Z",
+            extra: true,
+          },
         ]),
       ),
     );
@@ -194,9 +220,20 @@ describe("liberal parsing (tiny real server)", () => {
     srv = await tinyServer(fixed(200, ""));
     expect(await tinyClient(srv).listInvoices("p-1")).toEqual([]);
     await srv.close();
-    srv = await tinyServer(fixed(200, JSON.stringify([{ id: "in_1", amountDue: "1999", currency: "usd", unknown: 1 }])));
+    srv = await tinyServer(
+      fixed(200, JSON.stringify([{ id: "in_1", amountDue: "1999", currency: "usd", unknown: 1 }])),
+    );
     expect(await tinyClient(srv).listInvoices("p-1")).toEqual([
-      { id: "in_1", accountCountry: "", accountName: "", amountDue: 1999, currency: "usd", createdAt: "", fileUrl: "", paymentStatus: "" },
+      {
+        id: "in_1",
+        accountCountry: "",
+        accountName: "",
+        amountDue: 1999,
+        currency: "usd",
+        createdAt: "",
+        fileUrl: "",
+        paymentStatus: "",
+      },
     ]);
   });
 
@@ -220,10 +257,15 @@ describe("liberal parsing (tiny real server)", () => {
 
   it("service account token as a bare string; a response naming the account without a token is UnreadableTokenError", async () => {
     srv = await tinyServer(fixed(201, JSON.stringify({ id: "sa-1", name: "ci", token: "bare-secret-0123" })));
-    expect((await tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 })).token.secret).toBe("bare-secret-0123");
+    expect(
+      (await tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 })).token.secret,
+    ).toBe("bare-secret-0123");
     await srv.close();
     srv = await tinyServer(fixed(201, JSON.stringify({ id: "sa-1", name: "ci", token: { id: "t-1" } })));
-    const err = await rejectionOf(tinyClient(srv).createServiceAccount("p 1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), UnreadableTokenError);
+    const err = await rejectionOf(
+      tinyClient(srv).createServiceAccount("p 1", { name: "ci", grants: ["p-1"], expiresIn: 0 }),
+      UnreadableTokenError,
+    );
     expect(err).toMatchObject({ accountId: "sa-1", members: ["id"], status: 201 });
     expect(err.toString()).toBe(
       'creating service account "ci" in project p 1: 201 the response names service account "sa-1" but no token secret could be identified in it ' +
@@ -233,9 +275,14 @@ describe("liberal parsing (tiny real server)", () => {
     await srv.close();
     // No account id either: nothing says an account exists, so the answer is only ambiguous.
     srv = await tinyServer(fixed(200, JSON.stringify({ name: "ci", token: { id: "t-1" } })));
-    const ambiguous = await rejectionOf(tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }), PimsError);
+    const ambiguous = await rejectionOf(
+      tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 }),
+      PimsError,
+    );
     expect(ambiguous).not.toBeInstanceOf(UnreadableTokenError);
-    expect(ambiguous.toString()).toBe('creating service account "ci" in project p-1: 200 the response carried no token');
+    expect(ambiguous.toString()).toBe(
+      'creating service account "ci" in project p-1: 200 the response carried no token',
+    );
   });
 
   it("delete and cancel accept a JSON {message} or plain text; build logs accept string entries", async () => {
@@ -274,6 +321,8 @@ describe("liberal parsing (tiny real server)", () => {
     await srv.close();
     srv = await tinyServer(fixed(404, ""));
     const empty = await rejectionOf(tinyClient(srv).listInvoices("p-1"), NotFoundError);
-    expect(empty.toString()).toBe(`listing invoices of project p-1: 404 Not Found (GET ${srv.baseUrl}/v2/projects/p-1/invoices)`);
+    expect(empty.toString()).toBe(
+      `listing invoices of project p-1: 404 Not Found (GET ${srv.baseUrl}/v2/projects/p-1/invoices)`,
+    );
   });
 });

@@ -50,7 +50,10 @@ describe.each(READABLE_TOKEN_LAYOUT_NAMES)("readable layout %s", (layout) => {
 describe.each(UNREADABLE_TOKEN_LAYOUT_NAMES)("unreadable layout %s", (layout) => {
   it("UnreadableTokenError names the live account and the member names, never a secret", async () => {
     const { s, c, projectId } = await start(layout);
-    const err = await rejectionOf(c.createServiceAccount(projectId, { name: "ci", grants: [projectId], expiresIn: 0 }), UnreadableTokenError);
+    const err = await rejectionOf(
+      c.createServiceAccount(projectId, { name: "ci", grants: [projectId], expiresIn: 0 }),
+      UnreadableTokenError,
+    );
     expect(s.serviceAccounts(projectId).map((a) => a.id)).toEqual([err.accountId]);
     expect(err.members.length).toBeGreaterThan(0);
     for (const name of err.members) expect(err.message).toContain(JSON.stringify(name));

@@ -35,7 +35,10 @@ test("a recording with different shapes is reported: each changed member, status
   };
   const created = like("POST", SA);
   created.status = 201;
-  created.body = { ...(created.body as Record<string, WireRecord["body"]>), token: { bearer: "string", id: "string", ttl: "integer" } };
+  created.body = {
+    ...(created.body as Record<string, WireRecord["body"]>),
+    token: { bearer: "string", id: "string", ttl: "integer" },
+  };
   created.headers = [...created.headers, "x-ratelimit-remaining"];
   const teapot = { ...like("GET", KEYS, false), status: 418 };
   const html = { ...like("GET", INVOICES), contentType: "text/html" };
@@ -46,11 +49,18 @@ test("a recording with different shapes is reported: each changed member, status
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-compare-"));
   try {
     const file = path.join(dir, "recording.jsonl");
-    fs.writeFileSync(file, [created, teapot, html, page, ...unchanged].map((r) => JSON.stringify(r)).join("\n") + "\nnot a record\n");
-    const { stdout, stderr } = await promisify(execFile)(path.join(NODE_BIN, "ts-node"), ["--transpile-only", "scripts/compare-recording.ts", file], {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-    });
+    fs.writeFileSync(
+      file,
+      [created, teapot, html, page, ...unchanged].map((r) => JSON.stringify(r)).join("\n") + "\nnot a record\n",
+    );
+    const { stdout, stderr } = await promisify(execFile)(
+      path.join(NODE_BIN, "ts-node"),
+      ["--transpile-only", "scripts/compare-recording.ts", file],
+      {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+      },
+    );
     expect(stderr).toContain("1 line(s) are not records");
     const report = stdout.split("\n");
     const under = (route: string): string[] => {
@@ -69,7 +79,10 @@ test("a recording with different shapes is reported: each changed member, status
     expect(under(`GET ${KEYS}`)).toEqual(["  - status 418: the simulator never answers it here"]);
     expect(under(`GET ${INVOICES}`)).toEqual(["  - success: content type text/html: the simulator never sends it"]);
     expect(under(`GET ${LOGS}`).sort()).toEqual(
-      ["  - success: cursor: string: the simulator never sends it", "  - success: logs[].severity: string: the simulator never sends it"].sort(),
+      [
+        "  - success: cursor: string: the simulator never sends it",
+        "  - success: logs[].severity: string: the simulator never sends it",
+      ].sort(),
     );
     expect(stdout).not.toContain(`DELETE ${SA}`);
   } finally {

@@ -25,7 +25,12 @@ describe("getApiKeys", () => {
     const { keys } = await getApiKeys({ projectId: p }, opts());
 
     expect(keys.map((k) => k.name)).toEqual(["soon", "late", "forever"]);
-    expect(keys[0]).toMatchObject({ expiresAt: "2030-01-01T00:00:00Z", neverExpires: false, expiresAtEpochMs: Date.UTC(2030, 0, 1), principalId: "sa-1" });
+    expect(keys[0]).toMatchObject({
+      expiresAt: "2030-01-01T00:00:00Z",
+      neverExpires: false,
+      expiresAtEpochMs: Date.UTC(2030, 0, 1),
+      principalId: "sa-1",
+    });
     expect(keys[0].expiresAtDate?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
     expect(keys[2]).toMatchObject({
       expiresAt: "never",
@@ -50,7 +55,11 @@ describe("getApiKeys", () => {
     expect(await pulumi.isSecret(out)).toBe(true);
     const value = await valueOf(out);
     expect(value.keys).toHaveLength(1);
-    expect(value.keys[0]).toMatchObject({ name: "k1", apiKey: "pims_live_secret_value_000001", expiresAtEpochMs: Date.UTC(2030, 0, 1) });
+    expect(value.keys[0]).toMatchObject({
+      name: "k1",
+      apiKey: "pims_live_secret_value_000001",
+      expiresAtEpochMs: Date.UTC(2030, 0, 1),
+    });
     expect("expiresAtDate" in value.keys[0]).toBe(false);
     // Derived values stay secret.
     expect(await pulumi.isSecret(out.apply((r) => r.keys.map((k) => k.name)))).toBe(true);
@@ -78,7 +87,12 @@ describe("getInvoices", () => {
       in_huf: [123.45, 2], // ISO 4217 says 2, although Intl displays HUF with 0 digits
       in_odd: [10.5, 2],
     });
-    expect(invoices[0]).toMatchObject({ amountDue: 1999, currency: "usd", paymentStatus: "paid", fileUrl: "https://invoices.example.com/in_usd.pdf" });
+    expect(invoices[0]).toMatchObject({
+      amountDue: 1999,
+      currency: "usd",
+      paymentStatus: "paid",
+      fileUrl: "https://invoices.example.com/in_usd.pdf",
+    });
   });
 
   it("the Output form resolves and is not secret", async () => {

@@ -108,7 +108,10 @@ describe("getAppLogs", () => {
 
   it("filters combine", async () => {
     seedSix();
-    const r = await getAppLogs({ projectId: p, appId: app, runId: "run-b", stream: "stdout", containerId: "web", direction: "forward" }, opts());
+    const r = await getAppLogs(
+      { projectId: p, appId: app, runId: "run-b", stream: "stdout", containerId: "web", direction: "forward" },
+      opts(),
+    );
     expect(texts(r)).toEqual(["request ok", "shutdown"]);
   });
 
@@ -185,7 +188,10 @@ describe("getAppLogs", () => {
 
   it("the Output form resolves with the same lines", async () => {
     seedSix();
-    const out = getAppLogsOutput({ projectId: pulumi.output(p), appId: app, search: pulumi.output("ERROR"), limit: 1 }, opts());
+    const out = getAppLogsOutput(
+      { projectId: pulumi.output(p), appId: app, search: pulumi.output("ERROR"), limit: 1 },
+      opts(),
+    );
     const v = await valueOf(out);
     expect(v).toMatchObject({ truncated: true, lines: [{ logLine: "ERROR timeout" }] });
   });
@@ -204,8 +210,15 @@ describe("getAppLogs", () => {
       opts(),
     );
     expect(texts(await valueOf(out))).toEqual(["boot worker", "ERROR disk full", "request ok"]);
-    expect(lastQuery()).toMatchObject({ afterDate: "2024-05-01T12:00:00.500Z", beforeDate: "2024-05-01T12:00:04.000Z", direction: "forward" });
-    const promised = getAppLogsOutput({ projectId: p, appId: app, before: Promise.resolve(new Date("2024-05-01T12:00:01Z")) }, opts());
+    expect(lastQuery()).toMatchObject({
+      afterDate: "2024-05-01T12:00:00.500Z",
+      beforeDate: "2024-05-01T12:00:04.000Z",
+      direction: "forward",
+    });
+    const promised = getAppLogsOutput(
+      { projectId: p, appId: app, before: Promise.resolve(new Date("2024-05-01T12:00:01Z")) },
+      opts(),
+    );
     expect(texts(await valueOf(promised))).toEqual(["boot web"]);
   });
 

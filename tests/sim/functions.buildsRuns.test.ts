@@ -22,7 +22,14 @@ describe("getBuildLogs", () => {
     const b = sim.addBuild(p, app, { status: "building", logs: [{ log: "step 1" }, { log: "step 2" }] });
 
     const first = await getBuildLogs({ projectId: p, appId: app, buildId: b.id }, opts());
-    expect(first).toMatchObject({ projectId: p, appId: app, buildId: b.id, status: "building", finished: false, succeeded: false });
+    expect(first).toMatchObject({
+      projectId: p,
+      appId: app,
+      buildId: b.id,
+      status: "building",
+      finished: false,
+      succeeded: false,
+    });
     expect(first.logs.map((e) => e.log)).toEqual(["step 1", "step 2"]);
     expect(first.logs[0].id).toBeTruthy();
 

@@ -24,7 +24,9 @@ describe("errors and credentials", () => {
     const err = await rejection(getInvoices({ projectId: "p-nope" }, opts()));
     expect(err).toMatchObject({ kind: "not_found", status: 404 });
     // A 404 names the URL that was called: a wrong base address shows at once.
-    expect(err.message).toBe(`listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`);
+    expect(err.message).toBe(
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+    );
     const logsErr = await rejection(getAppLogs({ projectId: "p-nope", appId: "p-nope-web" }, opts()));
     expect(logsErr.message).toContain("404 project p-nope not found");
   });
@@ -35,7 +37,11 @@ describe("errors and credentials", () => {
     const err = await rejection(getApiKeys({ projectId: p }, opts({ token: badToken })));
     expect(err).toMatchObject({ kind: "auth", status: 401 });
     expect(err.message).toBe(`listing API keys of project ${p}: 401 invalid or missing bearer token`);
-    expectNoPlaintextSecrets(`${String(err)} ${JSON.stringify(err)} ${err.stack ?? ""}`, [badToken, sim.token], "the error");
+    expectNoPlaintextSecrets(
+      `${String(err)} ${JSON.stringify(err)} ${err.stack ?? ""}`,
+      [badToken, sim.token],
+      "the error",
+    );
   });
 
   it("missing credentials fail with the resources' MissingCredentialsError, before any request", async () => {
@@ -88,7 +94,10 @@ describe("errors and credentials", () => {
 
   it("explicit options win over stack config", async () => {
     const p = sim.addProject().id;
-    pulumi.runtime.setAllConfig({ "pims:token": "pims_wrong_token_from_config_0", "pims:baseUrl": "http://127.0.0.1:9" });
+    pulumi.runtime.setAllConfig({
+      "pims:token": "pims_wrong_token_from_config_0",
+      "pims:baseUrl": "http://127.0.0.1:9",
+    });
     expect(await getInvoices({ projectId: p }, opts())).toEqual({ invoices: [] });
   });
 
@@ -102,7 +111,9 @@ describe("errors and credentials", () => {
       sim.clearRequests();
       pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "45s" });
       const err = await rejection(getInvoices({ projectId: p }, opts()));
-      expect(err.message).toBe('pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "45s")');
+      expect(err.message).toBe(
+        'pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "45s")',
+      );
       expect(sim.requests).toHaveLength(0);
     } finally {
       processScheduler().configure(before);

@@ -33,7 +33,11 @@ describe("retry progress lines from providers", () => {
       await provider.create({ projectId: project.id, volumeId: "vol-progress", sizeGb: 75 });
       const lines = warn.mock.calls.map((c) => c.map(String).join(" "));
       expect(lines).toEqual([
-        expect.stringMatching(new RegExp(`^pulumi-pims: PATCH /v2/projects/${project.id}/volumes/vol-progress/resize: HTTP 503; retry 1 of \\d+ in \\d+ ms$`)),
+        expect.stringMatching(
+          new RegExp(
+            `^pulumi-pims: PATCH /v2/projects/${project.id}/volumes/vol-progress/resize: HTTP 503; retry 1 of \\d+ in \\d+ ms$`,
+          ),
+        ),
         // The 429 is repeated by the process's request scheduler, which reports the throttling, not each retry.
         expect.stringMatching(
           /^pulumi-pims: requests to the service: rate limited \(HTTP 429, 1 refused so far\); 1 request waiting, 0 in flight, pace [\d.]+ requests\/s$/,

@@ -33,7 +33,11 @@ describe("Project against the simulator", () => {
 
     // a rename replaces: the new project is created first, the old one is left in the service
     const outs = first.outs as ProjectOutputs;
-    expect(await ctx.provider.diff(first.id, outs, { name: "shop-production" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(await ctx.provider.diff(first.id, outs, { name: "shop-production" })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
     const second = await ctx.provider.create({ name: "shop-production" });
     expect(second.id).not.toBe(first.id);
     expect(ctx.sim.project(second.id)?.name).toBe("shop-production");
@@ -60,12 +64,16 @@ describe("Project against the simulator", () => {
   test("update is never needed (every change replaces) but keeps the outputs if the engine calls it", async () => {
     const olds = { name: "keep", projectId: "p-00000001" };
     expect(await ctx.provider.update("p-00000001", olds, { name: "keep" })).toEqual({ outs: olds });
-    await expect(ctx.provider.update("p-00000001", olds, { name: "other" })).rejects.toThrow(/cannot be renamed in place/);
+    await expect(ctx.provider.update("p-00000001", olds, { name: "other" })).rejects.toThrow(
+      /cannot be renamed in place/,
+    );
     expect(ctx.sim.requests).toHaveLength(0);
   });
 
   test("import (read with no state) is refused with what to do instead", async () => {
-    await expect(ctx.provider.read("p-12345678")).rejects.toThrow(/project p-12345678 cannot be imported: the service has no operation to read a project/);
+    await expect(ctx.provider.read("p-12345678")).rejects.toThrow(
+      /project p-12345678 cannot be imported: the service has no operation to read a project/,
+    );
     expect(ctx.sim.requests).toHaveLength(0);
   });
 

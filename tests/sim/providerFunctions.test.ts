@@ -35,7 +35,14 @@ captureRegistrations({
 });
 
 /** A project with one of everything the functions read, and a project-scoped account whose token is returned. */
-function seedProject(s: PimsSimulator): { projectId: string; appId: string; buildId: string; runId: string; accountId: string; secret: string } {
+function seedProject(s: PimsSimulator): {
+  projectId: string;
+  appId: string;
+  buildId: string;
+  runId: string;
+  accountId: string;
+  secret: string;
+} {
   const projectId = s.addProject().id;
   const appId = s.addApp(projectId, "web").id;
   s.addInvoice(projectId, { id: "in_1" });
@@ -66,7 +73,9 @@ describe("every function and cancelRun with { provider }", () => {
     expect((await valueOf(getApiKeysOutput({ projectId }, opts))).keys.map((k) => k.name)).toEqual(["scoped"]);
     expect((await valueOf(getInvoicesOutput({ projectId }, opts))).invoices).toHaveLength(1);
     expect((await valueOf(getAppLogsOutput({ projectId, appId }, opts))).lines).toHaveLength(1);
-    expect((await valueOf(getBuildLogsOutput({ projectId, appId, buildId }, opts))).logs.map((l) => l.log)).toEqual(["built"]);
+    expect((await valueOf(getBuildLogsOutput({ projectId, appId, buildId }, opts))).logs.map((l) => l.log)).toEqual([
+      "built",
+    ]);
     expect((await cancelRun({ projectId, appId, runId }, opts)).message).toContain(runId);
 
     expect(sim.requests.map((r) => r.status)).toEqual(Array(9).fill(200));
@@ -86,11 +95,18 @@ describe("every function and cancelRun with { provider }", () => {
       ]);
       expect(ka.invoices.map((i) => i.id)).toEqual(["in_1"]);
       expect(kb.keys.map((k) => k.principalId)).toEqual([b.accountId]);
-      expect(sim.requests.map((r) => [r.method, r.path, r.principal])).toEqual([["GET", `/v2/projects/${a.projectId}/invoices`, a.accountId]]);
-      expect(other.requests.map((r) => [r.method, r.path, r.principal])).toEqual([["GET", `/v2/projects/${b.projectId}/api-keys`, b.accountId]]);
+      expect(sim.requests.map((r) => [r.method, r.path, r.principal])).toEqual([
+        ["GET", `/v2/projects/${a.projectId}/invoices`, a.accountId],
+      ]);
+      expect(other.requests.map((r) => [r.method, r.path, r.principal])).toEqual([
+        ["GET", `/v2/projects/${b.projectId}/api-keys`, b.accountId],
+      ]);
       // A provider's token is not valid on the other service.
       const wrong = new Provider("crossed", { token: a.secret, baseUrl: other.baseUrl });
-      await expect(getInvoices({ projectId: b.projectId }, { provider: wrong })).rejects.toMatchObject({ kind: "auth", status: 401 });
+      await expect(getInvoices({ projectId: b.projectId }, { provider: wrong })).rejects.toMatchObject({
+        kind: "auth",
+        status: 401,
+      });
     } finally {
       await other.stop();
     }
@@ -98,8 +114,13 @@ describe("every function and cancelRun with { provider }", () => {
 
   test("explicit token and baseUrl options still win over the provider's", async () => {
     const seeded = seedProject(sim);
-    const provider = new Provider("overridden", { token: "pims_sa_not_a_valid_token_000000", baseUrl: "http://127.0.0.1:9" });
-    expect(await getInvoices({ projectId: seeded.projectId }, { provider, token: seeded.secret, baseUrl: sim.baseUrl })).toMatchObject({
+    const provider = new Provider("overridden", {
+      token: "pims_sa_not_a_valid_token_000000",
+      baseUrl: "http://127.0.0.1:9",
+    });
+    expect(
+      await getInvoices({ projectId: seeded.projectId }, { provider, token: seeded.secret, baseUrl: sim.baseUrl }),
+    ).toMatchObject({
       invoices: [{ id: "in_1" }],
     });
     expect(principals(sim)).toEqual([seeded.accountId]);
@@ -134,12 +155,22 @@ describe("secrets", () => {
 
 describe("settings not known at preview", () => {
   beforeAll(() =>
-    pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: {} }), call: (args) => args.inputs }, "proj", "stack", true),
+    pulumi.runtime.setMocks(
+      { newResource: (args) => ({ id: `${args.name}-id`, state: {} }), call: (args) => args.inputs },
+      "proj",
+      "stack",
+      true,
+    ),
   );
 
   test("the Promise form fails pointing at the Output form; the Output form stays unknown; nothing is sent", async () => {
     const seeded = seedProject(sim);
-    const account = new ServiceAccount("deployer", { projectId: seeded.projectId, name: "deployer", grants: [seeded.projectId], expiresIn: 0 });
+    const account = new ServiceAccount("deployer", {
+      projectId: seeded.projectId,
+      name: "deployer",
+      grants: [seeded.projectId],
+      expiresIn: 0,
+    });
     const provider = new Provider("bootstrap", { token: account.token, baseUrl: sim.baseUrl });
     const err = await rejectionOf(getApiKeys({ projectId: seeded.projectId }, { provider }), PimsConfigurationError);
     expect(err.message).toBe(

@@ -4,7 +4,14 @@
  * timeouts — a POST only on 429 or when the request never left), Retry-After and per-attempt timeouts. What is
  * never retried and the bounds: retryLimits.test.ts.
  */
-import { NetworkError, PaymentError, RateLimitError, ServerError, TimeoutError, type ClientOptions } from "../../provider/client";
+import {
+  NetworkError,
+  PaymentError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  type ClientOptions,
+} from "../../provider/client";
 import { Scheduler } from "../../provider/client/scheduler";
 import { rejectionOf, testClient } from "../helpers";
 import { PimsSimulator } from "../../simulator";
@@ -28,7 +35,13 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const before = sim.projects().length;
     sim.addFault({ kind: "status", status: 402 });
     const err = await rejectionOf(op.run(testClient(sim, opts), ids), PaymentError);
-    expect(err).toMatchObject({ kind: "payment", status: 402, method: op.method, attempts: 1, serverMessage: "injected fault" });
+    expect(err).toMatchObject({
+      kind: "payment",
+      status: 402,
+      method: op.method,
+      attempts: 1,
+      serverMessage: "injected fault",
+    });
     expect(err.path).toBe(sim.requests[0].path);
     expect(sim.requests).toHaveLength(1);
     expectUnchanged(sim, ids, before);
@@ -45,19 +58,22 @@ describe("every operation under every fault kind (retries: 2)", () => {
   });
 
   // A 429 is repeated by the request scheduler until its time bound (here 0), not by the count-bounded retries.
-  it.each(OPS)("permanent 429 → RateLimitError once the rate-limit time bound is spent (a POST too): $name", async (op) => {
-    const ids = await seed(sim);
-    const before = sim.projects().length;
-    sim.addFault({ kind: "rateLimit" });
-    const scheduler = new Scheduler({ rateLimitTimeoutMs: 0, onProgress: () => undefined });
-    const err = await rejectionOf(op.run(testClient(sim, { ...opts, scheduler }), ids), RateLimitError);
-    expect(err).toMatchObject({ kind: "rate_limit", status: 429, method: op.method, attempts: 1 });
-    expect(err.serverMessage).toBe(
-      "rate limited; still rate limited (HTTP 429) after 0 ms (1 attempt); gave up at the 0 ms limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)",
-    );
-    expect(sim.requests.map((r) => r.status)).toEqual([429]);
-    expectUnchanged(sim, ids, before);
-  });
+  it.each(OPS)(
+    "permanent 429 → RateLimitError once the rate-limit time bound is spent (a POST too): $name",
+    async (op) => {
+      const ids = await seed(sim);
+      const before = sim.projects().length;
+      sim.addFault({ kind: "rateLimit" });
+      const scheduler = new Scheduler({ rateLimitTimeoutMs: 0, onProgress: () => undefined });
+      const err = await rejectionOf(op.run(testClient(sim, { ...opts, scheduler }), ids), RateLimitError);
+      expect(err).toMatchObject({ kind: "rate_limit", status: 429, method: op.method, attempts: 1 });
+      expect(err.serverMessage).toBe(
+        "rate limited; still rate limited (HTTP 429) after 0 ms (1 attempt); gave up at the 0 ms limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)",
+      );
+      expect(sim.requests.map((r) => r.status)).toEqual([429]);
+      expectUnchanged(sim, ids, before);
+    },
+  );
 
   it.each(OPS)("permanent 503 → ServerError; 3 requests, or 1 for a POST: $name", async (op) => {
     const ids = await seed(sim);
@@ -87,7 +103,12 @@ describe("every operation under every fault kind (retries: 2)", () => {
     const expected = op.method === "POST" ? 1 : 3;
     const started = Date.now();
     const err = await rejectionOf(op.run(testClient(sim, { ...opts, timeoutMs: 80 }), ids), TimeoutError);
-    expect(err).toMatchObject({ kind: "timeout", method: op.method, attempts: expected, serverMessage: "timed out waiting for the service" });
+    expect(err).toMatchObject({
+      kind: "timeout",
+      method: op.method,
+      attempts: expected,
+      serverMessage: "timed out waiting for the service",
+    });
     expect(sim.requests).toHaveLength(expected);
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -113,7 +134,10 @@ describe("what is retried", () => {
     sim.addFault({ kind: "rateLimit", retryAfter: "0", times: 2 });
     const retries: string[] = [];
     const scheduler = new Scheduler({ onProgress: () => undefined });
-    const c = testClient(sim, { scheduler, onRetry: (i) => retries.push(`${i.attempt} ${i.method} ${i.path} ${i.reason}`) });
+    const c = testClient(sim, {
+      scheduler,
+      onRetry: (i) => retries.push(`${i.attempt} ${i.method} ${i.path} ${i.reason}`),
+    });
     expect(await c.listInvoices(ids.projectId)).toEqual([]);
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 200]);
     // Repeated by the scheduler (its progress line says so), not by the count-bounded retries.
@@ -124,7 +148,11 @@ describe("what is retried", () => {
   it("a POST is retried on 429 and creates exactly one account", async () => {
     const ids = await seed(sim);
     sim.addFault({ kind: "rateLimit", times: 2, method: "POST" });
-    const sa = await testClient(sim).createServiceAccount(ids.projectId, { name: "ci", grants: [ids.projectId], expiresIn: 60 });
+    const sa = await testClient(sim).createServiceAccount(ids.projectId, {
+      name: "ci",
+      grants: [ids.projectId],
+      expiresIn: 60,
+    });
     expect(sim.requests.map((r) => r.status)).toEqual([429, 429, 201]);
     expect(
       sim
@@ -163,8 +191,11 @@ describe("what is retried", () => {
     expect(err.attempts).toBe(sim.requests.length);
     expect(sim.requests.length).toBeGreaterThanOrEqual(2);
     expect(sim.requests.length).toBeLessThanOrEqual(4);
-    for (let i = 1; i < sim.requests.length; i++) expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(900);
-    expect(err.serverMessage).toMatch(/^rate limited; still rate limited \(HTTP 429\) after \d+ s \(\d+ attempts\); gave up at the 3 s limit/);
+    for (let i = 1; i < sim.requests.length; i++)
+      expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(900);
+    expect(err.serverMessage).toMatch(
+      /^rate limited; still rate limited \(HTTP 429\) after \d+ s \(\d+ attempts\); gave up at the 3 s limit/,
+    );
   });
 
   it("Retry-After as an HTTP date is honoured too", async () => {
@@ -223,7 +254,9 @@ describe("what is retried", () => {
     sim.addFault({ kind: "delay", delayMs: 3000, times: 1 });
     const reasons: string[] = [];
     const started = Date.now();
-    const keys = await testClient(sim, { timeoutMs: 150, onRetry: (i) => reasons.push(i.reason) }).listApiKeys(ids.projectId);
+    const keys = await testClient(sim, { timeoutMs: 150, onRetry: (i) => reasons.push(i.reason) }).listApiKeys(
+      ids.projectId,
+    );
     expect(keys).toHaveLength(1);
     expect(sim.requests).toHaveLength(2);
     expect(reasons).toEqual(["timeout"]);

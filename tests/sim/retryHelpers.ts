@@ -19,7 +19,9 @@ export async function seed(sim: PimsSimulator): Promise<Ids> {
   const volumeId = sim.addVolume(projectId, { sizeGb: 100 }).id;
   const runId = sim.addRun(projectId, appId).id;
   const buildId = sim.addBuild(projectId, appId, { status: "success", logs: [{ log: "ok" }] }).id;
-  const accountId = (await testClient(sim).createServiceAccount(projectId, { name: "seed", grants: [projectId], expiresIn: 0 })).id;
+  const accountId = (
+    await testClient(sim).createServiceAccount(projectId, { name: "seed", grants: [projectId], expiresIn: 0 })
+  ).id;
   sim.addLogs(projectId, appId, [{ logLine: "hello" }]);
   sim.clearRequests();
   return { projectId, appId, volumeId, runId, buildId, accountId };
@@ -33,7 +35,11 @@ export interface Op {
 
 export const OPS: Op[] = [
   { name: "listApiKeys", method: "GET", run: (c, i) => c.listApiKeys(i.projectId) },
-  { name: "createServiceAccount", method: "POST", run: (c, i) => c.createServiceAccount(i.projectId, { name: "ci", grants: [i.projectId], expiresIn: 60 }) },
+  {
+    name: "createServiceAccount",
+    method: "POST",
+    run: (c, i) => c.createServiceAccount(i.projectId, { name: "ci", grants: [i.projectId], expiresIn: 60 }),
+  },
   { name: "deleteServiceAccount", method: "DELETE", run: (c, i) => c.deleteServiceAccount(i.projectId, i.accountId) },
   { name: "resizeVolume", method: "PATCH", run: (c, i) => c.resizeVolume(i.projectId, i.volumeId, 200) },
   { name: "createProject", method: "POST", run: (c) => c.createProject({ name: "new-project" }) },

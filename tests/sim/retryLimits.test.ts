@@ -74,7 +74,11 @@ describe("what is never retried", () => {
     const ids = await seed(sim);
     sim.addFault({ kind: "delay", delayMs: 400, method: "POST", times: 1 });
     await rejectionOf(
-      testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, { name: "slow", grants: [ids.projectId], expiresIn: 0 }),
+      testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, {
+        name: "slow",
+        grants: [ids.projectId],
+        expiresIn: 0,
+      }),
       TimeoutError,
     );
     expect(sim.requests).toHaveLength(1);
@@ -90,7 +94,10 @@ describe("bounds", () => {
     const ids = await seed(sim);
     sim.addFault({ kind: "status", status: 503 });
     const onRetry: number[] = [];
-    const err = await rejectionOf(testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId), ServerError);
+    const err = await rejectionOf(
+      testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId),
+      ServerError,
+    );
     expect(err).toMatchObject({ status: 503, attempts: 3, serverMessage: "injected fault" });
     expect(err.toString()).toBe(`listing API keys of project ${ids.projectId}: 503 injected fault`);
     expect(sim.requests).toHaveLength(3);
@@ -115,7 +122,12 @@ describe("bounds", () => {
     sim.addFault({ kind: "status", status: 503 });
     const delays: number[] = [];
     await rejectionOf(
-      testClient(sim, { retries: 4, minDelayMs: 10, maxDelayMs: 40, onRetry: (i) => delays.push(i.delayMs) }).listInvoices(ids.projectId),
+      testClient(sim, {
+        retries: 4,
+        minDelayMs: 10,
+        maxDelayMs: 40,
+        onRetry: (i) => delays.push(i.delayMs),
+      }).listInvoices(ids.projectId),
       ServerError,
     );
     expect(delays).toHaveLength(4);
@@ -125,7 +137,8 @@ describe("bounds", () => {
       expect(d).toBeLessThanOrEqual(ceilings[i]);
     });
     // the gaps the simulator saw are at least the chosen delays
-    for (let i = 1; i < sim.requests.length; i++) expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(delays[i - 1] - 2);
+    for (let i = 1; i < sim.requests.length; i++)
+      expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(delays[i - 1] - 2);
   });
 
   it("connection refused on a closed port → NetworkError after every retry (a POST too: it never left)", async () => {

@@ -11,7 +11,14 @@ import { ServerError, TimeoutError, ValidationError } from "../../provider/clien
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../simulator";
-import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, startSimulator, testClient } from "../helpers";
+import {
+  configureRequest,
+  expectNoPlaintextSecrets,
+  rejectionOf,
+  simConfig,
+  startSimulator,
+  testClient,
+} from "../helpers";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../serviceAccountKit";
 
 const POST_SA = /\/service-accounts$/;
@@ -60,7 +67,8 @@ async function createdAgo(projectId: string, name: string, ms: number): Promise<
   }
 }
 /** `METHOD <last path segment> STATUS` of every request since the last clearRequests(). */
-const log = (s: PimsSimulator = sim): string[] => s.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`);
+const log = (s: PimsSimulator = sim): string[] =>
+  s.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`);
 
 describe("creates that fail", () => {
   test("the happy path makes exactly one call (the POST)", async () => {
@@ -75,7 +83,10 @@ describe("creates that fail", () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.clearRequests();
-    const err = await failure(provider.create({ ...inputsFor(project.id, "bad"), grants: ["p-doesnotexist"] }), ValidationError);
+    const err = await failure(
+      provider.create({ ...inputsFor(project.id, "bad"), grants: ["p-doesnotexist"] }),
+      ValidationError,
+    );
     expect(err.message).toMatch(/creating service account "bad" in project .*: 422 .*grants\[0\].*p-doesnotexist/);
     expect(log()).toEqual(["POST service-accounts 422"]);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -111,12 +122,16 @@ describe("creates that fail", () => {
         .every((l) => l === "GET api-keys 200"),
     ).toBe(true);
     expect(log().length).toBeGreaterThan(2); // looked again, not only once right after the failure
-    expect(err.message).toMatch(/The service did not answer, so it may still create the account: no account named "dropped" appeared/);
+    expect(err.message).toMatch(
+      /The service did not answer, so it may still create the account: no account named "dropped" appeared/,
+    );
     expect(err.message).toContain(`pims service-accounts list ${project.id}`);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
     const watching = warn.mock.calls.map((c: unknown[]) => String(c[0]));
     expect(watching).toEqual([
-      expect.stringMatching(/^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: .*may still create the account; not sent again; watching/),
+      expect.stringMatching(
+        /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: .*may still create the account; not sent again; watching/,
+      ),
     ]);
   });
 
@@ -183,7 +198,9 @@ describe("creates that fail", () => {
       expect(live).toHaveLength(1); // created, and not deleted by the provider
       expect(err.original).toBeInstanceOf(TimeoutError);
       expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
-      expect(err.message.split("\n")[0]).toBe(`creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`);
+      expect(err.message.split("\n")[0]).toBe(
+        `creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`,
+      );
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
       expect(err.look).toBe("found");
       expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST; named at the first look
@@ -205,7 +222,9 @@ describe("creates that fail", () => {
       expect(err.look).toBe("unchecked");
       const [first, second] = err.message.split("\n");
       expect(first).toBe(`creating service account "blind" in project ${project.id}: 500 injected fault`);
-      expect(second).toMatch(/may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed \(.*503/);
+      expect(second).toMatch(
+        /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed \(.*503/,
+      );
       expect(second).toContain(`\`pims service-accounts list ${project.id}\``);
       expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 503", "GET api-keys 503"]);
       expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -233,23 +252,30 @@ describe("quirky profile: token layouts", () => {
     quirky = await startSimulator({ profile: "quirky" });
   });
   afterAll(async () => {
-    expectNoPlaintextSecrets(texts.join("\n"), [...quirky.issuedSecrets(), quirky.token], "errors of the quirky profile");
+    expectNoPlaintextSecrets(
+      texts.join("\n"),
+      [...quirky.issuedSecrets(), quirky.token],
+      "errors of the quirky profile",
+    );
     await quirky.stop();
   });
 
-  test.each([...READABLE_TOKEN_LAYOUT_NAMES])("layout %s: create, replace and delete leave no account nobody holds; the token works", async (layout) => {
-    quirky.setTokenLayout(layout);
-    const project = quirky.addProject();
-    const provider = await configured(quirky);
-    const first = await provider.create(inputsFor(project.id, `layout-${layout}`));
-    await expect(testClient(quirky, { token: first.outs.token }).listApiKeys(project.id)).resolves.toBeDefined();
-    expect(first.outs.tokenExpiresAt === "never" || !Number.isNaN(Date.parse(first.outs.tokenExpiresAt))).toBe(true);
-    const second = await provider.create(inputsFor(project.id, `layout-${layout}`, { rotationTrigger: "r2" }));
-    await provider.delete(first.id, first.outs);
-    expect(quirky.serviceAccounts(project.id).map((a) => a.id)).toEqual([second.id]);
-    await provider.delete(second.id, second.outs);
-    expect(quirky.serviceAccounts(project.id)).toEqual([]);
-  });
+  test.each([...READABLE_TOKEN_LAYOUT_NAMES])(
+    "layout %s: create, replace and delete leave no account nobody holds; the token works",
+    async (layout) => {
+      quirky.setTokenLayout(layout);
+      const project = quirky.addProject();
+      const provider = await configured(quirky);
+      const first = await provider.create(inputsFor(project.id, `layout-${layout}`));
+      await expect(testClient(quirky, { token: first.outs.token }).listApiKeys(project.id)).resolves.toBeDefined();
+      expect(first.outs.tokenExpiresAt === "never" || !Number.isNaN(Date.parse(first.outs.tokenExpiresAt))).toBe(true);
+      const second = await provider.create(inputsFor(project.id, `layout-${layout}`, { rotationTrigger: "r2" }));
+      await provider.delete(first.id, first.outs);
+      expect(quirky.serviceAccounts(project.id).map((a) => a.id)).toEqual([second.id]);
+      await provider.delete(second.id, second.outs);
+      expect(quirky.serviceAccounts(project.id)).toEqual([]);
+    },
+  );
 
   test.each([...UNREADABLE_TOKEN_LAYOUT_NAMES])(
     "layout %s (no identifiable secret): the account is deleted at once and the error names the members",
@@ -261,10 +287,17 @@ describe("quirky profile: token layouts", () => {
       const err = await failure(provider.create(inputsFor(project.id, `unreadable-${layout}`)), Error);
       expect(quirky.serviceAccounts(project.id)).toEqual([]); // nothing live that the stack does not hold
       const [deleted] = quirky.deletedServiceAccounts().slice(-1);
-      expect(log(quirky)).toEqual([`POST service-accounts ${quirky.requests[0].status}`, `DELETE ${deleted} ${quirky.requests[1].status}`]);
-      expect(err.message).toMatch(/its token object has no member pulumi-pims can identify as the secret \(members seen: ".+"/);
+      expect(log(quirky)).toEqual([
+        `POST service-accounts ${quirky.requests[0].status}`,
+        `DELETE ${deleted} ${quirky.requests[1].status}`,
+      ]);
+      expect(err.message).toMatch(
+        /its token object has no member pulumi-pims can identify as the secret \(members seen: ".+"/,
+      );
       expect(err.message).toContain(`The account (${deleted}) was deleted at once, so nothing is left behind.`);
-      expect(err.message).toContain("open an issue for pulumi-pims quoting the member names above (names only, never their values)");
+      expect(err.message).toContain(
+        "open an issue for pulumi-pims quoting the member names above (names only, never their values)",
+      );
     },
   );
 
@@ -277,7 +310,9 @@ describe("quirky profile: token layouts", () => {
       const err = await failure(provider.create(inputsFor(project.id, "unreadable-kept")), Error);
       const live = quirky.serviceAccounts(project.id);
       expect(live).toHaveLength(1);
-      expect(err.message).toContain(`account ${live[0].id} is live in project ${project.id} and nobody holds its token`);
+      expect(err.message).toContain(
+        `account ${live[0].id} is live in project ${project.id} and nobody holds its token`,
+      );
       expect(err.message).toContain(`pims service-accounts delete ${project.id} ${live[0].id}`);
     } finally {
       quirky.clearFaults();

@@ -7,7 +7,14 @@
 import { NotFoundError } from "../../provider/client";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import type { PimsSimulator, SimulatorProfile } from "../../simulator";
-import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, startSimulator, testClient } from "../helpers";
+import {
+  configureRequest,
+  expectNoPlaintextSecrets,
+  rejectionOf,
+  simConfig,
+  startSimulator,
+  testClient,
+} from "../helpers";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../serviceAccountKit";
 
 describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s profile", (profile) => {
@@ -49,7 +56,9 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     const { id, outs } = await p.create(inputsFor(project.id, "plain"));
     sim.clearRequests();
     await p.delete(id, outs);
-    expect(log()).toEqual([`DELETE /v2/projects/${project.id}/service-accounts/${id} ${profile === "quirky" ? 204 : 200}`]);
+    expect(log()).toEqual([
+      `DELETE /v2/projects/${project.id}/service-accounts/${id} ${profile === "quirky" ? 204 : 200}`,
+    ]);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
   });
 
@@ -61,7 +70,10 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     await testClient(sim).deleteServiceAccount(project.id, id); // outside Pulumi
     sim.clearRequests();
     await p.delete(id, outs);
-    expect(log()).toEqual([`DELETE /v2/projects/${project.id}/service-accounts/${id} 404`, `GET /v2/projects/${project.id}/api-keys 200`]);
+    expect(log()).toEqual([
+      `DELETE /v2/projects/${project.id}/service-accounts/${id} 404`,
+      `GET /v2/projects/${project.id}/api-keys 200`,
+    ]);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([other.id]);
     expect(warn).not.toHaveBeenCalled();
   });
@@ -70,10 +82,20 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     const project = sim.addProject();
     const p = await provider();
     const { id, outs } = await p.create(inputsFor(project.id, "still-live"));
-    sim.addFault({ method: "DELETE", path: `/v2/projects/${project.id}/service-accounts/${id}`, kind: "status", status: 404, times: 1 });
+    sim.addFault({
+      method: "DELETE",
+      path: `/v2/projects/${project.id}/service-accounts/${id}`,
+      kind: "status",
+      status: 404,
+      times: 1,
+    });
     const err = await failure(p.delete(id, outs));
-    expect(err.message).toContain(`DELETE ${sim.baseUrl}/v2/projects/${project.id}/service-accounts/${id} answered 404`);
-    expect(err.message).toContain(`GET ${sim.baseUrl}/v2/projects/${project.id}/api-keys still shows an API key of this account: it is live`);
+    expect(err.message).toContain(
+      `DELETE ${sim.baseUrl}/v2/projects/${project.id}/service-accounts/${id} answered 404`,
+    );
+    expect(err.message).toContain(
+      `GET ${sim.baseUrl}/v2/projects/${project.id}/api-keys still shows an API key of this account: it is live`,
+    );
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]);
     await p.delete(id, outs); // the next attempt deletes it
     expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -88,7 +110,10 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     sim.clearRequests();
     const err = await failure(wrong.delete(id, outs));
     expect(err.cause).toBeInstanceOf(NotFoundError);
-    expect(log()).toEqual([`DELETE /api/v2/projects/${project.id}/service-accounts/${id} 404`, `GET /api/v2/projects/${project.id}/api-keys 404`]);
+    expect(log()).toEqual([
+      `DELETE /api/v2/projects/${project.id}/service-accounts/${id} 404`,
+      `GET /api/v2/projects/${project.id}/api-keys 404`,
+    ]);
     expect(err.message).toContain(
       `DELETE ${wrongBase}/v2/projects/${project.id}/service-accounts/${id} answered 404, and so did GET ${wrongBase}/v2/projects/${project.id}/api-keys`,
     );
@@ -122,15 +147,24 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
       const { id, outs } = await p.create(inputsFor(project.id, "orphaned-by-project"));
       sim.removeProject(project.id);
       const err = await failure(p.delete(id, outs));
-      expect(err.message).toMatch(/Either project .* was deleted outside Pulumi .*or pims:baseUrl .* does not point at the service/);
-      expect(err.message).toContain("a JSON list or comma-separated project ids; or the PIMS_GONE_PROJECTS environment variable");
+      expect(err.message).toMatch(
+        /Either project .* was deleted outside Pulumi .*or pims:baseUrl .* does not point at the service/,
+      );
+      expect(err.message).toContain(
+        "a JSON list or comma-separated project ids; or the PIMS_GONE_PROJECTS environment variable",
+      );
 
       const accepting = await provider({ "pims:goneProjects": JSON.stringify(["p-other", project.id]) });
       sim.clearRequests();
       await accepting.delete(id, outs);
-      expect(log()).toEqual([`DELETE /v2/projects/${project.id}/service-accounts/${id} 404`, `GET /v2/projects/${project.id}/api-keys 404`]);
+      expect(log()).toEqual([
+        `DELETE /v2/projects/${project.id}/service-accounts/${id} 404`,
+        `GET /v2/projects/${project.id}/api-keys 404`,
+      ]);
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0][0])).toContain(`service account ${id} was dropped from the state without a delete: project ${project.id} answers 404`);
+      expect(String(warn.mock.calls[0][0])).toContain(
+        `service account ${id} was dropped from the state without a delete: project ${project.id} answers 404`,
+      );
     });
 
     test("PIMS_GONE_PROJECTS (comma-separated) works as well; another project's name does not", async () => {

@@ -45,11 +45,16 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 }
 
 /** create(), with the outputs it must return. */
-async function createAccount(p: LooseServiceAccountProvider, inputs: Props): Promise<{ id: string; outs: ServiceAccountOutputs }> {
+async function createAccount(
+  p: LooseServiceAccountProvider,
+  inputs: Props,
+): Promise<{ id: string; outs: ServiceAccountOutputs }> {
   return p.create(inputs);
 }
 
-async function configured(extra: ConstructorParameters<typeof ServiceAccountProvider>[0] = {}): Promise<LooseServiceAccountProvider> {
+async function configured(
+  extra: ConstructorParameters<typeof ServiceAccountProvider>[0] = {},
+): Promise<LooseServiceAccountProvider> {
   const p = new ServiceAccountProvider(extra);
   await p.configure(configureRequest(simConfig(sim)));
   return loose(p);
@@ -113,11 +118,23 @@ describe("lifecycle against the simulator", () => {
     sim.clearRequests();
     const created = await provider.create(inputs);
     const outs = created.outs;
-    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST /v2/projects/${project.id}/service-accounts 201`]);
-    expect(sim.requests[0].body).toEqual({ name: "ci-deployer", description: "deploys from CI", grants: [project.id, other.id], expiresIn: 86_400 });
+    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `POST /v2/projects/${project.id}/service-accounts 201`,
+    ]);
+    expect(sim.requests[0].body).toEqual({
+      name: "ci-deployer",
+      description: "deploys from CI",
+      grants: [project.id, other.id],
+      expiresIn: 86_400,
+    });
     const live = sim.serviceAccounts(project.id);
     expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ id: created.id, name: "ci-deployer", description: "deploys from CI", grants: [project.id, other.id] });
+    expect(live[0]).toMatchObject({
+      id: created.id,
+      name: "ci-deployer",
+      description: "deploys from CI",
+      grants: [project.id, other.id],
+    });
     expect(outs).toEqual({
       projectId: project.id,
       name: "ci-deployer",
@@ -169,7 +186,11 @@ describe("lifecycle against the simulator", () => {
       expiresIn: 86_400,
       rotationTrigger: "2025-06",
     });
-    expect(await provider.diff(created.id, state, news)).toEqual({ changes: true, replaces: ["rotationTrigger"], deleteBeforeReplace: false });
+    expect(await provider.diff(created.id, state, news)).toEqual({
+      changes: true,
+      replaces: ["rotationTrigger"],
+      deleteBeforeReplace: false,
+    });
     sim.clearRequests();
     const replacement = await provider.create(news);
     const newOuts = replacement.outs;
@@ -196,7 +217,9 @@ describe("lifecycle against the simulator", () => {
     await provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" });
     expect(sim.deletedServiceAccounts()).toContain(replacement.id);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
-    await expect(provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" })).resolves.toBeUndefined();
+    await expect(
+      provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" }),
+    ).resolves.toBeUndefined();
     expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 200", "DELETE 404", "GET 200"]);
     expect(sim.requests[2].path).toBe(`/v2/projects/${project.id}/api-keys`);
   });
@@ -204,19 +227,37 @@ describe("lifecycle against the simulator", () => {
   test("rotateBeforeExpiry: the replacement shows up once the simulator clock enters the window", async () => {
     const project = sim.addProject();
     const provider = await configured({ now: () => sim.now().getTime() });
-    const inputs: Props = { projectId: project.id, name: "rotating", description: "", grants: [project.id], expiresIn: 3600, rotateBeforeExpiry: 600 };
+    const inputs: Props = {
+      projectId: project.id,
+      name: "rotating",
+      description: "",
+      grants: [project.id],
+      expiresIn: 3600,
+      rotateBeforeExpiry: 600,
+    };
     const { id, outs } = await createAccount(provider, inputs);
     expect(await provider.diff(id, outs, inputs)).toMatchObject({ changes: false });
     sim.advanceClock(2999 * 1000);
     expect(await provider.diff(id, outs, inputs)).toMatchObject({ changes: false });
     sim.advanceClock(1000);
-    expect(await provider.diff(id, outs, inputs)).toEqual({ changes: true, replaces: ["rotateBeforeExpiry"], deleteBeforeReplace: false });
+    expect(await provider.diff(id, outs, inputs)).toEqual({
+      changes: true,
+      replaces: ["rotateBeforeExpiry"],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("expiresIn 0: the token never expires and is never rotated", async () => {
     const project = sim.addProject();
     const provider = await configured({ now: () => sim.now().getTime() });
-    const inputs: Props = { projectId: project.id, name: "forever", description: "", grants: [project.id], expiresIn: 0, rotateBeforeExpiry: 0 };
+    const inputs: Props = {
+      projectId: project.id,
+      name: "forever",
+      description: "",
+      grants: [project.id],
+      expiresIn: 0,
+      rotateBeforeExpiry: 0,
+    };
     const { id, outs } = await createAccount(provider, inputs);
     expect(outs.tokenExpiresAt).toBe("never");
     sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
@@ -228,7 +269,15 @@ describe("lifecycle against the simulator", () => {
   test("a rule only the service knows (grant of a missing project): clear error, nothing created", async () => {
     const project = sim.addProject();
     const provider = await configured();
-    const err = await rejection(provider.create({ projectId: project.id, name: "bad", description: "", grants: ["p-doesnotexist"], expiresIn: 60 }));
+    const err = await rejection(
+      provider.create({
+        projectId: project.id,
+        name: "bad",
+        description: "",
+        grants: ["p-doesnotexist"],
+        expiresIn: 60,
+      }),
+    );
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toMatch(/creating service account "bad" in project .*: 422 .*grants\[0\].*p-doesnotexist/);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -245,7 +294,9 @@ describe("lifecycle against the simulator", () => {
   test("read without stored state (import) is refused with an explanation", async () => {
     const provider = await configured();
     const err = await rejection(provider.read("sa-123", {}));
-    expect(err.message).toMatch(/cannot read service account sa-123: .*cannot be imported or adopted.*Declare a new ServiceAccount/);
+    expect(err.message).toMatch(
+      /cannot read service account sa-123: .*cannot be imported or adopted.*Declare a new ServiceAccount/,
+    );
   });
 });
 
@@ -255,7 +306,14 @@ describe("rotateBeforeExpiry changed alone", () => {
   test("is an update that makes no call and keeps the account id and its token", async () => {
     const project = sim.addProject();
     const provider = await configured({ now: () => sim.now().getTime() });
-    const inputs: Props = { projectId: project.id, name: "policy", description: "", grants: [project.id], expiresIn: 86_400, rotateBeforeExpiry: 600 };
+    const inputs: Props = {
+      projectId: project.id,
+      name: "policy",
+      description: "",
+      grants: [project.id],
+      expiresIn: 86_400,
+      rotateBeforeExpiry: 600,
+    };
     const { id, outs } = await createAccount(provider, inputs);
     const state: Props = { ...outs, __provider: "serialized-shim" };
     const news: Props = { ...inputs, rotateBeforeExpiry: 3600, __provider: "serialized-shim" };
@@ -263,7 +321,11 @@ describe("rotateBeforeExpiry changed alone", () => {
     sim.clearRequests();
     const checked = await provider.check(state, news);
     expect(checked.failures).toEqual([]);
-    expect(await provider.diff(id, state, { ...(checked.inputs as Props | undefined) })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, state, { ...(checked.inputs as Props | undefined) })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const updated = await provider.update(id, state, { ...(checked.inputs as Props | undefined) });
     expect(sim.requests).toEqual([]); // not one call: the service never sees the window
 
@@ -271,13 +333,22 @@ describe("rotateBeforeExpiry changed alone", () => {
     expect(updated.serviceAccountId).toBe(id);
     expect(updated.token).toBe(outs.token);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]); // the same live account, no other
-    await expect(new PimsClient({ baseUrl: sim.baseUrl, token: updated.token, retries: 0 }).listApiKeys(project.id)).resolves.toBeDefined();
+    await expect(
+      new PimsClient({ baseUrl: sim.baseUrl, token: updated.token, retries: 0 }).listApiKeys(project.id),
+    ).resolves.toBeDefined();
   });
 
   test("a new window already reached replaces (the rotation)", async () => {
     const project = sim.addProject();
     const provider = await configured({ now: () => sim.now().getTime() });
-    const inputs: Props = { projectId: project.id, name: "policy-due", description: "", grants: [project.id], expiresIn: 3600, rotateBeforeExpiry: 60 };
+    const inputs: Props = {
+      projectId: project.id,
+      name: "policy-due",
+      description: "",
+      grants: [project.id],
+      expiresIn: 3600,
+      rotateBeforeExpiry: 60,
+    };
     const { id, outs } = await createAccount(provider, inputs);
     sim.advanceClock(3000 * 1000); // 600 s left: the 60 s window is not reached, a 1200 s one is
     sim.clearRequests();
@@ -318,7 +389,9 @@ describe("credentials", () => {
         return loose(p);
       })(),
     ]) {
-      const err = await rejection(provider.create({ projectId: project.id, name: "x", description: "", grants: [project.id], expiresIn: 60 }));
+      const err = await rejection(
+        provider.create({ projectId: project.id, name: "x", description: "", grants: [project.id], expiresIn: 60 }),
+      );
       expect(err).toBeInstanceOf(MissingCredentialsError);
       expect(err.message).toContain("pims:token");
       expect(err.message).toContain("PIMS_TOKEN");
@@ -335,7 +408,13 @@ describe("credentials", () => {
     const provider = loose(bare);
     process.env.PIMS_TOKEN = sim.token;
     process.env.PIMS_BASE_URL = sim.baseUrl;
-    const { id } = await provider.create({ projectId: project.id, name: "from-env", description: "", grants: [project.id], expiresIn: 60 });
+    const { id } = await provider.create({
+      projectId: project.id,
+      name: "from-env",
+      description: "",
+      grants: [project.id],
+      expiresIn: 60,
+    });
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]);
     await provider.delete(id, { projectId: project.id });
     expect(sim.deletedServiceAccounts()).toContain(id);
@@ -349,7 +428,9 @@ describe("secret scan", () => {
     const secrets = [...sim.issuedSecrets(), sim.token];
     expect(sim.issuedSecrets().length).toBeGreaterThan(5); // the scan looks for real secrets
     expect(texts.length).toBeGreaterThan(10); // ...in real texts (check reasons hold no secret: tests/unit)
-    process.stdout.write(`scanned ${texts.length} error/check texts and ${logged.length} log lines for ${secrets.length} secrets\n`);
+    process.stdout.write(
+      `scanned ${texts.length} error/check texts and ${logged.length} log lines for ${secrets.length} secrets\n`,
+    );
     expectNoPlaintextSecrets(texts.join("\n"), secrets, "error messages and check reasons");
     expectNoPlaintextSecrets(logged.join("\n"), secrets, "console output");
   });

@@ -45,7 +45,8 @@ async function works(projectId: string, token: string | undefined): Promise<bool
 }
 /** The simulator's request log as `METHOD path` lines. */
 const calls = (): string[] => suite.sim.requests.map((r) => `${r.method} ${r.path}`);
-const accountPath = (projectId: string, id?: string): string => `/v2/projects/${projectId}/service-accounts${id ? `/${id}` : ""}`;
+const accountPath = (projectId: string, id?: string): string =>
+  `/v2/projects/${projectId}/service-accounts${id ? `/${id}` : ""}`;
 const asState = (outs: ServiceAccountOutputs): Props => ({ ...outs, __provider: SHIM });
 
 /** Checked inputs, as the engine passes them to diff and update. */
@@ -71,7 +72,13 @@ async function rejection(p: Promise<unknown>): Promise<Error & { id?: string; pr
  * was a previous account, exactly one DELETE (of it, two rotations old). Afterwards the simulator holds exactly the
  * new and the former current account, the outputs point at their tokens, and the deleted account's token is refused.
  */
-async function rotate(projectId: string, id: string, state: Props, news: Props, reasons: string[]): Promise<ServiceAccountOutputs> {
+async function rotate(
+  projectId: string,
+  id: string,
+  state: Props,
+  news: Props,
+  reasons: string[],
+): Promise<ServiceAccountOutputs> {
   const p = provider();
   const before = state as unknown as ServiceAccountOutputs;
   expect(await p.diff(id, state, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
@@ -79,7 +86,10 @@ async function rotate(projectId: string, id: string, state: Props, news: Props, 
   const outs = await p.update(id, state, news);
 
   const old = before.previousServiceAccountId;
-  expect(calls()).toEqual([`POST ${accountPath(projectId)}`, ...(old ? [`DELETE ${accountPath(projectId, old)}`] : [])]);
+  expect(calls()).toEqual([
+    `POST ${accountPath(projectId)}`,
+    ...(old ? [`DELETE ${accountPath(projectId, old)}`] : []),
+  ]);
   expect(isPlainJson(outs)).toBe(true);
   expect(outs.serviceAccountId).not.toBe(before.serviceAccountId);
   expect(outs).toMatchObject({
@@ -103,7 +113,9 @@ async function rotate(projectId: string, id: string, state: Props, news: Props, 
     expect(await works(projectId, before.previousToken)).toBe(false);
   }
   // The progress line names the accounts, never a token.
-  const line = suite.warn.mock.calls.map((a: unknown[]) => String(a[0])).find((l) => l.includes(`new account ${outs.serviceAccountId}`));
+  const line = suite.warn.mock.calls
+    .map((a: unknown[]) => String(a[0]))
+    .find((l) => l.includes(`new account ${outs.serviceAccountId}`));
   expect(line).toBe(
     `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated (${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
       `previous account ${before.serviceAccountId} kept until the next rotation${old ? `, ${old} deleted` : ""}`,
@@ -114,7 +126,9 @@ async function rotate(projectId: string, id: string, state: Props, news: Props, 
 }
 
 /** An account with the option on, created and rotated once by a new rotationTrigger: it has a previous account. */
-async function rotatedOnce(name: string): Promise<{ projectId: string; id: string; on: Props; outs: ServiceAccountOutputs; second: ServiceAccountOutputs }> {
+async function rotatedOnce(
+  name: string,
+): Promise<{ projectId: string; id: string; on: Props; outs: ServiceAccountOutputs; second: ServiceAccountOutputs }> {
   const projectId = suite.sim.addProject().id;
   const on = await checked(inputsFor(projectId, name, { ...LIFETIME, keepPreviousToken: true }));
   const { id, outs } = await provider().create(on);
@@ -126,7 +140,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
   test("five rotations (trigger and window, short expiries): two live accounts after each, the one two rotations old deleted", async () => {
     const { sim } = suite;
     const project = sim.addProject();
-    let news = await checked(inputsFor(project.id, "overlap", { ...LIFETIME, keepPreviousToken: true, rotationTrigger: "1" }));
+    let news = await checked(
+      inputsFor(project.id, "overlap", { ...LIFETIME, keepPreviousToken: true, rotationTrigger: "1" }),
+    );
     const { id, outs: first } = await provider().create(news);
     expect(liveIds(project.id)).toEqual([id]);
     expect(first).not.toHaveProperty("previousToken");
@@ -161,7 +177,10 @@ describe("overlapping rotation (keepPreviousToken)", () => {
 
     // destroy: the previous and the current account deleted, none left live
     await provider().delete(id, state);
-    expect(calls()).toEqual([`DELETE ${accountPath(project.id, outs.previousServiceAccountId)}`, `DELETE ${accountPath(project.id, outs.serviceAccountId)}`]);
+    expect(calls()).toEqual([
+      `DELETE ${accountPath(project.id, outs.previousServiceAccountId)}`,
+      `DELETE ${accountPath(project.id, outs.serviceAccountId)}`,
+    ]);
     expect(liveIds(project.id)).toEqual([]);
     expect(await works(project.id, outs.token)).toBe(false);
   });
@@ -171,28 +190,51 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     const plain = await checked(inputsFor(project.id, "switch-on", LIFETIME));
     const { id, outs } = await provider().create(plain);
     const on = await checked({ ...plain, keepPreviousToken: true });
-    expect(await provider().diff(id, asState(outs), on)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(outs), on)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     suite.sim.clearRequests();
     const switched = await provider().update(id, asState(outs), on);
     expect(suite.sim.requests).toEqual([]);
     expect(switched).toEqual({ ...outs, keepPreviousToken: true });
     expect(liveIds(project.id)).toEqual([id]);
 
-    const rotated = await rotate(project.id, id, asState(switched), { ...on, rotationTrigger: "2" }, ["rotationTrigger"]);
+    const rotated = await rotate(project.id, id, asState(switched), { ...on, rotationTrigger: "2" }, [
+      "rotationTrigger",
+    ]);
     expect(rotated.previousServiceAccountId).toBe(id);
   });
 
   test("switching off deletes the previous account and keeps the newest, its token unchanged", async () => {
     const { projectId, id, on, second: rotated } = await rotatedOnce("switch-off");
     const off = await checked({ ...on, rotationTrigger: "2", keepPreviousToken: false });
-    expect(await provider().diff(id, asState(rotated), off)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(rotated), off)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
 
     suite.sim.clearRequests();
     const after = await provider().update(id, asState(rotated), off);
     expect(calls()).toEqual([`DELETE ${accountPath(projectId, id)}`]);
     expect(liveIds(projectId)).toEqual([rotated.serviceAccountId]);
-    const { previousServiceAccountId, previousTokenId, previousTokenExpiresAt, previousToken, keepPreviousToken, ...current } = rotated;
-    expect([previousServiceAccountId, previousTokenId, previousTokenExpiresAt, previousToken, keepPreviousToken]).not.toContain(undefined);
+    const {
+      previousServiceAccountId,
+      previousTokenId,
+      previousTokenExpiresAt,
+      previousToken,
+      keepPreviousToken,
+      ...current
+    } = rotated;
+    expect([
+      previousServiceAccountId,
+      previousTokenId,
+      previousTokenExpiresAt,
+      previousToken,
+      keepPreviousToken,
+    ]).not.toContain(undefined);
     expect(after).toEqual(current);
     expect(await works(projectId, after.token)).toBe(true);
     expect(await works(projectId, rotated.previousToken)).toBe(false);
@@ -210,13 +252,25 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     const plain = await checked(inputsFor(project.id, "plain", LIFETIME));
     const { id, outs } = await provider().create(plain);
     const next = { ...plain, rotationTrigger: "2" };
-    expect(await provider().diff(id, asState(outs), next)).toEqual({ changes: true, replaces: ["rotationTrigger"], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(outs), next)).toEqual({
+      changes: true,
+      replaces: ["rotationTrigger"],
+      deleteBeforeReplace: false,
+    });
     sim.advanceClock(20_000);
-    expect(await provider().diff(id, asState(outs), plain)).toEqual({ changes: true, replaces: [ROTATION_REASON], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(outs), plain)).toEqual({
+      changes: true,
+      replaces: [ROTATION_REASON],
+      deleteBeforeReplace: false,
+    });
     sim.clearRequests();
     expect(await provider().update(id, asState(outs), next)).toEqual(outs);
     expect(sim.requests).toEqual([]);
-    expect(Object.keys(outs).filter((k) => k.startsWith("previous") || k === "retiredServiceAccountIds" || k === "keepPreviousToken")).toEqual([]);
+    expect(
+      Object.keys(outs).filter(
+        (k) => k.startsWith("previous") || k === "retiredServiceAccountIds" || k === "keepPreviousToken",
+      ),
+    ).toEqual([]);
   });
 
   test("a new project still replaces, with the option on", async () => {
@@ -225,7 +279,11 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     const on = await checked(inputsFor(project.id, "moving", { ...LIFETIME, keepPreviousToken: true }));
     const { id, outs } = await provider().create(on);
     const moved = await checked({ ...on, projectId: other.id, grants: [other.id] });
-    expect(await provider().diff(id, asState(outs), moved)).toEqual({ changes: true, replaces: ["projectId"], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(outs), moved)).toEqual({
+      changes: true,
+      replaces: ["projectId"],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("a refused DELETE of the old previous account: the update fails with the new token in its state; the next update deletes it", async () => {
@@ -259,7 +317,11 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     // The next up: an update (the retired account), one DELETE and no new account.
     sim.clearFaults();
     const state = partial as unknown as Props;
-    expect(await provider().diff(id, state, third)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider().diff(id, state, third)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     sim.clearRequests();
     const finished = await provider().update(id, state, third);
     expect(calls()).toEqual([`DELETE ${accountPath(projectId, id)}`]);
@@ -280,7 +342,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
 
     sim.clearRequests();
     await provider().delete(id, partial);
-    expect(calls()).toEqual([id, second.serviceAccountId, partial.serviceAccountId].map((a) => `DELETE ${accountPath(projectId, a)}`));
+    expect(calls()).toEqual(
+      [id, second.serviceAccountId, partial.serviceAccountId].map((a) => `DELETE ${accountPath(projectId, a)}`),
+    );
     expect(liveIds(projectId)).toEqual([]);
   });
 

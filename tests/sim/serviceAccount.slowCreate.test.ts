@@ -12,7 +12,14 @@ import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import type { PimsSimulator } from "../../simulator";
 import { waitFor } from "./cliHarness";
-import { configureRequest, expectNoPlaintextSecrets, rejectionOf, simConfig, useSimulatorProvider, withEnv } from "../helpers";
+import {
+  configureRequest,
+  expectNoPlaintextSecrets,
+  rejectionOf,
+  simConfig,
+  useSimulatorProvider,
+  withEnv,
+} from "../helpers";
 import { inputsFor, loose } from "../serviceAccountKit";
 
 const POST_SA = /^\/v2\/projects\/[^/]+\/service-accounts$/;
@@ -26,14 +33,19 @@ const texts: string[] = [];
 
 beforeAll(() => {
   // Read by the provider at call time: the client's per-attempt timeout, the watch after a lost answer, the pauses.
-  Object.assign(process.env, { PIMS_TIMEOUT_MS: String(TIMEOUT_MS), PIMS_LOST_CREATE_WATCH_MS: "2000", PIMS_RETRY_MIN_DELAY_MS: "5" });
+  Object.assign(process.env, {
+    PIMS_TIMEOUT_MS: String(TIMEOUT_MS),
+    PIMS_LOST_CREATE_WATCH_MS: "2000",
+    PIMS_RETRY_MIN_DELAY_MS: "5",
+  });
 });
 afterAll(() => {
   process.env = savedEnv;
 });
 const suite = useSimulatorProvider(ServiceAccountProvider, {
   afterEachTest: (warn) => texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" "))),
-  beforeStop: (sim) => expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines"),
+  beforeStop: (sim) =>
+    expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines"),
 });
 let sim: PimsSimulator;
 beforeEach(() => {
@@ -46,14 +58,17 @@ async function uncertain(p: Promise<unknown>): Promise<UncertainCreateError> {
   texts.push(err.message, String(err.stack));
   return err;
 }
-const posts = (projectId: string): number => sim.countRequests({ method: "POST", path: `/v2/projects/${projectId}/service-accounts` });
+const posts = (projectId: string): number =>
+  sim.countRequests({ method: "POST", path: `/v2/projects/${projectId}/service-accounts` });
 
 describe("every service-account create slower than the client's timeout", () => {
   test("2 accounts: one POST each, never repeated; each late account is named with its delete command", async () => {
     const project = sim.addProject();
     sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: SLOW_MS });
     const provider = serviceAccounts();
-    const [a, b] = await Promise.all(["slow-a", "slow-b"].map((name) => uncertain(provider.create(inputsFor(project.id, name)))));
+    const [a, b] = await Promise.all(
+      ["slow-a", "slow-b"].map((name) => uncertain(provider.create(inputsFor(project.id, name)))),
+    );
 
     const live = sim.serviceAccounts(project.id);
     expect(live.map((x) => x.name).sort()).toEqual(["slow-a", "slow-b"]); // one per declared account, no more
@@ -72,7 +87,9 @@ describe("every service-account create slower than the client's timeout", () => 
     // The progress line says the create is not sent again and what is watched.
     expect(suite.warn.mock.calls.map((c: unknown[]) => String(c[0]))).toContainEqual(
       expect.stringMatching(
-        new RegExp(`POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET /v2/projects/${project.id}/api-keys`),
+        new RegExp(
+          `POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET /v2/projects/${project.id}/api-keys`,
+        ),
       ),
     );
   });
@@ -102,7 +119,9 @@ describe("every service-account create slower than the client's timeout", () => 
       sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
       const err = await uncertain(serviceAccounts().create(inputsFor(project.id, "blind")));
       expect(err.look).toBe("unchecked");
-      expect(err.message).toMatch(/may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed/);
+      expect(err.message).toMatch(
+        /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed/,
+      );
       expect(err.message).toContain(`pims service-accounts list ${project.id}`);
       expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1); // looked again
       await waitFor(() => sim.serviceAccounts(project.id).length > 0, "the late create to commit");
@@ -118,7 +137,9 @@ test("a create just under the timeout succeeds: one POST, one account, no listin
     const { id, outs } = await serviceAccounts().create(inputsFor(project.id, "just-in-time"));
     expect(sim.serviceAccounts(project.id).map((x) => x.id)).toEqual([id]);
     expect(outs.serviceAccountId).toBe(id);
-    expect(sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`)).toEqual(["POST service-accounts 201"]);
+    expect(sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`)).toEqual([
+      "POST service-accounts 201",
+    ]);
   });
 });
 
@@ -129,7 +150,9 @@ test("a project create slower than the timeout: not sent again, exactly one proj
   const err = await rejectionOf(provider.create({ name: "slow-project" }), Error);
   texts.push(err.message);
   expect(err.message).toMatch(/^creating project "slow-project": timed out/);
-  expect(err.message).toContain('A project named "slow-project" may exist anyway: the service did not answer, and may still create it.');
+  expect(err.message).toContain(
+    'A project named "slow-project" may exist anyway: the service did not answer, and may still create it.',
+  );
   expect(err.message).toContain("Before you run `pulumi up` again, check");
   await waitFor(() => sim.projects().some((p) => p.name === "slow-project"), "the late project create to commit");
   expect(sim.projects().filter((p) => p.name === "slow-project")).toHaveLength(1);

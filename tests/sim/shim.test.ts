@@ -17,7 +17,9 @@ async function storedProviderText(kind: ResourceKind): Promise<string> {
   return sf.text;
 }
 
-const requireFromString: (code: string) => { handler(): pulumi.dynamic.ResourceProvider } = require("require-from-string");
+const requireFromString: (code: string) => {
+  handler(): pulumi.dynamic.ResourceProvider;
+} = require("require-from-string");
 
 const KINDS = RESOURCE_KINDS;
 
@@ -69,6 +71,8 @@ describe("serialized provider shim", () => {
     delete process.env.PIMS_BASE_URL;
     const provider = requireFromString(await storedProviderText("Project")).handler();
     await provider.configure!(configureRequest({}));
-    await expect(provider.create({ name: "needs-creds" })).rejects.toThrow(/pims:token.*PIMS_TOKEN.*pims:baseUrl.*PIMS_BASE_URL/s);
+    await expect(provider.create({ name: "needs-creds" })).rejects.toThrow(
+      /pims:token.*PIMS_TOKEN.*pims:baseUrl.*PIMS_BASE_URL/s,
+    );
   });
 });

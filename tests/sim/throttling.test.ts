@@ -20,7 +20,11 @@ async function run(form: "seconds" | "date", scheduler: Scheduler | undefined, l
     const started = Date.now();
     const created = await Promise.all(
       Array.from({ length: CALLS }, (_, i) =>
-        clients[i % clients.length].createServiceAccount(project.id, { name: `sa-${i}`, grants: [project.id], expiresIn: 0 }),
+        clients[i % clients.length].createServiceAccount(project.id, {
+          name: `sa-${i}`,
+          grants: [project.id],
+          expiresIn: 0,
+        }),
       ),
     );
     const seconds = (Date.now() - started) / 1000;
@@ -52,7 +56,11 @@ describe(`${CALLS} concurrent creates against a limit of ${RATE} requests/s`, ()
     processScheduler().configure({ onProgress: (line) => lines.push(line) });
     try {
       await run("seconds", undefined, lines);
-      expect(processScheduler().stats()).toMatchObject({ inFlight: 0, waiting: 0, started: CALLS + processScheduler().stats().refused });
+      expect(processScheduler().stats()).toMatchObject({
+        inFlight: 0,
+        waiting: 0,
+        started: CALLS + processScheduler().stats().refused,
+      });
     } finally {
       processScheduler().configure({ onProgress: (line) => console.warn(line) });
     }

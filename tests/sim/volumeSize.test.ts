@@ -74,7 +74,11 @@ describe("VolumeSize against the simulator", () => {
 
     // another volume replaces: the new one is sized first, then the old one is "deleted" (left as it is)
     const other = { projectId: "p-open0001", volumeId: "vol-2-us-east-1", sizeGb: 60 };
-    expect(await ctx.provider.diff(created.id, outs, other)).toEqual({ changes: true, replaces: ["volumeId"], deleteBeforeReplace: false });
+    expect(await ctx.provider.diff(created.id, outs, other)).toEqual({
+      changes: true,
+      replaces: ["volumeId"],
+      deleteBeforeReplace: false,
+    });
     const replacement = await ctx.provider.create(other);
     expect(replacement.id).toBe("p-open0001/vol-2-us-east-1");
     expect(ctx.sim.volume("p-open0001", "vol-2-us-east-1")?.sizeGb).toBe(60);
@@ -95,7 +99,9 @@ describe("VolumeSize against the simulator", () => {
     const vol = { projectId: "p-open0001", volumeId: "vol-3-us-east-1" };
     const olds = { ...vol, sizeGb: 500 };
     expect((await ctx.provider.check(olds, { ...vol, sizeGb: 2048 })).failures).toEqual([]);
-    const err = await ctx.provider.update("p-open0001/vol-3-us-east-1", olds, { ...vol, sizeGb: 2048 }).catch((e: unknown) => e as Error);
+    const err = await ctx.provider
+      .update("p-open0001/vol-3-us-east-1", olds, { ...vol, sizeGb: 2048 })
+      .catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toBe(
       "resizing volume vol-3-us-east-1 in project p-open0001 to 2048 GB: 403 volumes above 1024 GB require a protected project",
@@ -105,17 +111,35 @@ describe("VolumeSize against the simulator", () => {
   });
 
   test("a bare 403 above 1024 GB gets the rule added to the message", async () => {
-    ctx.sim.addFault({ method: "PATCH", path: "/v2/projects/p-open0001/volumes/vol-3-us-east-1/resize", kind: "status", status: 403, times: 1 });
-    const err = await ctx.provider.create({ projectId: "p-open0001", volumeId: "vol-3-us-east-1", sizeGb: 1500 }).catch((e: unknown) => e as Error);
+    ctx.sim.addFault({
+      method: "PATCH",
+      path: "/v2/projects/p-open0001/volumes/vol-3-us-east-1/resize",
+      kind: "status",
+      status: 403,
+      times: 1,
+    });
+    const err = await ctx.provider
+      .create({ projectId: "p-open0001", volumeId: "vol-3-us-east-1", sizeGb: 1500 })
+      .catch((e: unknown) => e as Error);
     expect((err as Error).message).toBe(
       "resizing volume vol-3-us-east-1 in project p-open0001 to 1500 GB: 403 injected fault (sizes above 1024 GB are allowed only in a protected project)",
     );
   });
 
   test("a 403 at or below 1024 GB is passed on unchanged", async () => {
-    ctx.sim.addFault({ method: "PATCH", path: "/v2/projects/p-open0001/volumes/vol-3-us-east-1/resize", kind: "status", status: 403, times: 1 });
-    const err = await ctx.provider.create({ projectId: "p-open0001", volumeId: "vol-3-us-east-1", sizeGb: 600 }).catch((e: unknown) => e as Error);
-    expect((err as Error).message).toBe("resizing volume vol-3-us-east-1 in project p-open0001 to 600 GB: 403 injected fault");
+    ctx.sim.addFault({
+      method: "PATCH",
+      path: "/v2/projects/p-open0001/volumes/vol-3-us-east-1/resize",
+      kind: "status",
+      status: 403,
+      times: 1,
+    });
+    const err = await ctx.provider
+      .create({ projectId: "p-open0001", volumeId: "vol-3-us-east-1", sizeGb: 600 })
+      .catch((e: unknown) => e as Error);
+    expect((err as Error).message).toBe(
+      "resizing volume vol-3-us-east-1 in project p-open0001 to 600 GB: 403 injected fault",
+    );
     expect((err as { kind?: string }).kind).toBe("auth");
   });
 
@@ -131,7 +155,9 @@ describe("VolumeSize against the simulator", () => {
     if (!live) throw new Error("seeded volume missing");
     live.sizeGb = 700; // someone resized it in the web console
     const olds = { ...vol, sizeGb: 500 };
-    const err = await ctx.provider.update("p-open0001/vol-4-us-east-1", olds, { ...vol, sizeGb: 600 }).catch((e: unknown) => e as Error);
+    const err = await ctx.provider
+      .update("p-open0001/vol-4-us-east-1", olds, { ...vol, sizeGb: 600 })
+      .catch((e: unknown) => e as Error);
     expect((err as Error).message).toBe(
       "resizing volume vol-4-us-east-1 in project p-open0001 to 600 GB: 422 newSizeGb must not be smaller than the current size (700 GB)",
     );
@@ -145,7 +171,9 @@ describe("VolumeSize against the simulator", () => {
   });
 
   test("import (read with no state) is refused with what to do instead", async () => {
-    await expect(ctx.provider.read("p-open0001/default-us-east-1")).rejects.toThrow(/cannot be imported: the service has no operation to read a volume/);
+    await expect(ctx.provider.read("p-open0001/default-us-east-1")).rejects.toThrow(
+      /cannot be imported: the service has no operation to read a volume/,
+    );
     expect(ctx.sim.requests).toHaveLength(0);
   });
 });

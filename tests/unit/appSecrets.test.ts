@@ -45,7 +45,11 @@ describe("AppSecrets check", () => {
         ],
       ],
     ],
-    ["a name starting with a digit", { ...ids, secrets: { "1ABC": VAL.db1 } }, [["secrets", `secret name "1ABC" ${RULE}`]]],
+    [
+      "a name starting with a digit",
+      { ...ids, secrets: { "1ABC": VAL.db1 } },
+      [["secrets", `secret name "1ABC" ${RULE}`]],
+    ],
     ["a name with a dash", { ...ids, secrets: { "MY-KEY": VAL.api } }, [["secrets", `secret name "MY-KEY" ${RULE}`]]],
     ["an empty name", { ...ids, secrets: { "": VAL.api } }, [["secrets", `secret name "" ${RULE}`]]],
     [
@@ -53,9 +57,21 @@ describe("AppSecrets check", () => {
       { ...ids, secrets: { ["B".repeat(257)]: VAL.key } },
       [["secrets", `secret name "${"B".repeat(60)}…" must be at most 256 characters (got 257)`]],
     ],
-    ["a number value", { ...ids, secrets: { PORT: Number(VAL.num) } }, [["secrets", 'secret "PORT" must have a string value (got number)']]],
-    ["an object value", { ...ids, secrets: { CFG: { nested: VAL.key } } }, [["secrets", 'secret "CFG" must have a string value (got object)']]],
-    ["a null value", { ...ids, secrets: { NOTHING: null } }, [["secrets", 'secret "NOTHING" has no value: values must be strings']]],
+    [
+      "a number value",
+      { ...ids, secrets: { PORT: Number(VAL.num) } },
+      [["secrets", 'secret "PORT" must have a string value (got number)']],
+    ],
+    [
+      "an object value",
+      { ...ids, secrets: { CFG: { nested: VAL.key } } },
+      [["secrets", 'secret "CFG" must have a string value (got object)']],
+    ],
+    [
+      "a null value",
+      { ...ids, secrets: { NOTHING: null } },
+      [["secrets", 'secret "NOTHING" has no value: values must be strings']],
+    ],
     [
       "a bad name and a bad value",
       { ...ids, secrets: { "bad name": 1, GOOD: VAL.db2 } },
@@ -64,8 +80,16 @@ describe("AppSecrets check", () => {
         ["secrets", 'secret "bad name" must have a string value (got number)'],
       ],
     ],
-    ["an array", { ...ids, secrets: [VAL.db1] }, [["secrets", "secrets must be a map of secret names to string values (got an array)"]]],
-    ["a string", { ...ids, secrets: VAL.db1 }, [["secrets", "secrets must be a map of secret names to string values (got string)"]]],
+    [
+      "an array",
+      { ...ids, secrets: [VAL.db1] },
+      [["secrets", "secrets must be a map of secret names to string values (got an array)"]],
+    ],
+    [
+      "a string",
+      { ...ids, secrets: VAL.db1 },
+      [["secrets", "secrets must be a map of secret names to string values (got string)"]],
+    ],
     ["no secrets", { ...ids }, [["secrets", "secrets is required"]]],
     ["no projectId", { appId: "a", secrets: { A: VAL.db1 } }, [["projectId", "projectId is required"]]],
     ["no appId", { projectId: "p", secrets: { A: VAL.db1 } }, [["appId", "appId is required"]]],
@@ -76,7 +100,11 @@ describe("AppSecrets check", () => {
     const result = await provider.check(asInputs({}), asInputs(news));
     expect((result.failures ?? []).map((f) => [f.property, f.reason])).toEqual(expected);
     expect(result.inputs).toEqual(news);
-    expectNoPlaintextSecrets(JSON.stringify(result.failures), [...ALL_VALUES, JSON.stringify(VAL.num)], "check failures");
+    expectNoPlaintextSecrets(
+      JSON.stringify(result.failures),
+      [...ALL_VALUES, JSON.stringify(VAL.num)],
+      "check failures",
+    );
   });
 });
 
@@ -94,10 +122,30 @@ describe("AppSecrets diff", () => {
     ["a secret renamed", olds, { ...ids, secrets: { A: VAL.db1, C: VAL.api } }, { changes: true }],
     ["a value unknown at preview", olds, { ...ids, secrets: { A: UNKNOWN, B: VAL.api } }, { changes: true }],
     ["the map unknown at preview", olds, { ...ids, secrets: UNKNOWN }, { changes: true }],
-    ["another app", olds, { ...ids, appId: "p-1-api", secrets: olds.secrets }, { changes: true, replaces: ["appId"], deleteBeforeReplace: false }],
-    ["another project", olds, { ...ids, projectId: "p-2", secrets: olds.secrets }, { changes: true, replaces: ["projectId"], deleteBeforeReplace: false }],
-    ["an app unknown at preview", olds, { ...ids, appId: UNKNOWN, secrets: olds.secrets }, { changes: true, replaces: ["appId"], deleteBeforeReplace: false }],
-    ["state without a secrets map", { ...ids, secretNames: ["A"] }, { ...ids, secrets: { A: VAL.db1 } }, { changes: true }],
+    [
+      "another app",
+      olds,
+      { ...ids, appId: "p-1-api", secrets: olds.secrets },
+      { changes: true, replaces: ["appId"], deleteBeforeReplace: false },
+    ],
+    [
+      "another project",
+      olds,
+      { ...ids, projectId: "p-2", secrets: olds.secrets },
+      { changes: true, replaces: ["projectId"], deleteBeforeReplace: false },
+    ],
+    [
+      "an app unknown at preview",
+      olds,
+      { ...ids, appId: UNKNOWN, secrets: olds.secrets },
+      { changes: true, replaces: ["appId"], deleteBeforeReplace: false },
+    ],
+    [
+      "state without a secrets map",
+      { ...ids, secretNames: ["A"] },
+      { ...ids, secrets: { A: VAL.db1 } },
+      { changes: true },
+    ],
   ];
   test.each(cases)("%s", async (_label, o, news, expected) => {
     expect(await provider.diff("p-1/p-1-web", o as unknown as AppSecretsOutputs, asInputs(news))).toEqual(expected);
@@ -120,14 +168,21 @@ describe("AppSecrets SDK class", () => {
   });
 
   test("registers pulumi-nodejs:dynamic/pims:AppSecrets with secrets as a secret input and a secret output", async () => {
-    const s = new AppSecrets("web", { projectId: "p-1", appId: "p-1-web", secrets: { DATABASE_URL: VAL.db1, API_KEY: pulumi.output(VAL.api) } });
+    const s = new AppSecrets("web", {
+      projectId: "p-1",
+      appId: "p-1-web",
+      secrets: { DATABASE_URL: VAL.db1, API_KEY: pulumi.output(VAL.api) },
+    });
     expect(await outputValue(s.urn)).toBe("urn:pulumi:stack::proj::pulumi-nodejs:dynamic/pims:AppSecrets::web");
 
     const reg = registered.find((r) => r.name === "web");
     expect(reg?.type).toBe("pulumi-nodejs:dynamic/pims:AppSecrets");
     expect(reg?.additionalSecretOutputs).toEqual(["secrets"]);
     // the input travels as a secret (so it is encrypted in the state's inputs too)
-    expect(reg?.object.secrets).toEqual({ [SECRET_SIG]: SECRET_VALUE, value: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } });
+    expect(reg?.object.secrets).toEqual({
+      [SECRET_SIG]: SECRET_VALUE,
+      value: { DATABASE_URL: VAL.db1, API_KEY: VAL.api },
+    });
     expect(reg?.object).toMatchObject({ projectId: "p-1", appId: "p-1-web" });
 
     // outputs: secrets is secret, the names are not
@@ -140,7 +195,11 @@ describe("AppSecrets SDK class", () => {
   });
 
   test("user options are kept alongside additionalSecretOutputs", async () => {
-    const s = new AppSecrets("api", { projectId: "p-1", appId: "p-1-api", secrets: { A: VAL.key } }, { additionalSecretOutputs: ["appId"], protect: true });
+    const s = new AppSecrets(
+      "api",
+      { projectId: "p-1", appId: "p-1-api", secrets: { A: VAL.key } },
+      { additionalSecretOutputs: ["appId"], protect: true },
+    );
     await outputValue(s.urn);
     const reg = registered.find((r) => r.name === "api");
     expect([...(reg?.additionalSecretOutputs ?? [])].sort()).toEqual(["appId", "secrets"]);

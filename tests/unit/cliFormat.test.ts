@@ -1,5 +1,16 @@
 /** Text helpers of the `pims` CLI (no network): table layout by display width, cell escaping, masking, options. */
-import { RecentKeys, UsageError, cellText, displayWidth, durationOption, formatDuration, instantOption, intOption, maskSecret, table } from "../../cli/format";
+import {
+  RecentKeys,
+  UsageError,
+  cellText,
+  displayWidth,
+  durationOption,
+  formatDuration,
+  instantOption,
+  intOption,
+  maskSecret,
+  table,
+} from "../../cli/format";
 
 describe("displayWidth", () => {
   it.each([
@@ -76,7 +87,9 @@ describe("option parsers", () => {
     const parse = intOption("--limit", 1, 10);
     expect(parse(" 7 ")).toBe(7);
     for (const bad of ["0", "11", "2.5", "x", ""])
-      expect(() => parse(bad)).toThrow(new UsageError(`--limit must be an integer from 1 to 10 (got ${JSON.stringify(bad)})`));
+      expect(() => parse(bad)).toThrow(
+        new UsageError(`--limit must be an integer from 1 to 10 (got ${JSON.stringify(bad)})`),
+      );
   });
 
   it("instantOption passes RFC 3339 through and turns a duration into a time that long ago", () => {
@@ -89,9 +102,13 @@ describe("option parsers", () => {
 
   it("durationOption reads one number and one unit (s, m, h, d) as milliseconds", () => {
     const parse = durationOption("--expiring-within");
-    expect([parse("30s"), parse("15m"), parse(" 2h "), parse("7d"), parse("0s")]).toEqual([30_000, 900_000, 7_200_000, 604_800_000, 0]);
+    expect([parse("30s"), parse("15m"), parse(" 2h "), parse("7d"), parse("0s")]).toEqual([
+      30_000, 900_000, 7_200_000, 604_800_000, 0,
+    ]);
     for (const bad of ["7", "1y", "1.5h", "-1d", "2h30m", "", "99999999999999999d"]) {
-      expect(() => parse(bad)).toThrow(new UsageError(`--expiring-within must be a duration such as 30s, 15m, 2h, 7d (got ${JSON.stringify(bad)})`));
+      expect(() => parse(bad)).toThrow(
+        new UsageError(`--expiring-within must be a duration such as 30s, 15m, 2h, 7d (got ${JSON.stringify(bad)})`),
+      );
     }
   });
 

@@ -45,12 +45,15 @@ describe("isRetryable", () => {
   it("a POST only on 429 or when the request never left", () => {
     expect(isRetryable(axiosError("post", { status: 429 }))).toBe(true);
     for (const status of [408, 502, 503, 504]) expect(isRetryable(axiosError("post", { status }))).toBe(false);
-    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]) expect(isRetryable(axiosError("post", { code }))).toBe(true);
-    for (const code of ["ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE"]) expect(isRetryable(axiosError("post", { code }))).toBe(false);
+    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
+      expect(isRetryable(axiosError("post", { code }))).toBe(true);
+    for (const code of ["ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE"])
+      expect(isRetryable(axiosError("post", { code }))).toBe(false);
     expect(isRetryable(axiosError("post"))).toBe(false);
   });
   it("network failures and timeouts for idempotent methods, never a cancellation", () => {
-    for (const code of ["ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "ECONNREFUSED", undefined]) expect(isRetryable(axiosError("get", { code }))).toBe(true);
+    for (const code of ["ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "ECONNREFUSED", undefined])
+      expect(isRetryable(axiosError("get", { code }))).toBe(true);
     expect(isRetryable(axiosError("get", { code: "ERR_CANCELED" }))).toBe(false);
   });
 });
@@ -62,7 +65,9 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "1.5" }))).toBe(1500);
     expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "-3" }))).toBe(0);
     const now = Date.parse("2024-05-01T12:00:00Z");
-    expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "Wed, 01 May 2024 12:00:07 GMT" }), now)).toBe(7000);
+    expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "Wed, 01 May 2024 12:00:07 GMT" }), now)).toBe(
+      7000,
+    );
     expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "Wed, 01 May 2024 11:00:00 GMT" }), now)).toBe(0);
     expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "soon" }))).toBeUndefined();
     expect(retryAfterMs(axiosError("get", { status: 429, retryAfter: "" }))).toBeUndefined();
@@ -128,8 +133,12 @@ describe("errorForStatus and the error family", () => {
     expect(isPimsError(e)).toBe(true);
   });
   it("without a status: the message, else the code", () => {
-    expect(new NetworkError({ action: "a", method: "GET", path: "/", code: "ECONNRESET" }).toString()).toBe("a: ECONNRESET");
-    expect(new TimeoutError({ action: "a", method: "GET", path: "/", serverMessage: "timed out" }).toString()).toBe("a: timed out");
+    expect(new NetworkError({ action: "a", method: "GET", path: "/", code: "ECONNRESET" }).toString()).toBe(
+      "a: ECONNRESET",
+    );
+    expect(new TimeoutError({ action: "a", method: "GET", path: "/", serverMessage: "timed out" }).toString()).toBe(
+      "a: timed out",
+    );
     expect(new PimsError({ action: "a", method: "GET", path: "/" }).toString()).toBe("a: request failed");
     expect(new PimsError({ action: "a", method: "GET", path: "/", status: 500 }).toString()).toBe("a: 500");
     expect(new TimeoutError({ action: "a", method: "GET", path: "/" })).toBeInstanceOf(NetworkError);
@@ -160,7 +169,9 @@ describe("the URL in errors", () => {
 
 describe("redact", () => {
   it("replaces every occurrence of each secret and any bearer value", () => {
-    expect(redact("a SECRET1 b SECRET1 c s2s2", ["SECRET1", "s2s2", undefined])).toBe("a [REDACTED] b [REDACTED] c [REDACTED]");
+    expect(redact("a SECRET1 b SECRET1 c s2s2", ["SECRET1", "s2s2", undefined])).toBe(
+      "a [REDACTED] b [REDACTED] c [REDACTED]",
+    );
     expect(redact("Authorization: Bearer abc.DEF-123_~+/=", [])).toBe("Authorization: Bearer [REDACTED]");
     expect(redact("abc is short", ["abc"])).toBe("abc is short"); // < 4 characters: would match by chance
   });
@@ -185,10 +196,13 @@ describe("plainText", () => {
 });
 
 describe("isRfc3339", () => {
-  it.each(["2024-05-01T12:00:00Z", "2024-05-01t12:00:00z", "2024-05-01 12:00:00+02:00", "2024-02-29T00:00:00.123456789-05:30", "1999-12-31T23:59:59Z"])(
-    "accepts %s",
-    (v) => expect(isRfc3339(v)).toBe(true),
-  );
+  it.each([
+    "2024-05-01T12:00:00Z",
+    "2024-05-01t12:00:00z",
+    "2024-05-01 12:00:00+02:00",
+    "2024-02-29T00:00:00.123456789-05:30",
+    "1999-12-31T23:59:59Z",
+  ])("accepts %s", (v) => expect(isRfc3339(v)).toBe(true));
   it.each([
     "2024-05-01",
     "2024-05-01T12:00:00",
@@ -204,10 +218,13 @@ describe("isRfc3339", () => {
   ])("rejects %s", (v) => expect(isRfc3339(v)).toBe(false));
   it("agrees with Date.parse on what it accepts", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }), (d) => {
-        const s = d.toISOString();
-        return isRfc3339(s) && Date.parse(s) === d.getTime();
-      }),
+      fc.property(
+        fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }),
+        (d) => {
+          const s = d.toISOString();
+          return isRfc3339(s) && Date.parse(s) === d.getTime();
+        },
+      ),
     );
   });
 });

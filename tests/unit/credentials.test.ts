@@ -73,14 +73,25 @@ describe("MissingCredentialsError", () => {
 
 describe("resolveCredentials", () => {
   it("config first, then the environment; the base address normalized", () => {
-    expect(resolveCredentials({ token: TOKEN, baseUrl: " https://api.example.com/v2/ " }, {})).toEqual({ token: TOKEN, baseUrl: "https://api.example.com" });
-    expect(resolveCredentials({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "http://127.0.0.1:8080/" })).toEqual({ token: TOKEN, baseUrl: "http://127.0.0.1:8080" });
-    expect(resolveCredentials({ baseUrl: "https://a.example" }, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://b.example" }).baseUrl).toBe("https://a.example");
+    expect(resolveCredentials({ token: TOKEN, baseUrl: " https://api.example.com/v2/ " }, {})).toEqual({
+      token: TOKEN,
+      baseUrl: "https://api.example.com",
+    });
+    expect(resolveCredentials({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "http://127.0.0.1:8080/" })).toEqual({
+      token: TOKEN,
+      baseUrl: "http://127.0.0.1:8080",
+    });
+    expect(
+      resolveCredentials({ baseUrl: "https://a.example" }, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://b.example" })
+        .baseUrl,
+    ).toBe("https://a.example");
   });
 
   it("missing values: MissingCredentialsError in the audience's wording", () => {
     expect(() => resolveCredentials({}, {})).toThrow(new MissingCredentialsError(["token", "baseUrl"]).message);
-    expect(() => resolveCredentials({ token: " " }, { PIMS_BASE_URL: "http://x" })).toThrow(new MissingCredentialsError(["token"]).message);
+    expect(() => resolveCredentials({ token: " " }, { PIMS_BASE_URL: "http://x" })).toThrow(
+      new MissingCredentialsError(["token"]).message,
+    );
     expect(() => resolveCredentials({}, { PIMS_TOKEN: TOKEN }, { audience: "cli" })).toThrow(
       new MissingCredentialsError(["baseUrl"], { audience: "cli" }).message,
     );
@@ -100,8 +111,12 @@ describe("resolveCredentials", () => {
     expect(fail({ token: TOKEN, baseUrl: "api.example.com" }, {})).toBe(
       `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": not an absolute URL)`,
     );
-    expect(fail({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" })).toContain(`PIMS_BASE_URL ${BASE_URL_RULE}`);
-    expect(fail({ token: TOKEN, baseUrl: "ftp://x.example" }, {}, { audience: "cli" })).toContain(`--base-url ${BASE_URL_RULE}`);
+    expect(fail({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" })).toContain(
+      `PIMS_BASE_URL ${BASE_URL_RULE}`,
+    );
+    expect(fail({ token: TOKEN, baseUrl: "ftp://x.example" }, {}, { audience: "cli" })).toContain(
+      `--base-url ${BASE_URL_RULE}`,
+    );
   });
 });
 
@@ -121,9 +136,12 @@ describe("normalizeBaseUrl", () => {
 });
 
 describe("baseUrlProblem", () => {
-  it.each(["https://api.example.com", "http://127.0.0.1:1234/", "https://api.example.com/v2/", " https://h.example/prefix "])("accepts %j", (v) =>
-    expect(baseUrlProblem(v, "pims:baseUrl")).toBeUndefined(),
-  );
+  it.each([
+    "https://api.example.com",
+    "http://127.0.0.1:1234/",
+    "https://api.example.com/v2/",
+    " https://h.example/prefix ",
+  ])("accepts %j", (v) => expect(baseUrlProblem(v, "pims:baseUrl")).toBeUndefined());
   it.each([
     ["", "empty"],
     ["api.example.com", "not an absolute URL"],
@@ -137,20 +155,28 @@ describe("baseUrlProblem", () => {
     ["https://api.example .com", "it contains white space"],
   ])("rejects %j: %s", (v, what) => {
     const reason = baseUrlProblem(v, "pims:baseUrl");
-    expect(reason).toMatch(new RegExp(`^pims:baseUrl ${BASE_URL_RULE.replace(/[()]/g, "\\$&")} \\(got .*: ${what}\\)$`));
+    expect(reason).toMatch(
+      new RegExp(`^pims:baseUrl ${BASE_URL_RULE.replace(/[()]/g, "\\$&")} \\(got .*: ${what}\\)$`),
+    );
   });
   it("never shows a password, a query or a fragment", () => {
-    const reason = baseUrlProblem("https://me:hunter2secret@api.example.com/v2?token=abcdef0123#frag-secret", "PIMS_BASE_URL") ?? "";
+    const reason =
+      baseUrlProblem("https://me:hunter2secret@api.example.com/v2?token=abcdef0123#frag-secret", "PIMS_BASE_URL") ?? "";
     for (const s of ["hunter2secret", "abcdef0123", "frag-secret", "me:"]) expect(reason).not.toContain(s);
     expect(reason).toContain("https://***@api.example.com/v2?***#***");
   });
-  it("not a string", () => expect(baseUrlProblem(42, "pims:baseUrl")).toBe(`pims:baseUrl ${BASE_URL_RULE} (got 42: not a string)`));
+  it("not a string", () =>
+    expect(baseUrlProblem(42, "pims:baseUrl")).toBe(`pims:baseUrl ${BASE_URL_RULE} (got 42: not a string)`));
 });
 
 describe("PimsClient and the base address", () => {
   it("normalizes it (a trailing /v2 is removed) and refuses an invalid one", () => {
-    expect(new PimsClient({ baseUrl: "https://api.example.com/v2/", token: TOKEN }).baseUrl).toBe("https://api.example.com");
-    expect(() => new PimsClient({ baseUrl: "https://api.example.com/?q", token: TOKEN })).toThrow(`PimsClient: baseUrl ${BASE_URL_RULE}`);
+    expect(new PimsClient({ baseUrl: "https://api.example.com/v2/", token: TOKEN }).baseUrl).toBe(
+      "https://api.example.com",
+    );
+    expect(() => new PimsClient({ baseUrl: "https://api.example.com/?q", token: TOKEN })).toThrow(
+      `PimsClient: baseUrl ${BASE_URL_RULE}`,
+    );
   });
 });
 
@@ -163,10 +189,12 @@ describe("the provider's configure (runs at preview, before check)", () => {
 
   it("fails on an invalid pims:baseUrl with a message naming the key and the rule, and every later call repeats it", async () => {
     const p = new Probe();
-    const err = await p.configure(configureRequest({ "pims:token": TOKEN, "pims:baseUrl": "https://api.example.com/v2?x=1" })).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const err = await p
+      .configure(configureRequest({ "pims:token": TOKEN, "pims:baseUrl": "https://api.example.com/v2?x=1" }))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(InvalidBaseUrlError);
     expect((err as Error).message).toBe(
       `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "https://api.example.com/v2?***": it has a query)`,
@@ -180,6 +208,8 @@ describe("the provider's configure (runs at preview, before check)", () => {
     await p.configure(configureRequest({ "pims:token": TOKEN, "pims:baseUrl": "https://api.example.com/v2/" }));
     expect(p.build().baseUrl).toBe("https://api.example.com");
     await expect(new Probe().configure(configureRequest({}))).resolves.toBeUndefined();
-    await expect(new Probe().configure(configureRequest({ "pims:baseUrl": "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }))).resolves.toBeUndefined();
+    await expect(
+      new Probe().configure(configureRequest({ "pims:baseUrl": "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })),
+    ).resolves.toBeUndefined();
   });
 });

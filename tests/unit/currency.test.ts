@@ -3,7 +3,13 @@ import { currencyDigits, toMajorUnits } from "../../sdk/functions";
 
 describe("currency arithmetic", () => {
   it("currency helpers", () => {
-    expect([currencyDigits("jpy"), currencyDigits("BHD"), currencyDigits("EUR"), currencyDigits("CLF"), currencyDigits("")]).toEqual([0, 3, 2, 4, 2]);
+    expect([
+      currencyDigits("jpy"),
+      currencyDigits("BHD"),
+      currencyDigits("EUR"),
+      currencyDigits("CLF"),
+      currencyDigits(""),
+    ]).toEqual([0, 3, 2, 4, 2]);
     expect(toMajorUnits(10, "usd")).toBe(0.1);
     expect(toMajorUnits(-250, "EUR")).toBe(-2.5);
   });

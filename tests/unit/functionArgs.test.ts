@@ -65,7 +65,14 @@ describe("argument checks before any request", () => {
 describe("argument types", () => {
   it("the Output forms take the same members as Inputs, Dates included", () => {
     const at = new Date("2024-05-01T12:00:00Z");
-    const plain: GetAppLogsArgs = { projectId: "p", appId: "a", after: at, before: "2024-05-02T00:00:00Z", stream: "stderr", limit: 5 };
+    const plain: GetAppLogsArgs = {
+      projectId: "p",
+      appId: "a",
+      after: at,
+      before: "2024-05-02T00:00:00Z",
+      stream: "stderr",
+      limit: 5,
+    };
     const asInputs: GetAppLogsOutputArgs = { ...plain, after: Promise.resolve(at), limit: Promise.resolve(5) };
     const build: GetBuildLogsOutputArgs = { projectId: "p", appId: Promise.resolve("a"), buildId: "b" };
     expect([asInputs.projectId, build.buildId]).toEqual(["p", "b"]);

@@ -64,12 +64,19 @@ afterAll(() => {
 });
 
 /** Runs check and compares its failures with the oracle's verdicts; returns whether the input was valid. */
-async function checkAgainstOracle(kind: Kind, olds: Props, news: Props, verdicts: Record<string, Verdict>): Promise<boolean> {
+async function checkAgainstOracle(
+  kind: Kind,
+  olds: Props,
+  news: Props,
+  verdicts: Record<string, Verdict>,
+): Promise<boolean> {
   const provider = providers[kind];
   const result = await provider.check!(olds, news);
   const failures = result.failures ?? [];
   // The marked secret values of this input (names may be shown in reasons; values never).
-  const values = isPlainObject(news.secrets) ? Object.values(news.secrets).filter((v): v is string => typeof v === "string" && v.startsWith(VALUE_MARK)) : [];
+  const values = isPlainObject(news.secrets)
+    ? Object.values(news.secrets).filter((v): v is string => typeof v === "string" && v.startsWith(VALUE_MARK))
+    : [];
   const invalid = Object.entries(verdicts)
     .filter(([, v]) => v !== undefined)
     .map(([k]) => k)
@@ -87,7 +94,8 @@ async function checkAgainstOracle(kind: Kind, olds: Props, news: Props, verdicts
         `${kind}: reason for ${f.property} does not state the broken rule: ${JSON.stringify(f.reason)} (expected one of ${patterns.join(" | ")})`,
       );
     }
-    if (values.some((v) => f.reason.includes(v))) throw new Error(`${kind}: a secret value appears in the reason for ${f.property}`);
+    if (values.some((v) => f.reason.includes(v)))
+      throw new Error(`${kind}: a secret value appears in the reason for ${f.property}`);
   }
   if (result.inputs === undefined) throw new Error(`${kind}: check returned no inputs`);
   return invalid.length === 0;
@@ -109,7 +117,9 @@ describe("check() against the rules, with fuzzed inputs", () => {
   test("Project", async () => {
     const t = tally();
     await fc.assert(
-      fc.asyncProperty(projectNews, async (news) => t.add(await checkAgainstOracle("Project", {}, news, projectOracle(news)))),
+      fc.asyncProperty(projectNews, async (news) =>
+        t.add(await checkAgainstOracle("Project", {}, news, projectOracle(news))),
+      ),
       fcParams,
     );
     expect(t.valid).toBeGreaterThan(RUNS / 20);
@@ -127,7 +137,11 @@ describe("check() against the rules, with fuzzed inputs", () => {
     });
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof({ weight: 3, arbitrary: serviceAccountNews }, { weight: 1, arbitrary: allValidFields }, { weight: 1, arbitrary: rotationEdge }),
+        fc.oneof(
+          { weight: 3, arbitrary: serviceAccountNews },
+          { weight: 1, arbitrary: allValidFields },
+          { weight: 1, arbitrary: rotationEdge },
+        ),
         async (news) => t.add(await checkAgainstOracle("ServiceAccount", {}, news, serviceAccountOracle(news))),
       ),
       fcParams,
@@ -140,7 +154,9 @@ describe("check() against the rules, with fuzzed inputs", () => {
     const t = tally();
     const pair = volumeSizeNews.chain((news) => volumeSizeOlds(news).map((olds) => ({ olds, news })));
     await fc.assert(
-      fc.asyncProperty(pair, async ({ olds, news }) => t.add(await checkAgainstOracle("VolumeSize", olds, news, volumeSizeOracle(olds, news)))),
+      fc.asyncProperty(pair, async ({ olds, news }) =>
+        t.add(await checkAgainstOracle("VolumeSize", olds, news, volumeSizeOracle(olds, news))),
+      ),
       fcParams,
     );
     expect(t.valid).toBeGreaterThan(RUNS / 20);
@@ -152,11 +168,16 @@ describe("check() against the rules, with fuzzed inputs", () => {
     const allValidFields = fc.record({
       projectId: idLike,
       appId: idLike,
-      secrets: fc.dictionary(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,255}$/), fc.oneof(secretValue, fc.constant(UNKNOWN)), { minKeys: 1, maxKeys: 5 }),
+      secrets: fc.dictionary(
+        fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,255}$/),
+        fc.oneof(secretValue, fc.constant(UNKNOWN)),
+        { minKeys: 1, maxKeys: 5 },
+      ),
     });
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields }), async (news) =>
-        t.add(await checkAgainstOracle("AppSecrets", {}, news, appSecretsOracle(news))),
+      fc.asyncProperty(
+        fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields }),
+        async (news) => t.add(await checkAgainstOracle("AppSecrets", {}, news, appSecretsOracle(news))),
       ),
       fcParams,
     );
@@ -169,9 +190,22 @@ describe("check() never throws, whatever JSON it is given", () => {
   // The dynamic-provider host hands check() plain JSON (protobuf Struct values): any JSON value as olds, as news
   // and as each of their members — including objects whose keys shadow Object.prototype (`toString`,
   // `valueOf`, `__proto__`, `constructor`), deep nesting and the preview placeholder.
-  const trickyKeys = fc.constantFrom("toString", "valueOf", "__proto__", "constructor", "hasOwnProperty", "length", "toJSON");
+  const trickyKeys = fc.constantFrom(
+    "toString",
+    "valueOf",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "length",
+    "toJSON",
+  );
   const trickyObject = fc.dictionary(trickyKeys, fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 });
-  const member = fc.oneof(anyField, trickyObject, fc.array(trickyObject, { maxLength: 2 }), fc.jsonValue({ maxDepth: 4 }));
+  const member = fc.oneof(
+    anyField,
+    trickyObject,
+    fc.array(trickyObject, { maxLength: 2 }),
+    fc.jsonValue({ maxDepth: 4 }),
+  );
   const bagOf = (keys: string[]): fc.Arbitrary<unknown> =>
     fc.oneof(
       { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) },
@@ -179,7 +213,16 @@ describe("check() never throws, whatever JSON it is given", () => {
     );
   const keysOf: Record<Kind, string[]> = {
     Project: ["name", "projectId"],
-    ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry", "token"],
+    ServiceAccount: [
+      "projectId",
+      "name",
+      "description",
+      "grants",
+      "expiresIn",
+      "rotationTrigger",
+      "rotateBeforeExpiry",
+      "token",
+    ],
     VolumeSize: ["projectId", "volumeId", "sizeGb"],
     AppSecrets: ["projectId", "appId", "secrets", "secretNames"],
   };
@@ -207,11 +250,21 @@ describe("check() with JSON objects whose keys shadow Object.prototype (found by
   const shadowing: Props[] = [{ toString: 0 }, { valueOf: [] }, { toString: {}, valueOf: null }];
   const fieldsOf: Record<Kind, string[]> = {
     Project: ["name"],
-    ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
+    ServiceAccount: [
+      "projectId",
+      "name",
+      "description",
+      "grants",
+      "expiresIn",
+      "rotationTrigger",
+      "rotateBeforeExpiry",
+    ],
     VolumeSize: ["projectId", "volumeId", "sizeGb"],
     AppSecrets: ["projectId", "appId", "secrets"],
   };
-  const cases = (Object.keys(fieldsOf) as Kind[]).flatMap((kind) => fieldsOf[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)));
+  const cases = (Object.keys(fieldsOf) as Kind[]).flatMap((kind) =>
+    fieldsOf[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)),
+  );
   test.each(cases)("%s.%s = %j is rejected with a failure naming the field", async (kind, f, value) => {
     const result = await providers[kind].check!({}, { [f]: value });
     const reasons = (result.failures ?? []).filter((x) => x.property === f);

@@ -4,7 +4,11 @@
  */
 import { describeChecks, liveSettings, NOT_CONFIGURED, PREFIX_RULE } from "../live/settings";
 
-const required = { PIMS_LIVE_BASE_URL: "https://pims.example.com", PIMS_LIVE_TOKEN: "t0ken-value", PIMS_LIVE_PROJECT: "p-1a2b3c4d" };
+const required = {
+  PIMS_LIVE_BASE_URL: "https://pims.example.com",
+  PIMS_LIVE_TOKEN: "t0ken-value",
+  PIMS_LIVE_PROJECT: "p-1a2b3c4d",
+};
 
 test("without any of the three required variables the tier is not configured, and says what to set in one line", () => {
   for (const name of Object.keys(required)) expect(liveSettings({ ...required, [name]: " " })).toBeUndefined();
@@ -26,9 +30,15 @@ test("a resize needs the volume, a size of at least 50 GB and PIMS_LIVE_ALLOW_RE
   const notAllowed = liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_RESIZE_GB: "200" })!;
   expect(notAllowed.resize).toBeUndefined();
   expect(notAllowed.resizeSkipped).toContain("PIMS_LIVE_ALLOW_RESIZE=1");
-  expect(liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_ALLOW_RESIZE: "1", PIMS_LIVE_RESIZE_GB: "20" })?.resizeSkipped).toContain("at least 50");
+  expect(
+    liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_ALLOW_RESIZE: "1", PIMS_LIVE_RESIZE_GB: "20" })
+      ?.resizeSkipped,
+  ).toContain("at least 50");
   expect(liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_ALLOW_RESIZE: "1" })?.resize).toBeUndefined();
-  expect(liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_ALLOW_RESIZE: "1", PIMS_LIVE_RESIZE_GB: "200" })?.resize).toEqual({
+  expect(
+    liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_ALLOW_RESIZE: "1", PIMS_LIVE_RESIZE_GB: "200" })
+      ?.resize,
+  ).toEqual({
     volumeId: "v",
     sizeGb: 200,
   });

@@ -34,7 +34,8 @@ const registration = (name: string): Record<string, unknown> => {
 };
 
 describe("argument checks", () => {
-  const invalid = (name: string, problem: string): string => `pims.Provider "${name}" has an invalid argument: ${problem}`;
+  const invalid = (name: string, problem: string): string =>
+    `pims.Provider "${name}" has an invalid argument: ${problem}`;
   const cases: Array<[string, () => Provider, string]> = [
     [
       "a base URL of another scheme",
@@ -52,10 +53,26 @@ describe("argument checks", () => {
       `baseUrl ${BASE_URL_RULE} (got "https://***@pims.example.com": it carries a user:password)`,
     ],
     ["an empty token", () => new Provider("p4", { token: "  " }), "token must not be empty"],
-    ["a token that is not a string", () => new Provider("p5", { token: 42 as unknown as string }), "token must be a string (got number)"],
-    ["maxConcurrency 0", () => new Provider("p6", { maxConcurrency: 0 }), "maxConcurrency must be a whole number >= 1 (got 0)"],
-    ["maxConcurrency 1.5", () => new Provider("p7", { maxConcurrency: 1.5 }), "maxConcurrency must be a whole number >= 1 (got 1.5)"],
-    ["rateLimitTimeoutMs -1", () => new Provider("p9", { rateLimitTimeoutMs: -1 }), "rateLimitTimeoutMs must be a whole number of milliseconds (got -1)"],
+    [
+      "a token that is not a string",
+      () => new Provider("p5", { token: 42 as unknown as string }),
+      "token must be a string (got number)",
+    ],
+    [
+      "maxConcurrency 0",
+      () => new Provider("p6", { maxConcurrency: 0 }),
+      "maxConcurrency must be a whole number >= 1 (got 0)",
+    ],
+    [
+      "maxConcurrency 1.5",
+      () => new Provider("p7", { maxConcurrency: 1.5 }),
+      "maxConcurrency must be a whole number >= 1 (got 1.5)",
+    ],
+    [
+      "rateLimitTimeoutMs -1",
+      () => new Provider("p9", { rateLimitTimeoutMs: -1 }),
+      "rateLimitTimeoutMs must be a whole number of milliseconds (got -1)",
+    ],
   ];
   test.each(cases)("%s is refused, naming the provider, the field and the rule", (_what, make, problem) => {
     const err = (() => {
@@ -80,7 +97,9 @@ describe("argument checks", () => {
 
   test("a bad pims:maxConcurrency in the stack config is refused naming the config key", () => {
     pulumi.runtime.setAllConfig({ "pims:maxConcurrency": "many" });
-    expect(() => new Provider("p8", {})).toThrow(`pims.Provider "p8" has an invalid argument: pims:maxConcurrency must be a whole number >= 1 (got "many")`);
+    expect(() => new Provider("p8", {})).toThrow(
+      `pims.Provider "p8" has an invalid argument: pims:maxConcurrency must be a whole number >= 1 (got "many")`,
+    );
     pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "5m" });
     expect(() => new Provider("p10", {})).toThrow(
       `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "5m")`,
@@ -90,7 +109,12 @@ describe("argument checks", () => {
 
 describe("registration", () => {
   test("a pulumi-nodejs provider whose inputs are pims:token (secret), pims:baseUrl, pims:maxConcurrency and pims:rateLimitTimeoutMs (text)", async () => {
-    const p = new Provider("scoped", { token: TOKEN, baseUrl: "https://pims.example.com", maxConcurrency: 4, rateLimitTimeoutMs: 600_000 });
+    const p = new Provider("scoped", {
+      token: TOKEN,
+      baseUrl: "https://pims.example.com",
+      maxConcurrency: 4,
+      rateLimitTimeoutMs: 600_000,
+    });
     expect(await outputValue(p.urn)).toBe("urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::scoped");
     expect(registered.find((r) => r.name === "scoped")?.type).toBe("pulumi:providers:pulumi-nodejs");
     expect(registration("scoped")).toEqual({
@@ -106,14 +130,22 @@ describe("registration", () => {
   test("a token given as an Output is made secret, and the call settings carry it as a secret", async () => {
     const p = new Provider("from-output", { token: pulumi.output(TOKEN), maxConcurrency: pulumi.output(2) });
     await outputValue(p.urn);
-    expect(registration("from-output")).toEqual({ "pims:token": { [SECRET_SIG]: SECRET_VALUE, value: TOKEN }, "pims:maxConcurrency": "2" });
+    expect(registration("from-output")).toEqual({
+      "pims:token": { [SECRET_SIG]: SECRET_VALUE, value: TOKEN },
+      "pims:maxConcurrency": "2",
+    });
     expect(await pulumi.isSecret(p.callSettings())).toBe(true);
     expect(await outputValue(p.callSettings())).toEqual({ token: TOKEN, baseUrl: undefined });
   });
 
   test("missing settings are filled from the stack config at program time (the token as a secret)", async () => {
     pulumi.runtime.setAllConfig(
-      { "pims:token": CONFIG_TOKEN, "pims:baseUrl": "https://config.example.com", "pims:maxConcurrency": "6", "pims:rateLimitTimeoutMs": "0" },
+      {
+        "pims:token": CONFIG_TOKEN,
+        "pims:baseUrl": "https://config.example.com",
+        "pims:maxConcurrency": "6",
+        "pims:rateLimitTimeoutMs": "0",
+      },
       ["pims:token"],
     );
     const p = new Provider("from-config", {});
@@ -127,7 +159,10 @@ describe("registration", () => {
     // an argument wins over the config
     const q = new Provider("mixed", { baseUrl: "https://arg.example.com" });
     await outputValue(q.urn);
-    expect(registration("mixed")).toMatchObject({ "pims:token": { value: CONFIG_TOKEN }, "pims:baseUrl": "https://arg.example.com" });
+    expect(registration("mixed")).toMatchObject({
+      "pims:token": { value: CONFIG_TOKEN },
+      "pims:baseUrl": "https://arg.example.com",
+    });
   });
 
   test("with no argument and no stack config the inputs are empty: the provider process falls back to PIMS_TOKEN / PIMS_BASE_URL", async () => {
@@ -142,19 +177,34 @@ describe("resources take { provider }", () => {
   test("each resource is registered with the provider it was given, others with the default provider", async () => {
     const scoped = new Provider("res-scoped", { token: TOKEN, baseUrl: "https://a.example.com" });
     const other = new Provider("res-other", { token: TOKEN, baseUrl: "https://b.example.com" });
-    const secrets = new AppSecrets("app", { projectId: "p-1", appId: "p-1-web", secrets: { A: "1" } }, { provider: scoped });
-    const volume = new VolumeSize("vol", { projectId: "p-1", volumeId: "default-us-east-1", sizeGb: 60 }, { provider: other });
+    const secrets = new AppSecrets(
+      "app",
+      { projectId: "p-1", appId: "p-1-web", secrets: { A: "1" } },
+      { provider: scoped },
+    );
+    const volume = new VolumeSize(
+      "vol",
+      { projectId: "p-1", volumeId: "default-us-east-1", sizeGb: 60 },
+      { provider: other },
+    );
     const account = new ServiceAccount("acct", { projectId: "p-1", name: "a", grants: ["p-1"], expiresIn: 0 });
     await Promise.all([secrets, volume, account].map((r) => outputValue(r.urn)));
-    expect(providerOf.get("app")).toBe("urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::res-scoped::res-scoped-id");
-    expect(providerOf.get("vol")).toBe("urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::res-other::res-other-id");
+    expect(providerOf.get("app")).toBe(
+      "urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::res-scoped::res-scoped-id",
+    );
+    expect(providerOf.get("vol")).toBe(
+      "urn:pulumi:stack::proj::pulumi:providers:pulumi-nodejs::res-other::res-other-id",
+    );
     expect(providerOf.get("acct") ?? "").not.toContain("res-");
   });
 });
 
 describe("functions given a provider", () => {
   test("something other than a pims.Provider is refused before any request", async () => {
-    const err = await rejectionOf(getInvoices({ projectId: "p-1" }, { provider: {} as unknown as Provider }), ValidationError);
+    const err = await rejectionOf(
+      getInvoices({ projectId: "p-1" }, { provider: {} as unknown as Provider }),
+      ValidationError,
+    );
     expect(err.message).toContain("provider must be a pims.Provider (got Object)");
   });
 });

@@ -5,7 +5,13 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse, type InternalAxiosRequestConfig } from "axios";
+import {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosAdapter,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from "axios";
 import {
   DOCUMENTED_ROUTES,
   UNMATCHED_ROUTE,
@@ -28,10 +34,21 @@ function response(
   body: string,
   headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" },
 ): AxiosResponse<string> {
-  return { status, statusText: "", data: body, headers: new AxiosHeaders(headers), config: {} as InternalAxiosRequestConfig };
+  return {
+    status,
+    statusText: "",
+    data: body,
+    headers: new AxiosHeaders(headers),
+    config: {} as InternalAxiosRequestConfig,
+  };
 }
 const config = (method: string, url: string, params: Record<string, string> = {}): InternalAxiosRequestConfig =>
-  ({ method, url, params, headers: new AxiosHeaders({ Authorization: `Bearer ${SECRET}` }) }) as InternalAxiosRequestConfig;
+  ({
+    method,
+    url,
+    params,
+    headers: new AxiosHeaders({ Authorization: `Bearer ${SECRET}` }),
+  }) as InternalAxiosRequestConfig;
 
 describe("matchRoute", () => {
   test("each documented route is matched by its own literal segments, and its ids are returned by parameter name", () => {
@@ -60,7 +77,14 @@ describe("body shapes", () => {
         { id: "c", expiresAt: null, extra: { n: 1.5 } },
       ]),
     );
-    expect(shape).toEqual([{ expiresAt: "null|string:date-time|string:never", "extra?": { n: "number" }, id: "string", "principalId?": "null|string" }]);
+    expect(shape).toEqual([
+      {
+        expiresAt: "null|string:date-time|string:never",
+        "extra?": { n: "number" },
+        id: "string",
+        "principalId?": "null|string",
+      },
+    ]);
   });
 
   test("different kinds in one place become a oneOf; plain text is a length class; no body is empty", () => {
@@ -75,7 +99,14 @@ describe("body shapes", () => {
 });
 
 describe("describeExchange never records a value", () => {
-  const bodies: Array<{ what: string; method: string; url: string; status: number; body: string; params?: Record<string, string> }> = [
+  const bodies: Array<{
+    what: string;
+    method: string;
+    url: string;
+    status: number;
+    body: string;
+    params?: Record<string, string>;
+  }> = [
     {
       what: "a create answer with the one-time token",
       method: "post",
@@ -94,7 +125,16 @@ describe("describeExchange never records a value", () => {
       method: "get",
       url: `/v2/projects/${PROJECT}/api-keys`,
       status: 200,
-      body: JSON.stringify([{ id: "key-123456789", apiKey: KEY_VALUE, principalId: ACCOUNT, projectId: PROJECT, name: "deployer", expiresAt: "never" }]),
+      body: JSON.stringify([
+        {
+          id: "key-123456789",
+          apiKey: KEY_VALUE,
+          principalId: ACCOUNT,
+          projectId: PROJECT,
+          name: "deployer",
+          expiresAt: "never",
+        },
+      ]),
     },
     {
       what: "an error naming the account",
@@ -117,14 +157,22 @@ describe("describeExchange never records a value", () => {
       url: `/v2/projects/${PROJECT}/apps/${PROJECT}-web/logs`,
       status: 200,
       params: { nextToken: SECRET, search: KEY_VALUE },
-      body: JSON.stringify({ hasMore: true, nextPageToken: SECRET, logs: [{ logLine: `token=${SECRET}`, lineNumber: 3 }] }),
+      body: JSON.stringify({
+        hasMore: true,
+        nextPageToken: SECRET,
+        logs: [{ logLine: `token=${SECRET}`, lineNumber: 3 }],
+      }),
     },
   ];
 
   test.each(bodies)("$what", ({ method, url, status, body, params }) => {
     const record = describeExchange(
       config(method, url, params),
-      response(status, body, { "content-type": "application/json", "x-request-id": SECRET, "set-cookie": `s=${KEY_VALUE}` }),
+      response(status, body, {
+        "content-type": "application/json",
+        "x-request-id": SECRET,
+        "set-cookie": `s=${KEY_VALUE}`,
+      }),
     );
     const text = JSON.stringify(record);
     expectNoPlaintextSecrets(
@@ -139,7 +187,10 @@ describe("describeExchange never records a value", () => {
   });
 
   test("the shapes keep the member names and types (the token layout a service uses is visible)", () => {
-    const r = describeExchange(config("post", `/v2/projects/${PROJECT}/service-accounts`), response(200, bodies[0].body));
+    const r = describeExchange(
+      config("post", `/v2/projects/${PROJECT}/service-accounts`),
+      response(200, bodies[0].body),
+    );
     expect(r).toEqual<WireRecord>({
       v: 1,
       method: "POST",
@@ -168,7 +219,10 @@ describe("recordingAdapter", () => {
 
   test("appends one line per attempt to a file, answers and refusals alike, and passes both through unchanged", async () => {
     const file = path.join(dir, "wire.jsonl");
-    const answers = [response(429, JSON.stringify({ message: "slow down" }), { "retry-after": "1" }), response(200, JSON.stringify([{ apiKey: KEY_VALUE }]))];
+    const answers = [
+      response(429, JSON.stringify({ message: "slow down" }), { "retry-after": "1" }),
+      response(200, JSON.stringify([{ apiKey: KEY_VALUE }])),
+    ];
     const inner: AxiosAdapter = async (c) => {
       const res = answers.shift()!;
       if (res.status >= 300) throw new AxiosError("refused", "ERR_BAD_REQUEST", c, undefined, res);

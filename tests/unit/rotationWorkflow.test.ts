@@ -81,16 +81,28 @@ describe("examples/rotation/.github/workflows/rotate.yml", () => {
   });
 
   it.each([
-    ["a misspelt context (secret. for secrets.)", (t: string) => t.replace("secrets.PIMS_TOKEN", "secret.PIMS_TOKEN"), "expression"],
+    [
+      "a misspelt context (secret. for secrets.)",
+      (t: string) => t.replace("secrets.PIMS_TOKEN", "secret.PIMS_TOKEN"),
+      "expression",
+    ],
     ["an impossible cron hour", (t: string) => t.replace(/cron: "(\d+) \d+ /, 'cron: "$1 25 '), "events"],
     ["a job without runs-on", (t: string) => t.replace("    runs-on: ubuntu-latest\n", ""), "syntax-check"],
-    ["a runner label GitHub does not have", (t: string) => t.replace("runs-on: ubuntu-latest", "runs-on: ubuntu-lastest"), "runner-label"],
+    [
+      "a runner label GitHub does not have",
+      (t: string) => t.replace("runs-on: ubuntu-latest", "runs-on: ubuntu-lastest"),
+      "runner-label",
+    ],
     [
       "a step both uses an action and runs a command",
       (t: string) => t.replace("      - run: npm ci\n", "      - run: npm ci\n        uses: actions/cache@v4\n"),
       "syntax-check",
     ],
-    ["an unknown step key", (t: string) => t.replace("        if: ${{ !cancelled() }}", "        iff: ${{ !cancelled() }}"), "syntax-check"],
+    [
+      "an unknown step key",
+      (t: string) => t.replace("        if: ${{ !cancelled() }}", "        iff: ${{ !cancelled() }}"),
+      "syntax-check",
+    ],
   ])("fails on a broken copy: %s", async (_what, breakIt, kind) => {
     const broken = breakIt(original);
     expect(broken).not.toBe(original);

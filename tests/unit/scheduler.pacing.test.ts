@@ -28,7 +28,9 @@ describe("Scheduler: adaptive pacing", () => {
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     const service = new FakeService(clock, { rate: 20, burst: 20 }, 20);
     let finishedAt = 0;
-    const all = Promise.all(Array.from({ length: 300 }, (_, i) => scheduler.schedule(() => service.call(i), info))).then((r) => {
+    const all = Promise.all(
+      Array.from({ length: 300 }, (_, i) => scheduler.schedule(() => service.call(i), info)),
+    ).then((r) => {
       finishedAt = clock.now();
       return r;
     });
@@ -108,7 +110,9 @@ describe("Scheduler: progress", () => {
     const { clock, scheduler, lines } = setup({ maxConcurrency: 8, progressIntervalMs: 5000 });
     const service = new FakeService(clock, { rate: 5, burst: 5 }, 10);
     const secretPath = { method: "DELETE", path: "/v2/projects/p-1/service-accounts/sa-secretish" };
-    const all = Promise.all(Array.from({ length: 150 }, (_, i) => scheduler.schedule(() => service.call(i), secretPath)));
+    const all = Promise.all(
+      Array.from({ length: 150 }, (_, i) => scheduler.schedule(() => service.call(i), secretPath)),
+    );
     const times: number[] = [];
     const seen = lines.length;
     for (let s = 0; s < 40; s++) {

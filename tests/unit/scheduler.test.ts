@@ -55,7 +55,9 @@ describe("Scheduler: concurrency and order", () => {
     await clock.advance(2000);
     await all;
     expect(() => scheduler.configure({ maxConcurrency: 0 })).toThrow(RangeError);
-    expect(() => scheduler.configure({ maxConcurrency: 1.5 })).toThrow("maxConcurrency must be a whole number >= 1 (got 1.5)");
+    expect(() => scheduler.configure({ maxConcurrency: 1.5 })).toThrow(
+      "maxConcurrency must be a whole number >= 1 (got 1.5)",
+    );
     expect(() => scheduler.configure({ rateLimitTimeoutMs: -1 })).toThrow(RangeError);
     expect(scheduler.settings).toEqual({ maxConcurrency: 4, rateLimitTimeoutMs: 300_000, progressIntervalMs: 5000 });
   });
@@ -152,7 +154,10 @@ describe("Scheduler: Retry-After", () => {
         if (calls++ === 0) throw new Error("slow down");
         return "done";
       },
-      { ...info, throttled: (e) => (e instanceof Error && e.message === "slow down" ? { retryAfter: "1" } : undefined) },
+      {
+        ...info,
+        throttled: (e) => (e instanceof Error && e.message === "slow down" ? { retryAfter: "1" } : undefined),
+      },
     );
     await clock.advance(1500);
     await expect(custom).resolves.toBe("done");
@@ -233,8 +238,12 @@ describe("settings from stack config and the environment", () => {
     const env = { PIMS_MAX_CONCURRENCY: "16", PIMS_RATE_LIMIT_TIMEOUT_MS: "60000" };
     expect(schedulerSettings({ maxConcurrency: "3" }, env)).toEqual({ maxConcurrency: 3, rateLimitTimeoutMs: 60_000 });
     expect(schedulerSettings({}, { PIMS_MAX_CONCURRENCY: " 16 " })).toEqual({ maxConcurrency: 16 });
-    expect(() => schedulerSettings({ maxConcurrency: "0" }, {})).toThrow('pims:maxConcurrency must be a whole number >= 1 (got "0")');
-    expect(() => schedulerSettings({}, { PIMS_MAX_CONCURRENCY: "lots" })).toThrow('PIMS_MAX_CONCURRENCY must be a whole number >= 1 (got "lots")');
+    expect(() => schedulerSettings({ maxConcurrency: "0" }, {})).toThrow(
+      'pims:maxConcurrency must be a whole number >= 1 (got "0")',
+    );
+    expect(() => schedulerSettings({}, { PIMS_MAX_CONCURRENCY: "lots" })).toThrow(
+      'PIMS_MAX_CONCURRENCY must be a whole number >= 1 (got "lots")',
+    );
     expect(() => schedulerSettings({}, { PIMS_RATE_LIMIT_TIMEOUT_MS: "5m" })).toThrow(
       'PIMS_RATE_LIMIT_TIMEOUT_MS must be a whole number of milliseconds (got "5m")',
     );
@@ -252,17 +261,25 @@ describe("settings from stack config and the environment", () => {
 
   it("clientFor hands them to the scheduler its client uses", () => {
     const scheduler = new Scheduler();
-    clientFor({ token: "t0ken-xyz", baseUrl: "http://127.0.0.1:1", maxConcurrency: "2" }, { scheduler }, { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" });
+    clientFor(
+      { token: "t0ken-xyz", baseUrl: "http://127.0.0.1:1", maxConcurrency: "2" },
+      { scheduler },
+      { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" },
+    );
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
   it("a provider's configure() applies pims:maxConcurrency and pims:rateLimitTimeoutMs to the process's scheduler, and rejects bad ones", async () => {
-    const request = (config: Record<string, string>) => ({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+    const request = (config: Record<string, string>) => ({
+      config: { get: (k: string) => config[k], require: (k: string) => config[k] },
+    });
     const provider = new VolumeSizeProvider();
     try {
       await provider.configure(request({ "pims:maxConcurrency": "3", "pims:rateLimitTimeoutMs": "1200000" }));
       expect(processScheduler().settings).toMatchObject({ maxConcurrency: 3, rateLimitTimeoutMs: 1_200_000 });
-      await expect(provider.configure(request({ "pims:maxConcurrency": "-1" }))).rejects.toThrow('pims:maxConcurrency must be a whole number >= 1 (got "-1")');
+      await expect(provider.configure(request({ "pims:maxConcurrency": "-1" }))).rejects.toThrow(
+        'pims:maxConcurrency must be a whole number >= 1 (got "-1")',
+      );
       await expect(provider.configure(request({ "pims:rateLimitTimeoutMs": "-1" }))).rejects.toThrow(
         'pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "-1")',
       );

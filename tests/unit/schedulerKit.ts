@@ -44,7 +44,9 @@ const settle = async (): Promise<void> => {
 
 /** An axios-shaped 429, as the client's HTTP layer throws it. */
 export const refusal = (retryAfter?: string): Error =>
-  Object.assign(new Error("Request failed with status code 429"), { response: { status: 429, headers: { "retry-after": retryAfter } } });
+  Object.assign(new Error("Request failed with status code 429"), {
+    response: { status: 429, headers: { "retry-after": retryAfter } },
+  });
 
 /**
  * A rate-limited service on the fake clock: a token bucket (rate per second, burst), `latencyMs` per answer, 429 with

@@ -19,11 +19,20 @@ describe("check", () => {
   test('valid inputs pass and are normalized (description defaults to "", absent options stay absent)', async () => {
     const r = await provider.check({}, { ...valid, __provider: "serialized" });
     expect(r.failures).toEqual([]);
-    expect(r.inputs).toEqual({ projectId: "p-1", name: "ci", description: "", grants: ["p-1", "p-2"], expiresIn: 3600 });
+    expect(r.inputs).toEqual({
+      projectId: "p-1",
+      name: "ci",
+      description: "",
+      grants: ["p-1", "p-2"],
+      expiresIn: 3600,
+    });
     expect(Object.keys(r.inputs ?? {})).not.toContain("rotationTrigger");
     expect(Object.keys(r.inputs ?? {})).not.toContain("rotateBeforeExpiry");
     expect(isPlainJson(r.inputs)).toBe(true);
-    const withOptions = await provider.check({}, { ...valid, description: "d", rotationTrigger: "2025-06", rotateBeforeExpiry: 600 });
+    const withOptions = await provider.check(
+      {},
+      { ...valid, description: "d", rotationTrigger: "2025-06", rotateBeforeExpiry: 600 },
+    );
     expect(withOptions.failures).toEqual([]);
     expect(withOptions.inputs).toMatchObject({ description: "d", rotationTrigger: "2025-06", rotateBeforeExpiry: 600 });
   });
@@ -36,24 +45,59 @@ describe("check", () => {
     ["missing name", { name: undefined }, "name", "name is required: 1 to 100 characters"],
     ["empty name", { name: "" }, "name", "name must be 1 to 100 characters (got 0)"],
     ["name of 120 characters", { name: x(120) }, "name", "name must be 1 to 100 characters (got 120)"],
-    ["name of 101 emoji (counted as characters)", { name: x(101, "🔑") }, "name", "name must be 1 to 100 characters (got 101)"],
+    [
+      "name of 101 emoji (counted as characters)",
+      { name: x(101, "🔑") },
+      "name",
+      "name must be 1 to 100 characters (got 101)",
+    ],
     ["non-string name", { name: 42 }, "name", /name must be a string/],
-    ["description of 501 characters", { description: x(501) }, "description", "description must be at most 500 characters (got 501)"],
+    [
+      "description of 501 characters",
+      { description: x(501) },
+      "description",
+      "description must be at most 500 characters (got 501)",
+    ],
     ["non-string description", { description: true }, "description", /description must be a string/],
     ["missing grants", { grants: undefined }, "grants", /grants is required: 1 to 50/],
     ["grants not an array", { grants: "p-1" }, "grants", /grants must be an array of 1 to 50 project ids/],
     ["no grants", { grants: [] }, "grants", "grants must have 1 to 50 entries (got 0)"],
-    ["51 grants", { grants: Array.from({ length: 51 }, (_, i) => `p-${i}`) }, "grants", "grants must have 1 to 50 entries (got 51)"],
+    [
+      "51 grants",
+      { grants: Array.from({ length: 51 }, (_, i) => `p-${i}`) },
+      "grants",
+      "grants must have 1 to 50 entries (got 51)",
+    ],
     ["an empty grant", { grants: ["p-1", ""] }, "grants", /grants\[1\] must be a non-empty project id string/],
     ["a non-string grant", { grants: [5] }, "grants", /grants\[0\] must be a non-empty project id string \(got 5\)/],
-    ["duplicate grants", { grants: ["p-1", "p-2", "p-1", "p-1"] }, "grants", 'grants must not contain duplicates ("p-1" appears more than once)'],
+    [
+      "duplicate grants",
+      { grants: ["p-1", "p-2", "p-1", "p-1"] },
+      "grants",
+      'grants must not contain duplicates ("p-1" appears more than once)',
+    ],
     ["missing expiresIn", { expiresIn: undefined }, "expiresIn", /expiresIn is required/],
-    ["negative expiresIn", { expiresIn: -1 }, "expiresIn", /expiresIn must be an integer number of seconds from 0 to 31536000 .*\(got -1\)/],
+    [
+      "negative expiresIn",
+      { expiresIn: -1 },
+      "expiresIn",
+      /expiresIn must be an integer number of seconds from 0 to 31536000 .*\(got -1\)/,
+    ],
     ["expiresIn above one year", { expiresIn: MAX_EXPIRES_IN + 1 }, "expiresIn", /\(got 31536001\)/],
     ["non-integer expiresIn", { expiresIn: 1.5 }, "expiresIn", /\(got 1.5\)/],
     ["string expiresIn", { expiresIn: "3600" }, "expiresIn", /\(got "3600"\)/],
-    ["non-string rotationTrigger", { rotationTrigger: 3 }, "rotationTrigger", /rotationTrigger must be a string \(got 3\)/],
-    ["negative rotateBeforeExpiry", { rotateBeforeExpiry: -1 }, "rotateBeforeExpiry", /non-negative integer number of seconds \(got -1\)/],
+    [
+      "non-string rotationTrigger",
+      { rotationTrigger: 3 },
+      "rotationTrigger",
+      /rotationTrigger must be a string \(got 3\)/,
+    ],
+    [
+      "negative rotateBeforeExpiry",
+      { rotateBeforeExpiry: -1 },
+      "rotateBeforeExpiry",
+      /non-negative integer number of seconds \(got -1\)/,
+    ],
     ["non-integer rotateBeforeExpiry", { rotateBeforeExpiry: 0.5 }, "rotateBeforeExpiry", /\(got 0.5\)/],
     [
       "rotateBeforeExpiry = expiresIn",
@@ -61,7 +105,12 @@ describe("check", () => {
       "rotateBeforeExpiry",
       /must be less than expiresIn \(got 3600 >= 3600\).*every `pulumi up` would replace/,
     ],
-    ["rotateBeforeExpiry > expiresIn", { rotateBeforeExpiry: 7200 }, "rotateBeforeExpiry", /must be less than expiresIn/],
+    [
+      "rotateBeforeExpiry > expiresIn",
+      { rotateBeforeExpiry: 7200 },
+      "rotateBeforeExpiry",
+      /must be less than expiresIn/,
+    ],
   ];
   test.each(cases)("%s fails on the field, naming the rule", async (_label, change, property, reason) => {
     const failures = await failuresOf({ ...valid, ...change });
@@ -94,35 +143,45 @@ describe("check", () => {
     [86_400, 43_199],
     [604_800, 3600],
     [60, 0],
-  ])("keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, explaining why and what to choose", async (expiresIn, w) => {
-    const failures = await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w, keepPreviousToken: true });
-    expect(failures).toEqual([
-      {
-        property: "rotateBeforeExpiry",
-        reason: expect.stringContaining(
-          `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${w} < ${expiresIn} / 2)`,
-        ) as unknown,
-      },
-    ]);
-    expect(failures[0].reason).toContain(`kept as the previous token until its successor is rotated ${expiresIn - w} s later`);
-    expect(failures[0].reason).toContain(`rotateBeforeExpiry ${Math.ceil(expiresIn / 2)} or more`);
-    // The same lifetimes are fine without the option (today's rule).
-    expect(await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w })).toEqual([]);
-  });
+  ])(
+    "keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, explaining why and what to choose",
+    async (expiresIn, w) => {
+      const failures = await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w, keepPreviousToken: true });
+      expect(failures).toEqual([
+        {
+          property: "rotateBeforeExpiry",
+          reason: expect.stringContaining(
+            `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${w} < ${expiresIn} / 2)`,
+          ) as unknown,
+        },
+      ]);
+      expect(failures[0].reason).toContain(
+        `kept as the previous token until its successor is rotated ${expiresIn - w} s later`,
+      );
+      expect(failures[0].reason).toContain(`rotateBeforeExpiry ${Math.ceil(expiresIn / 2)} or more`);
+      // The same lifetimes are fine without the option (today's rule).
+      expect(await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w })).toEqual([]);
+    },
+  );
 
   test.each([
     ["half of expiresIn", { expiresIn: 86_400, rotateBeforeExpiry: 43_200 }],
     ["more than half", { expiresIn: 604_800, rotateBeforeExpiry: 432_000 }],
     ["no window (manual rotations only)", { expiresIn: 3600 }],
     ["a token that never expires", { expiresIn: 0, rotateBeforeExpiry: 0 }],
-    ["keepPreviousToken false with a short window", { expiresIn: 3600, rotateBeforeExpiry: 60, keepPreviousToken: false }],
+    [
+      "keepPreviousToken false with a short window",
+      { expiresIn: 3600, rotateBeforeExpiry: 60, keepPreviousToken: false },
+    ],
   ])("keepPreviousToken with %s passes", async (_label, change) => {
     expect(await failuresOf({ ...valid, keepPreviousToken: true, ...change })).toEqual([]);
   });
 
   test("keepPreviousToken must be a boolean", async () => {
     const failures = await failuresOf({ ...valid, keepPreviousToken: "yes" });
-    expect(failures).toEqual([{ property: "keepPreviousToken", reason: 'keepPreviousToken must be true or false (got "yes")' }]);
+    expect(failures).toEqual([
+      { property: "keepPreviousToken", reason: 'keepPreviousToken must be true or false (got "yes")' },
+    ]);
   });
 
   test("several failures are all reported at once", async () => {
@@ -188,11 +247,18 @@ describe("diff", () => {
   };
 
   test("unchanged inputs: no changes", async () => {
-    expect(await provider.diff("sa-1", olds, news())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff("sa-1", olds, news())).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("grants reordered: no change", async () => {
-    expect(await provider.diff("sa-1", olds, news({ grants: ["p-2", "p-1"] }))).toMatchObject({ changes: false, replaces: [] });
+    expect(await provider.diff("sa-1", olds, news({ grants: ["p-2", "p-1"] }))).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 
   const changes: Array<[string, Props]> = [
@@ -206,7 +272,11 @@ describe("diff", () => {
     ["rotationTrigger", { rotationTrigger: undefined }],
   ];
   test.each(changes)("a change of %s replaces it, create-before-delete (%j)", async (key, change) => {
-    expect(await provider.diff("sa-1", olds, news(change))).toEqual({ changes: true, replaces: [key], deleteBeforeReplace: false });
+    expect(await provider.diff("sa-1", olds, news(change))).toEqual({
+      changes: true,
+      replaces: [key],
+      deleteBeforeReplace: false,
+    });
   });
 
   // rotateBeforeExpiry is a local policy the service never sees: a new window that is not reached is an update.
@@ -215,17 +285,28 @@ describe("diff", () => {
     ["a smaller window", { rotateBeforeExpiry: 60 }],
     ["the window removed", { rotateBeforeExpiry: undefined }],
   ])("rotateBeforeExpiry changed alone (%s): an in-place update, no replacement", async (_label, change) => {
-    expect(await provider.diff("sa-1", olds, news(change))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff("sa-1", olds, news(change))).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("rotateBeforeExpiry set for the first time, not reached: an in-place update", async () => {
     const { rotateBeforeExpiry: _, ...noWindow } = olds;
-    expect(await provider.diff("sa-1", noWindow, news())).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff("sa-1", noWindow, news())).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   test("a rotation trigger set for the first time replaces", async () => {
     const { rotationTrigger: _, ...noTrigger } = olds;
-    expect(await provider.diff("sa-1", noTrigger, news())).toMatchObject({ changes: true, replaces: ["rotationTrigger"] });
+    expect(await provider.diff("sa-1", noTrigger, news())).toMatchObject({
+      changes: true,
+      replaces: ["rotationTrigger"],
+    });
   });
 
   test("several changes list every changed input", async () => {
@@ -234,8 +315,15 @@ describe("diff", () => {
   });
 
   test("an input unknown at preview counts as a replacing change", async () => {
-    expect(await provider.diff("sa-1", olds, news({ name: UNKNOWN }))).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
-    expect(await provider.diff("sa-1", olds, news({ grants: [UNKNOWN, "p-2"] }))).toMatchObject({ changes: true, replaces: ["grants"] });
+    expect(await provider.diff("sa-1", olds, news({ name: UNKNOWN }))).toMatchObject({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
+    expect(await provider.diff("sa-1", olds, news({ grants: [UNKNOWN, "p-2"] }))).toMatchObject({
+      changes: true,
+      replaces: ["grants"],
+    });
   });
 
   test("rotation window reached (or token expired): replace, create-before-delete", async () => {
@@ -251,10 +339,16 @@ describe("diff", () => {
     // 12 h left: a window of 1 h is not due, a (new) window of 13 h is: that replaces, as a rotation.
     const r = await provider.diff("sa-1", olds, news({ rotateBeforeExpiry: 13 * 3600 }));
     expect(r).toEqual({ changes: true, replaces: ["rotateBeforeExpiry"], deleteBeforeReplace: false });
-    const unknownWindow = await provider.diff("sa-1", { ...olds, tokenExpiresAt: "2024-01-01T00:00:00Z" }, news({ rotateBeforeExpiry: UNKNOWN }));
+    const unknownWindow = await provider.diff(
+      "sa-1",
+      { ...olds, tokenExpiresAt: "2024-01-01T00:00:00Z" },
+      news({ rotateBeforeExpiry: UNKNOWN }),
+    );
     expect(unknownWindow.replaces).toEqual(["rotateBeforeExpiry"]);
     // an unknown window on an expiring token may be reached: preview shows the possible replacement
-    expect((await provider.diff("sa-1", olds, news({ rotateBeforeExpiry: UNKNOWN }))).replaces).toEqual(["rotateBeforeExpiry"]);
+    expect((await provider.diff("sa-1", olds, news({ rotateBeforeExpiry: UNKNOWN }))).replaces).toEqual([
+      "rotateBeforeExpiry",
+    ]);
   });
 
   test("a token that never expires is never rotated; no window, no rotation", async () => {
@@ -270,7 +364,9 @@ describe("diff", () => {
       replaces: [],
       deleteBeforeReplace: false,
     });
-    expect(await provider.diff("sa-1", { ...never, rotateBeforeExpiry: 0 }, news({ expiresIn: 0, rotateBeforeExpiry: 0 }))).toEqual({
+    expect(
+      await provider.diff("sa-1", { ...never, rotateBeforeExpiry: 0 }, news({ expiresIn: 0, rotateBeforeExpiry: 0 })),
+    ).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -286,7 +382,9 @@ describe("diff", () => {
 
   test("state without a description (older writer) equals an omitted description", async () => {
     const { description: _, ...noDescription } = olds;
-    expect(await provider.diff("sa-1", noDescription, news({ description: undefined }))).toMatchObject({ changes: false });
+    expect(await provider.diff("sa-1", noDescription, news({ description: undefined }))).toMatchObject({
+      changes: false,
+    });
   });
 });
 
@@ -325,7 +423,12 @@ describe("update", () => {
   });
 
   test("rotateBeforeExpiry removed: absent from the outputs (never undefined)", async () => {
-    const outs = await provider.update("sa-1", olds, { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 86_400 });
+    const outs = await provider.update("sa-1", olds, {
+      projectId: "p-1",
+      name: "ci",
+      grants: ["p-1"],
+      expiresIn: 86_400,
+    });
     const { rotateBeforeExpiry: __, ...rest } = stored;
     expect(outs).toEqual(rest);
     expect(Object.keys(outs)).not.toContain("rotateBeforeExpiry");
@@ -347,7 +450,13 @@ describe("update", () => {
   test("state written without a description (older writer) gets the default", async () => {
     const { description: ___, ...noDescription } = olds;
     expect(
-      await provider.update("sa-1", noDescription, { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 86_400, rotateBeforeExpiry: 3600 }),
+      await provider.update("sa-1", noDescription, {
+        projectId: "p-1",
+        name: "ci",
+        grants: ["p-1"],
+        expiresIn: 86_400,
+        rotateBeforeExpiry: 3600,
+      }),
     ).toEqual({ ...stored, description: "" });
   });
 });

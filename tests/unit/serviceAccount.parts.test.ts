@@ -28,7 +28,11 @@ import { captureRegistrations, configureRequest, outputValue } from "../helpers"
 // ---- which failures are ambiguous -------------------------------------------------------------------------------
 
 describe("what a failed create proves (answered: look, then maybe repeat; lost: watch, never repeat; none: nothing created)", () => {
-  const init = { action: 'creating service account "x" in project p-1', method: "POST", path: "/v2/projects/p-1/service-accounts" };
+  const init = {
+    action: 'creating service account "x" in project p-1',
+    method: "POST",
+    path: "/v2/projects/p-1/service-accounts",
+  };
   const cases: Array<[string, "answered" | "lost" | "none", unknown]> = [
     ["a timeout", "lost", new TimeoutError({ ...init, code: "ECONNABORTED" })],
     ["a dropped connection (ECONNRESET)", "lost", new NetworkError({ ...init, code: "ECONNRESET" })],
@@ -40,7 +44,11 @@ describe("what a failed create proves (answered: look, then maybe repeat; lost: 
     ["ENETUNREACH (never sent)", "none", new NetworkError({ ...init, code: "ENETUNREACH" })],
     ["a 500", "answered", new ServerError({ ...init, status: 500 })],
     ["a 503", "answered", new ServerError({ ...init, status: 503 })],
-    ["a 2xx whose body could not be read (the token was lost)", "answered", new PimsError({ ...init, status: 201, serverMessage: "unexpected response" })],
+    [
+      "a 2xx whose body could not be read (the token was lost)",
+      "answered",
+      new PimsError({ ...init, status: 201, serverMessage: "unexpected response" }),
+    ],
     ["a 422", "none", new ValidationError({ ...init, status: 422 })],
     ["a 404", "none", new NotFoundError({ ...init, status: 404 })],
     ["a 401", "none", new AuthError({ ...init, status: 401 })],
@@ -53,7 +61,9 @@ describe("what a failed create proves (answered: look, then maybe repeat; lost: 
   });
 
   test("an unreadable token (a 2xx naming the account) is answered too, but create handles it first (deletes the account)", () => {
-    expect(createFailureKind(new UnreadableTokenError({ ...init, status: 201, accountId: "sa-1", members: ["x"] }))).toBe("answered");
+    expect(
+      createFailureKind(new UnreadableTokenError({ ...init, status: 201, accountId: "sa-1", members: ["x"] })),
+    ).toBe("answered");
   });
 });
 
@@ -101,7 +111,10 @@ describe("accounts and possible orphans from API keys", () => {
     ];
     const since = Date.parse("2025-01-01T00:00:10Z");
     expect(orphanCandidates(keys, "ci", { since }).map((c) => c.id)).toEqual(["sa-after", "sa-at", "sa-unknown-time"]);
-    expect(orphanCandidates(keys, "ci", { since, exclude: new Set(["sa-at"]) }).map((c) => c.id)).toEqual(["sa-after", "sa-unknown-time"]);
+    expect(orphanCandidates(keys, "ci", { since, exclude: new Set(["sa-at"]) }).map((c) => c.id)).toEqual([
+      "sa-after",
+      "sa-unknown-time",
+    ]);
   });
 
   test("accountsFromKeys (pims service-accounts list): one row per account, by name then oldest first, never a key value", () => {
@@ -129,10 +142,17 @@ describe("accounts and possible orphans from API keys", () => {
       serverMessage: "busy",
     });
     const many = Array.from({ length: 12 }, (_, i) => ({ id: `sa-${i}`, createdAt: "2025-01-01T00:00:00Z" }));
-    const err = new UncertainCreateError(original, { projectId: "p-1", name: "ci", startedAt: 0, look: { kind: "found", candidates: many } });
+    const err = new UncertainCreateError(original, {
+      projectId: "p-1",
+      name: "ci",
+      startedAt: 0,
+      look: { kind: "found", candidates: many },
+    });
     const lines = err.message.split("\n");
     expect(lines[0]).toBe('creating service account "ci" in project p-1: 503 busy');
-    expect(lines[1]).toMatch(/Project p-1 has 12 live service accounts named "ci" created since this create started that this stack does not hold/);
+    expect(lines[1]).toMatch(
+      /Project p-1 has 12 live service accounts named "ci" created since this create started that this stack does not hold/,
+    );
     expect(lines.filter((l) => /^ {2}sa-\d+ \(created /.test(l))).toHaveLength(10);
     expect(err.message).toContain("…and 2 more: pims service-accounts list p-1");
     expect(err.message).toContain("pims service-accounts delete p-1 <id>");
@@ -202,7 +222,9 @@ describe("serialized provider", () => {
     process.env.PIMS_TOKEN = envToken;
     // A provider configured with a stack-config token in the same process: the shim must not capture it either.
     const configToken = `pims_cfg_${"5e2b".repeat(10)}`;
-    await new ServiceAccountProvider().configure(configureRequest({ "pims:token": configToken, "pims:baseUrl": "http://127.0.0.1:9" }));
+    await new ServiceAccountProvider().configure(
+      configureRequest({ "pims:token": configToken, "pims:baseUrl": "http://127.0.0.1:9" }),
+    );
     // What dynamic.Resource stores in state as __provider: serializeFunction(() => provider), a closure over the
     // shim object (pulumi/dynamic: serializeProvider). The mocks test below checks the real __provider too.
     const shim = providerShim("ServiceAccount");
@@ -235,7 +257,10 @@ describe("ServiceAccount class (pulumi mocks)", () => {
   const registered = captureRegistrations({
     newResource: (args) => {
       newResourceArgs.push(args);
-      return { id: "sa-mock", state: { ...args.inputs, serviceAccountId: "sa-mock", token: "pims_sa_mocked_token_value" } };
+      return {
+        id: "sa-mock",
+        state: { ...args.inputs, serviceAccountId: "sa-mock", token: "pims_sa_mocked_token_value" },
+      };
     },
     call: (args) => args.inputs,
   });
@@ -244,7 +269,11 @@ describe("ServiceAccount class (pulumi mocks)", () => {
     const envToken = `pims_env_${"9c1d".repeat(10)}`;
     const savedToken = process.env.PIMS_TOKEN;
     process.env.PIMS_TOKEN = envToken;
-    const sa = new ServiceAccount("ci", { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 3600 }, { additionalSecretOutputs: ["tokenId"] });
+    const sa = new ServiceAccount(
+      "ci",
+      { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 3600 },
+      { additionalSecretOutputs: ["tokenId"] },
+    );
     const [urn, token] = await Promise.all([outputValue(sa.urn), outputValue(sa.token)]);
 
     expect(registered).toHaveLength(1);

@@ -32,7 +32,9 @@ describe("serialized provider shim", () => {
     process.env.PIMS_TOKEN = envToken;
     process.env.PIMS_BASE_URL = "http://127.0.0.1:9";
     // a configured real provider lives in this process too: nothing of it may be captured
-    await newProvider(kind).configure?.(configureRequest({ "pims:token": configToken, "pims:baseUrl": "http://127.0.0.1:9" }));
+    await newProvider(kind).configure?.(
+      configureRequest({ "pims:token": configToken, "pims:baseUrl": "http://127.0.0.1:9" }),
+    );
     const text = await storedProviderText(kind);
     expectNoPlaintextSecrets(text, [envToken, configToken], `${kind} __provider`);
     expect(text).toContain("pulumi-pims/bin/provider");

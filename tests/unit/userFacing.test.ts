@@ -11,7 +11,11 @@ const printed = (e: Error): string => `${String(e)}: ${e.stack ?? ""}`;
 
 describe("errors without stacks", () => {
   test("the host's line is the message, once, with no stack frame", () => {
-    const e = userFacing(new Error("pulumi-pims: service account sa-1 in project p-1 was kept in the state: DELETE … answered 404\nsecond line"));
+    const e = userFacing(
+      new Error(
+        "pulumi-pims: service account sa-1 in project p-1 was kept in the state: DELETE … answered 404\nsecond line",
+      ),
+    );
     expect(printed(e)).toBe(e.message);
     expect(printed(e)).not.toMatch(/\n\s+at /);
   });
@@ -22,14 +26,26 @@ describe("errors without stacks", () => {
   });
 
   test("the members the host reads from a partial update (id, properties, reasons) are kept", () => {
-    const original = Object.assign(new Error("pulumi-pims: rotated but a delete failed"), { id: "sa-1", properties: { token: "t" }, reasons: ["r"] });
-    expect(userFacing(original)).toMatchObject({ id: "sa-1", properties: { token: "t" }, reasons: ["r"], message: original.message });
+    const original = Object.assign(new Error("pulumi-pims: rotated but a delete failed"), {
+      id: "sa-1",
+      properties: { token: "t" },
+      reasons: ["r"],
+    });
+    expect(userFacing(original)).toMatchObject({
+      id: "sa-1",
+      properties: { token: "t" },
+      reasons: ["r"],
+      message: original.message,
+    });
   });
 
-  test.each([...RESOURCE_KINDS])("%s: a failing read (import) through newProvider carries no stack frame", async (kind) => {
-    const err = await rejectionOf(Promise.resolve(newProvider(kind).read?.("some-id", undefined)), Error);
-    expect(err.message).toMatch(/cannot be imported|cannot read/);
-    expect(printed(err)).toBe(err.message);
-    expect(printed(err)).not.toMatch(/\n\s+at /);
-  });
+  test.each([...RESOURCE_KINDS])(
+    "%s: a failing read (import) through newProvider carries no stack frame",
+    async (kind) => {
+      const err = await rejectionOf(Promise.resolve(newProvider(kind).read?.("some-id", undefined)), Error);
+      expect(err.message).toMatch(/cannot be imported|cannot read/);
+      expect(printed(err)).toBe(err.message);
+      expect(printed(err)).not.toMatch(/\n\s+at /);
+    },
+  );
 });

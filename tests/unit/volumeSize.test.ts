@@ -28,7 +28,12 @@ describe("VolumeSize check", () => {
     ["no projectId", {}, { volumeId: "v", sizeGb: 100 }, [["projectId", "projectId is required"]]],
     ["no volumeId", {}, { projectId: "p", sizeGb: 100 }, [["volumeId", "volumeId is required"]]],
     ["an empty projectId", {}, { ...V, projectId: " ", sizeGb: 100 }, [["projectId", "projectId must not be empty"]]],
-    ["a numeric volumeId", {}, { ...V, volumeId: 3, sizeGb: 100 }, [["volumeId", "volumeId must be a string (got number)"]]],
+    [
+      "a numeric volumeId",
+      {},
+      { ...V, volumeId: 3, sizeGb: 100 },
+      [["volumeId", "volumeId must be a string (got number)"]],
+    ],
     [
       "nothing at all",
       {},
@@ -43,10 +48,30 @@ describe("VolumeSize check", () => {
     // growth rule: olds are the previous inputs
     ["growing", { ...V, sizeGb: 100 }, { ...V, sizeGb: 200 }, []],
     ["same size", { ...V, sizeGb: 100 }, { ...V, sizeGb: 100 }, []],
-    ["shrinking", { ...V, sizeGb: 100 }, { ...V, sizeGb: 80 }, [["sizeGb", "sizeGb cannot shrink from 100 to 80: volumes only grow"]]],
-    ["shrinking below 50 reports the minimum", { ...V, sizeGb: 100 }, { ...V, sizeGb: 20 }, [["sizeGb", "sizeGb must be at least 50 (got 20)"]]],
-    ["a smaller size for another volume (a replacement)", { ...V, sizeGb: 100 }, { ...V, volumeId: "vol-2", sizeGb: 80 }, []],
-    ["a smaller size in another project (a replacement)", { ...V, sizeGb: 100 }, { ...V, projectId: "p-2", sizeGb: 80 }, []],
+    [
+      "shrinking",
+      { ...V, sizeGb: 100 },
+      { ...V, sizeGb: 80 },
+      [["sizeGb", "sizeGb cannot shrink from 100 to 80: volumes only grow"]],
+    ],
+    [
+      "shrinking below 50 reports the minimum",
+      { ...V, sizeGb: 100 },
+      { ...V, sizeGb: 20 },
+      [["sizeGb", "sizeGb must be at least 50 (got 20)"]],
+    ],
+    [
+      "a smaller size for another volume (a replacement)",
+      { ...V, sizeGb: 100 },
+      { ...V, volumeId: "vol-2", sizeGb: 80 },
+      [],
+    ],
+    [
+      "a smaller size in another project (a replacement)",
+      { ...V, sizeGb: 100 },
+      { ...V, projectId: "p-2", sizeGb: 80 },
+      [],
+    ],
     ["a volume unknown at preview", { ...V, sizeGb: 100 }, { ...V, volumeId: UNKNOWN, sizeGb: 80 }, []],
     ["a previous size unknown", { ...V, sizeGb: UNKNOWN }, { ...V, sizeGb: 80 }, []],
   ];
@@ -67,14 +92,26 @@ describe("VolumeSize diff", () => {
     ["nothing changed", { ...V, sizeGb: 100 }, { changes: false }],
     ["a new size", { ...V, sizeGb: 200 }, { changes: true }],
     ["a size unknown at preview", { ...V, sizeGb: UNKNOWN }, { changes: true }],
-    ["another volume", { ...V, volumeId: "vol-2", sizeGb: 100 }, { changes: true, replaces: ["volumeId"], deleteBeforeReplace: false }],
-    ["another project", { ...V, projectId: "p-2", sizeGb: 100 }, { changes: true, replaces: ["projectId"], deleteBeforeReplace: false }],
+    [
+      "another volume",
+      { ...V, volumeId: "vol-2", sizeGb: 100 },
+      { changes: true, replaces: ["volumeId"], deleteBeforeReplace: false },
+    ],
+    [
+      "another project",
+      { ...V, projectId: "p-2", sizeGb: 100 },
+      { changes: true, replaces: ["projectId"], deleteBeforeReplace: false },
+    ],
     [
       "both, and a new size",
       { projectId: "p-2", volumeId: "v-2", sizeGb: 300 },
       { changes: true, replaces: ["projectId", "volumeId"], deleteBeforeReplace: false },
     ],
-    ["a volume unknown at preview", { ...V, volumeId: UNKNOWN, sizeGb: 100 }, { changes: true, replaces: ["volumeId"], deleteBeforeReplace: false }],
+    [
+      "a volume unknown at preview",
+      { ...V, volumeId: UNKNOWN, sizeGb: 100 },
+      { changes: true, replaces: ["volumeId"], deleteBeforeReplace: false },
+    ],
   ];
   test.each(cases)("%s", async (_label, news, expected) => {
     expect(await provider.diff("p-1/default-us-east-1", olds, asInputs(news))).toEqual(expected);
@@ -84,7 +121,10 @@ describe("VolumeSize diff", () => {
 // ---- the SDK class under mocks -------------------------------------------------------------------------
 
 describe("VolumeSize SDK class", () => {
-  const registered = captureRegistrations({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs });
+  const registered = captureRegistrations({
+    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+    call: (args) => args.inputs,
+  });
 
   test("registers pulumi-nodejs:dynamic/pims:VolumeSize with its inputs and exposes its outputs", async () => {
     const vs = new VolumeSize("data", { projectId: "p-1", volumeId: "default-us-east-1", sizeGb: pulumi.output(200) });

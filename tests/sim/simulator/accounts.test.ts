@@ -183,7 +183,13 @@ describe("seeded service accounts (addServiceAccount)", () => {
   it("defaults: fresh id and token, grants [projectId], no description, a token that never expires", async () => {
     const { projectId } = seedApp();
     const seeded = sim.addServiceAccount({ projectId, name: "plain" });
-    expect(seeded).toMatchObject({ name: "plain", description: "", projectId, grants: [projectId], tokenExpiresAt: "never" });
+    expect(seeded).toMatchObject({
+      name: "plain",
+      description: "",
+      projectId,
+      grants: [projectId],
+      tokenExpiresAt: "never",
+    });
     expect(seeded.id).toMatch(/^sa-[0-9a-f]{12}$/);
     expect(seeded.tokenId).toMatch(/^tok-[0-9a-f]{16}$/);
     const [, secret] = sim.issuedSecrets();
@@ -194,7 +200,13 @@ describe("seeded service accounts (addServiceAccount)", () => {
 
   it("a seeded token expires on the simulator clock", async () => {
     const { projectId } = seedApp();
-    sim.addServiceAccount({ projectId, name: "short", expiresIn: 60, tokenSecret: "pims_sa_short", tokenId: "tok-short" });
+    sim.addServiceAccount({
+      projectId,
+      name: "short",
+      expiresIn: 60,
+      tokenSecret: "pims_sa_short",
+      tokenId: "tok-short",
+    });
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(200);
     sim.advanceClock(60_000);
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(401);
@@ -206,16 +218,34 @@ describe("seeded service accounts (addServiceAccount)", () => {
     const { projectId } = seedApp();
     const created = await createServiceAccount(projectId);
     sim.addServiceAccount({ id: "sa-taken", projectId, name: "a", tokenSecret: "pims_sa_taken" });
-    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow("service account sa-taken already exists");
-    expect(() => sim.addServiceAccount({ id: created.id, projectId, name: "b" })).toThrow(`service account ${created.id} already exists`);
+    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
+      "service account sa-taken already exists",
+    );
+    expect(() => sim.addServiceAccount({ id: created.id, projectId, name: "b" })).toThrow(
+      `service account ${created.id} already exists`,
+    );
     await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-taken`);
-    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow("service account sa-taken already exists (deleted)");
-    expect(() => sim.addServiceAccount({ projectId: "p-nope", name: "b" })).toThrow("project p-nope does not exist; call addProject first");
-    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: ["p-nope"] })).toThrow("granted project p-nope does not exist");
-    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: [projectId, projectId] })).toThrow("grants must not contain duplicates");
-    expect(() => sim.addServiceAccount({ projectId, name: "b", expiresIn: -1 })).toThrow("expiresIn must be a non-negative integer, got -1");
-    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: sim.token })).toThrow("tokenSecret is already the token");
-    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: created.token!.secret })).toThrow("tokenSecret is already the token");
+    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
+      "service account sa-taken already exists (deleted)",
+    );
+    expect(() => sim.addServiceAccount({ projectId: "p-nope", name: "b" })).toThrow(
+      "project p-nope does not exist; call addProject first",
+    );
+    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: ["p-nope"] })).toThrow(
+      "granted project p-nope does not exist",
+    );
+    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: [projectId, projectId] })).toThrow(
+      "grants must not contain duplicates",
+    );
+    expect(() => sim.addServiceAccount({ projectId, name: "b", expiresIn: -1 })).toThrow(
+      "expiresIn must be a non-negative integer, got -1",
+    );
+    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: sim.token })).toThrow(
+      "tokenSecret is already the token",
+    );
+    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: created.token!.secret })).toThrow(
+      "tokenSecret is already the token",
+    );
     expect(sim.serviceAccounts().map((a) => a.id)).toEqual([created.id]);
   });
 });
@@ -230,7 +260,9 @@ describe("DELETE /v2/projects/{project_id}/service-accounts/{id}", () => {
     expect(wrongProject.status).toBe(404);
     expect(message(wrongProject)).toBe(`service account ${sa.id} not found`);
 
-    const self = await call("DELETE", `/v2/projects/${projectId}/service-accounts/${sa.id}`, { token: sa.token!.secret });
+    const self = await call("DELETE", `/v2/projects/${projectId}/service-accounts/${sa.id}`, {
+      token: sa.token!.secret,
+    });
     expect(self.status).toBe(409);
     expect(self.json).toEqual({ message: "cannot delete the service account used by this request" });
     expect(sim.serviceAccounts()).toHaveLength(1);

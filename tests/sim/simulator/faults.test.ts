@@ -108,7 +108,9 @@ describe("faults after the change is committed (afterCommit)", () => {
   it("status: the service account is created, the answer is 503, the request log keeps the handler's status", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "status", method: "POST", path: /\/service-accounts$/, afterCommit: true, times: 1 });
-    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "ci", grants: [projectId], expiresIn: 0 },
+    });
     expect(r.status).toBe(503);
     expect(r.json).toEqual({ message: "injected fault" });
     expect(r.text).not.toContain("pims_sa_");
@@ -117,7 +119,9 @@ describe("faults after the change is committed (afterCommit)", () => {
     expect(sim.requests.map((e) => [e.status, e.handledStatus])).toEqual([[503, 201]]);
 
     // the next request is answered normally: a second account, and the first one is still there
-    const again = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    const again = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "ci", grants: [projectId], expiresIn: 0 },
+    });
     expect(again.status).toBe(201);
     expect(sim.serviceAccounts(projectId)).toHaveLength(2);
     expect(sim.requests[1].handledStatus).toBeUndefined();
@@ -126,7 +130,9 @@ describe("faults after the change is committed (afterCommit)", () => {
   it("status before commit (the default) leaves nothing behind", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "status", status: 502, method: "POST", times: 1 });
-    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 0 } });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "ci", grants: [projectId], expiresIn: 0 },
+    });
     expect(r.status).toBe(502);
     expect(sim.serviceAccounts(projectId)).toEqual([]);
     expect(sim.requests[0].handledStatus).toBeUndefined();
@@ -142,7 +148,9 @@ describe("faults after the change is committed (afterCommit)", () => {
   it("a handler failure stays a failure underneath: nothing committed, the log says so", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "status", afterCommit: true, times: 1 });
-    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "", grants: [projectId], expiresIn: 0 } });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "", grants: [projectId], expiresIn: 0 },
+    });
     expect(r.status).toBe(503);
     expect(sim.serviceAccounts()).toEqual([]);
     expect(sim.requests[0].handledStatus).toBe(422);
@@ -166,8 +174,12 @@ describe("faults after the change is committed (afterCommit)", () => {
   });
 
   it("refuses afterCommit on kinds where it means nothing", () => {
-    expect(() => sim.addFault({ kind: "delay", delayMs: 1, afterCommit: true })).toThrow("afterCommit applies to faults of kind status or drop");
-    expect(() => sim.addFault({ kind: "rateLimit", afterCommit: true })).toThrow("afterCommit applies to faults of kind status or drop");
+    expect(() => sim.addFault({ kind: "delay", delayMs: 1, afterCommit: true })).toThrow(
+      "afterCommit applies to faults of kind status or drop",
+    );
+    expect(() => sim.addFault({ kind: "rateLimit", afterCommit: true })).toThrow(
+      "afterCommit applies to faults of kind status or drop",
+    );
   });
 });
 
@@ -179,9 +191,13 @@ describe("removeProject: a project deleted outside any tool", () => {
     const run = sim.addRun(projectId, appId);
     const build = sim.addBuild(projectId, appId, { status: "success" });
     sim.addApiKey(projectId, { id: "k-seeded" });
-    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId, other.projectId], expiresIn: 0 } });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "ci", grants: [projectId, other.projectId], expiresIn: 0 },
+    });
     const account = r.json as { id: string; token: { secret: string } };
-    const keep = await call("POST", `/v2/projects/${other.projectId}/service-accounts`, { body: { name: "keep", grants: [other.projectId], expiresIn: 0 } });
+    const keep = await call("POST", `/v2/projects/${other.projectId}/service-accounts`, {
+      body: { name: "keep", grants: [other.projectId], expiresIn: 0 },
+    });
     const kept = keep.json as { id: string };
 
     sim.removeProject(projectId);
@@ -203,11 +219,20 @@ describe("removeProject: a project deleted outside any tool", () => {
     ];
     for (const [method, path, body] of calls) {
       const answer = await call(method, path, { body });
-      expect([method, path, answer.status, message(answer)]).toEqual([method, path, 404, `project ${projectId} not found`]);
+      expect([method, path, answer.status, message(answer)]).toEqual([
+        method,
+        path,
+        404,
+        `project ${projectId} not found`,
+      ]);
     }
     // the removed project's account token no longer works anywhere
-    expect((await call("GET", `/v2/projects/${other.projectId}/invoices`, { token: account.token.secret })).status).toBe(401);
-    const keys = (await call("GET", `/v2/projects/${other.projectId}/api-keys`)).json as Array<{ principalId?: string }>;
+    expect(
+      (await call("GET", `/v2/projects/${other.projectId}/invoices`, { token: account.token.secret })).status,
+    ).toBe(401);
+    const keys = (await call("GET", `/v2/projects/${other.projectId}/api-keys`)).json as Array<{
+      principalId?: string;
+    }>;
     expect(keys.map((k) => k.principalId)).toEqual([kept.id]);
     expect(() => sim.removeProject(projectId)).toThrow(`project ${projectId} does not exist`);
   });

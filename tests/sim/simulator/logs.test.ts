@@ -95,7 +95,9 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
       beforeDate: "2030-01-01T00:00:20Z",
       direction: "forward",
     });
-    expect(window.map((l) => l.timestamp)).toEqual(Array.from({ length: 9 }, (_, i) => new Date(start.getTime() + (11 + i) * 1000).toISOString()));
+    expect(window.map((l) => l.timestamp)).toEqual(
+      Array.from({ length: 9 }, (_, i) => new Date(start.getTime() + (11 + i) * 1000).toISOString()),
+    );
 
     const combined = await all(projectId, appId, { container: "worker", stream: "stderr", runId: "run-a" });
     expect(combined.map((l) => l.logLine)).toEqual([49, 39, 29, 19, 9].map((i) => `error: simulated failure #${i}`));
@@ -128,7 +130,9 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
     const p1 = (await page(projectId, appId, { pageSize: "4" })).json as AppLogPage;
     sim.addLogs(projectId, appId, [{ logLine: "late arrival" }]);
     const p2 = (await page(projectId, appId, { pageSize: "4", nextToken: p1.nextPageToken! })).json as AppLogPage;
-    expect(p2.logs.map((l) => l.logLine)).toEqual([5, 4, 3, 2].map((i) => `GET /api/items/${i} 200 ${(i * 7) % 50}ms (line ${i})`));
+    expect(p2.logs.map((l) => l.logLine)).toEqual(
+      [5, 4, 3, 2].map((i) => `GET /api/items/${i} 200 ${(i * 7) % 50}ms (line ${i})`),
+    );
   });
 
   it("honours pageSize and the simulator's page size options", async () => {

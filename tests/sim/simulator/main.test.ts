@@ -7,10 +7,14 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 /** Starts main.ts with args; resolves with the KEY=value lines once PIMS_BASE_URL and the ids are printed. */
 function startMain(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Record<string, string>> {
-  const child = spawn(process.execPath, [require.resolve("ts-node/dist/bin.js"), "--transpile-only", "simulator/main.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PIMS_SIM_PROFILE: "", PIMS_SIM_PORT: "", ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [require.resolve("ts-node/dist/bin.js"), "--transpile-only", "simulator/main.ts", ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PIMS_SIM_PROFILE: "", PIMS_SIM_PORT: "", ...env },
+    },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -48,7 +52,9 @@ afterEach(async () => {
 });
 
 async function get(vars: Record<string, string>, suffix: string): Promise<Response> {
-  return fetch(`${vars.PIMS_BASE_URL}/v2/projects/${vars.PIMS_PROJECT_ID}${suffix}`, { headers: { Authorization: `Bearer ${vars.PIMS_TOKEN}` } });
+  return fetch(`${vars.PIMS_BASE_URL}/v2/projects/${vars.PIMS_PROJECT_ID}${suffix}`, {
+    headers: { Authorization: `Bearer ${vars.PIMS_TOKEN}` },
+  });
 }
 
 describe("npm run simulator", () => {
@@ -56,7 +62,10 @@ describe("npm run simulator", () => {
     const vars = await startMain(["--profile", "quirky", "--rate", "20", "--burst", "20"]);
     expect(vars).toMatchObject({ PIMS_SIM_PROFILE: "quirky", PIMS_SIM_RATE: "20", PIMS_SIM_BURST: "20" });
     expect(vars.PIMS_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const logs = (await (await get(vars, `/apps/${vars.PIMS_APP_ID}/logs`)).json()) as { nextPageToken: unknown; kind: string };
+    const logs = (await (await get(vars, `/apps/${vars.PIMS_APP_ID}/logs`)).json()) as {
+      nextPageToken: unknown;
+      kind: string;
+    };
     expect(logs.kind).toBe("AppLogPage"); // a quirky extra member
     const statuses = await Promise.all(Array.from({ length: 30 }, () => get(vars, "/invoices").then((r) => r.status)));
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5);
@@ -89,7 +98,11 @@ describe("npm run simulator", () => {
     await expect(sent).rejects.toThrow();
     // Not delayed: another method, and a path the pattern does not match (the * is one segment, the end is anchored).
     expect((await get(vars, "/api-keys")).status).toBe(200);
-    const project = await fetch(`${vars.PIMS_BASE_URL}/v2/projects`, { method: "POST", headers, body: JSON.stringify({ name: "quick" }) });
+    const project = await fetch(`${vars.PIMS_BASE_URL}/v2/projects`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "quick" }),
+    });
     expect(project.status).toBe(201);
     // The handler ran anyway once the delay was over: the account's key appears in GET /v2/projects/{project_id}/api-keys.
     const accountKeys = async (): Promise<string[]> => {

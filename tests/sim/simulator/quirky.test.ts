@@ -18,7 +18,11 @@ afterEach(async () => {
   await sim.stop();
 });
 
-const EXTRAS = { kind: expect.any(String), etag: expect.stringMatching(/^W\/"[0-9a-f]{8}"$/), _meta: expect.any(Object) };
+const EXTRAS = {
+  kind: expect.any(String),
+  etag: expect.stringMatching(/^W\/"[0-9a-f]{8}"$/),
+  _meta: expect.any(Object),
+};
 
 describe("selecting the profile", () => {
   it("by option, by PIMS_SIM_PROFILE when the option is absent (startSimulator too), default otherwise", async () => {
@@ -30,7 +34,11 @@ describe("selecting the profile", () => {
       started.push(await PimsSimulator.start());
       expect(started[0].profile).toBe("default");
       process.env.PIMS_SIM_PROFILE = "quirky";
-      started.push(await PimsSimulator.start(), await startSimulator(), await PimsSimulator.start({ profile: "default" }));
+      started.push(
+        await PimsSimulator.start(),
+        await startSimulator(),
+        await PimsSimulator.start({ profile: "default" }),
+      );
       expect(started.slice(1).map((s) => s.profile)).toEqual(["quirky", "quirky", "default"]);
       process.env.PIMS_SIM_PROFILE = "odd";
       await expect(PimsSimulator.start()).rejects.toThrow("PIMS_SIM_PROFILE must be one of default, quirky, got odd");
@@ -55,10 +63,19 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
 
   it("POST /v2/projects/{project_id}/service-accounts: 200, description null, extra members", async () => {
     const { projectId } = seedApp();
-    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn: 60 } });
+    const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "ci", grants: [projectId], expiresIn: 60 },
+    });
     expect(r.status).toBe(200);
     const body = r.json as Record<string, unknown>;
-    expect(body).toMatchObject({ name: "ci", description: null, projectId, grants: [projectId], createdByUserId: "u-admin", ...EXTRAS });
+    expect(body).toMatchObject({
+      name: "ci",
+      description: null,
+      projectId,
+      grants: [projectId],
+      createdByUserId: "u-admin",
+      ...EXTRAS,
+    });
     expect(sim.serviceAccounts(projectId).map((a) => [a.id, a.description])).toEqual([[body.id, ""]]);
     const described = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
       body: { name: "ci", description: "kept", grants: [projectId], expiresIn: 60 },
@@ -69,11 +86,15 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
   it("resize, secrets and run cancellation answer quoted text; the state changes as in the default profile", async () => {
     const { projectId, appId } = seedApp();
     const volume = sim.addVolume(projectId, { sizeGb: 100 });
-    const resized = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, { body: { newSizeGb: 200 } });
+    const resized = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
+      body: { newSizeGb: 200 },
+    });
     expect([resized.status, resized.text]).toEqual([200, `"volume ${volume.id} resized to 200 GB"\n`]);
     expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
 
-    const secrets = await call("PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, { body: { A: "one-value" } });
+    const secrets = await call("PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, {
+      body: { A: "one-value" },
+    });
     expect([secrets.status, secrets.text]).toEqual([200, '"secrets updated"\n']);
     expect(sim.appSecrets(projectId, appId)).toEqual({ A: "one-value" });
 
@@ -113,7 +134,11 @@ describe("nulls and extra members in listed objects", () => {
     expect(keys.map((k) => k.id)).toEqual([account.tokenId, "k-2030", "k-never"]);
     expect(keys[2]).toMatchObject({ principalId: null, expiresAt: null, ...EXTRAS });
     expect(keys[1]).toMatchObject({ principalId: null, expiresAt: "2030-01-01T00:00:00Z" });
-    expect(keys[0]).toMatchObject({ principalId: account.id, expiresAt: account.tokenExpiresAt, source: "service_account" });
+    expect(keys[0]).toMatchObject({
+      principalId: account.id,
+      expiresAt: account.tokenExpiresAt,
+      source: "service_account",
+    });
   });
 
   it("invoices carry extra members", async () => {
@@ -129,7 +154,13 @@ describe("nulls and extra members in listed objects", () => {
     const r = await call("GET", `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs`);
     expect(r.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     const body = JSON.parse(r.text) as { status: string; logs: Array<{ id: unknown; log: string }> };
-    expect(body).toMatchObject({ app_id: appId, build_id: build.id, project_id: projectId, status: "success", ...EXTRAS });
+    expect(body).toMatchObject({
+      app_id: appId,
+      build_id: build.id,
+      project_id: projectId,
+      status: "success",
+      ...EXTRAS,
+    });
     expect(body.logs.map((l) => [l.id, l.log])).toEqual([
       [1, "one"],
       [2, "two"],

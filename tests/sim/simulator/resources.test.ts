@@ -18,19 +18,24 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
     const { projectId } = seedApp();
     const volume = sim.addVolume(projectId, { sizeGb: 100 });
     expect(volume.id).toBe("default-us-east-1");
-    const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, { body: { newSizeGb: 200 } });
+    const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
+      body: { newSizeGb: 200 },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(r.text).toBe("volume default-us-east-1 resized to 200 GB");
     expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
-    const same = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, { body: { newSizeGb: 200 } });
+    const same = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
+      body: { newSizeGb: 200 },
+    });
     expect(same.status).toBe(200);
   });
 
   it("enforces the size rules", async () => {
     const { projectId } = seedApp();
     const volume = sim.addVolume(projectId, { sizeGb: 100 });
-    const resize = (body: unknown, project = projectId) => call("PATCH", `/v2/projects/${project}/volumes/${volume.id}/resize`, { body });
+    const resize = (body: unknown, project = projectId) =>
+      call("PATCH", `/v2/projects/${project}/volumes/${volume.id}/resize`, { body });
 
     const small = await resize({ newSizeGb: 49 });
     expect([small.status, message(small)]).toEqual([422, "newSizeGb must be at least 50"]);
@@ -41,7 +46,10 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
     const missing = await resize({});
     expect([missing.status, message(missing)]).toEqual([422, "newSizeGb is required"]);
     const shrink = await resize({ newSizeGb: 80 });
-    expect([shrink.status, message(shrink)]).toEqual([422, "newSizeGb must not be smaller than the current size (100 GB)"]);
+    expect([shrink.status, message(shrink)]).toEqual([
+      422,
+      "newSizeGb must not be smaller than the current size (100 GB)",
+    ]);
     const huge = await resize({ newSizeGb: 1025 });
     expect(huge.status).toBe(403);
     expect(huge.json).toEqual({ message: "volumes above 1024 GB require a protected project" });
@@ -57,7 +65,9 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
   it("lets a protected project go above 1024 GB", async () => {
     const projectId = sim.addProject({ protected: true }).id;
     const volume = sim.addVolume(projectId, { sizeGb: 500 });
-    const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, { body: { newSizeGb: 4096 } });
+    const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
+      body: { newSizeGb: 4096 },
+    });
     expect(r.status).toBe(200);
     expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(4096);
   });
@@ -111,7 +121,9 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs", (
     const r1 = await call("GET", path);
     expect(r1.status).toBe(200);
     expect(r1.json).toMatchObject({ app_id: appId, build_id: build.id, project_id: projectId, status: "building" });
-    expect((r1.json as { logs: unknown[] }).logs).toEqual([{ id: expect.any(String), createdAt: expect.any(String), log: "step 1" }]);
+    expect((r1.json as { logs: unknown[] }).logs).toEqual([
+      { id: expect.any(String), createdAt: expect.any(String), log: "step 1" },
+    ]);
 
     sim.setBuildStatus(projectId, appId, build.id, "success", ["step 2", "done"]);
     const r2 = (await call("GET", path)).json as { status: string; logs: Array<{ log: string }> };

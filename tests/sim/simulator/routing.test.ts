@@ -38,9 +38,13 @@ describe("auth and routing", () => {
     const forever = await createServiceAccount(projectId, { expiresIn: 0 });
     expect(forever.token!.expiresAt).toBe("never");
     sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
-    expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: forever.token!.secret })).status).toBe(200);
+    expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: forever.token!.secret })).status).toBe(
+      200,
+    );
     await call("DELETE", `/v2/projects/${projectId}/service-accounts/${forever.id}`);
-    expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: forever.token!.secret })).status).toBe(401);
+    expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: forever.token!.secret })).status).toBe(
+      401,
+    );
   });
 
   it("answers 404 for unknown routes and ids, 405 for a wrong method, 400 for malformed JSON", async () => {
@@ -75,7 +79,12 @@ describe("auth and routing", () => {
     await call("POST", "/v2/projects", { body: { name: "logged" } });
     await call("GET", `/v2/projects/${projectId}/apps/${appId}/logs`, { query: { pageSize: "5" } });
     expect(sim.requests).toHaveLength(2);
-    expect(sim.requests[0]).toMatchObject({ method: "POST", path: "/v2/projects", status: 201, body: { name: "logged" } });
+    expect(sim.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v2/projects",
+      status: 201,
+      body: { name: "logged" },
+    });
     expect(sim.requests[1]).toMatchObject({ method: "GET", query: { pageSize: "5" }, status: 204 });
     expect(JSON.stringify(sim.requests)).not.toContain(sim.token);
     expect(sim.countRequests({ method: "post" })).toBe(1);
@@ -92,10 +101,14 @@ describe("lifecycle", () => {
     const agent = new http.Agent({ keepAlive: true });
     const get = (): Promise<{ status: number; socketReused: boolean }> =>
       new Promise((resolve, reject) => {
-        const req = http.request(`${sim.baseUrl}/v2/projects/${projectId}/invoices`, { agent, headers: { Authorization: `Bearer ${sim.token}` } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, socketReused: req.reusedSocket }));
-        });
+        const req = http.request(
+          `${sim.baseUrl}/v2/projects/${projectId}/invoices`,
+          { agent, headers: { Authorization: `Bearer ${sim.token}` } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, socketReused: req.reusedSocket }));
+          },
+        );
         req.on("error", reject);
         req.end();
       });

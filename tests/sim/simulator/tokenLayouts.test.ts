@@ -12,7 +12,11 @@ afterEach(async () => {
   await sim?.stop();
 });
 
-type Expiry = [member: string, finite: "rfc3339" | "epochSeconds" | "epochMillis", never: "never" | null | 0 | "absent"];
+type Expiry = [
+  member: string,
+  finite: "rfc3339" | "epochSeconds" | "epochMillis",
+  never: "never" | null | 0 | "absent",
+];
 /** What each layout must look like, written out independently of the simulator's own table. */
 const EXPECTED: Record<string, { secret: string; id: [string, "string" | "number"]; expiry: Expiry }> = {
   default: { secret: "secret", id: ["id", "string"], expiry: ["expiresAt", "rfc3339", "never"] },
@@ -35,13 +39,19 @@ interface Created {
 }
 
 async function create(projectId: string, expiresIn: number): Promise<Created> {
-  const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, { body: { name: "ci", grants: [projectId], expiresIn } });
+  const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+    body: { name: "ci", grants: [projectId], expiresIn },
+  });
   return { status: r.status, body: r.json as Record<string, unknown>, text: r.text };
 }
 
 /** The API key the account shows up as (its id is the token id). */
 async function keyOf(projectId: string, accountId: unknown): Promise<{ id: string; expiresAt: string | null }> {
-  const keys = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as Array<{ id: string; principalId: unknown; expiresAt: string | null }>;
+  const keys = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as Array<{
+    id: string;
+    principalId: unknown;
+    expiresAt: string | null;
+  }>;
   const key = keys.find((k) => k.principalId === accountId);
   if (!key) throw new Error(`no API key for ${String(accountId)}`);
   return key;
@@ -78,7 +88,8 @@ describe("each readable layout, forced", () => {
         expect(key.expiresAt).toBeNull(); // the quirky API-key list says null for "never"
       } else {
         const ms = Date.parse(key.expiresAt ?? "");
-        const want = finite === "rfc3339" ? new Date(ms).toISOString() : finite === "epochMillis" ? ms : Math.floor(ms / 1000);
+        const want =
+          finite === "rfc3339" ? new Date(ms).toISOString() : finite === "epochMillis" ? ms : Math.floor(ms / 1000);
         expect(token[member]).toBe(want);
         expect(ms - Date.parse(body.createdAt as string)).toBe(3600_000);
       }
@@ -152,7 +163,9 @@ describe("choosing a layout per account", () => {
       expect(sim.tokenLayoutOf(body.id as string)).toBe("ACCESS_TOKEN");
       await sim.stop();
       process.env.PIMS_SIM_TOKEN_LAYOUT = "nonsense";
-      await expect(PimsSimulator.start({ profile: "quirky" })).rejects.toThrow("PIMS_SIM_TOKEN_LAYOUT is not a token layout: nonsense");
+      await expect(PimsSimulator.start({ profile: "quirky" })).rejects.toThrow(
+        "PIMS_SIM_TOKEN_LAYOUT is not a token layout: nonsense",
+      );
     } finally {
       if (saved === undefined) delete process.env.PIMS_SIM_TOKEN_LAYOUT;
       else process.env.PIMS_SIM_TOKEN_LAYOUT = saved;

@@ -72,7 +72,10 @@ export const anyField: fc.Arbitrary<unknown> = fc.oneof(
 export const field = (plausible: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
   fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: anyField });
 
-export const idLike = fc.oneof(fc.stringMatching(/^p-[0-9a-f]{8}$/), fc.constantFrom("default-us-east-1", "p-1a2b3c4d-web", "x"));
+export const idLike = fc.oneof(
+  fc.stringMatching(/^p-[0-9a-f]{8}$/),
+  fc.constantFrom("default-us-east-1", "p-1a2b3c4d-web", "x"),
+);
 export const VALUE_MARK = "sv~";
 /** Secret values carry a mark (and are at least 9 characters) so a leak into a reason can be told from a name. */
 export const secretValue = fc.string({ minLength: 6, maxLength: 30 }).map((s) => `${VALUE_MARK}${s}`);
@@ -110,13 +113,20 @@ export const rotationEdge = fc
   });
 
 export const volumeIds = fc.constantFrom("p-1a2b3c4d", "default-us-east-1");
-export const volumeSizeNews = fc.record({ projectId: field(volumeIds), volumeId: field(volumeIds), sizeGb: field(boundaryNumber) }, { requiredKeys: [] });
+export const volumeSizeNews = fc.record(
+  { projectId: field(volumeIds), volumeId: field(volumeIds), sizeGb: field(boundaryNumber) },
+  { requiredKeys: [] },
+);
 /** Previous inputs: none, the same volume (the growth rule applies) or another one. */
 export const volumeSizeOlds = (news: Props): fc.Arbitrary<Props> =>
   fc.oneof(
     fc.constant({}),
     boundaryNumber.map((sizeGb) => ({ projectId: news.projectId, volumeId: news.volumeId, sizeGb })),
-    fc.record({ projectId: volumeIds, volumeId: volumeIds, sizeGb: fc.oneof(boundaryNumber, fc.constant<unknown>(UNKNOWN)) }),
+    fc.record({
+      projectId: volumeIds,
+      volumeId: volumeIds,
+      sizeGb: fc.oneof(boundaryNumber, fc.constant<unknown>(UNKNOWN)),
+    }),
   );
 
 export const secretName = fc.oneof(
@@ -128,9 +138,19 @@ export const secretName = fc.oneof(
 export const secretsArb: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.dictionary(secretName, fc.oneof({ weight: 4, arbitrary: secretValue }, { weight: 1, arbitrary: anyField }), { minKeys: 0, maxKeys: 6 }),
+    arbitrary: fc.dictionary(
+      secretName,
+      fc.oneof({ weight: 4, arbitrary: secretValue }, { weight: 1, arbitrary: anyField }),
+      { minKeys: 0, maxKeys: 6 },
+    ),
   },
-  { weight: 1, arbitrary: fc.dictionary(secretName, fc.constantFrom<unknown>(UNKNOWN, null), { minKeys: 1, maxKeys: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(secretName, fc.constantFrom<unknown>(UNKNOWN, null), { minKeys: 1, maxKeys: 3 }),
+  },
   { weight: 1, arbitrary: fc.array(secretValue) },
 );
-export const appSecretsNews = fc.record({ projectId: field(idLike), appId: field(idLike), secrets: field(secretsArb) }, { requiredKeys: [] });
+export const appSecretsNews = fc.record(
+  { projectId: field(idLike), appId: field(idLike), secrets: field(secretsArb) },
+  { requiredKeys: [] },
+);

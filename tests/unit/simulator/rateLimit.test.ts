@@ -40,7 +40,9 @@ describe("RateLimiter", () => {
   it("rejects limits that mean nothing", () => {
     expect(() => new RateLimiter({ rate: -1, burst: 1 })).toThrow("rate must be a number > 0");
     expect(() => new RateLimiter({ rate: 1, burst: 0 })).toThrow("burst must be a number >= 1");
-    expect(() => new RateLimiter({ rate: 1, burst: 1, retryAfter: "minutes" as "date" })).toThrow('retryAfter must be "seconds" or "date"');
+    expect(() => new RateLimiter({ rate: 1, burst: 1, retryAfter: "minutes" as "date" })).toThrow(
+      'retryAfter must be "seconds" or "date"',
+    );
   });
 });
 
