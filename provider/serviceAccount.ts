@@ -15,10 +15,11 @@
  * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { RETRY_DEFAULTS } from "./client/retry";
 import { progress, PimsProviderBase } from "./providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./serviceAccountCreate";
 import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./serviceAccountChecks";
-import { deleteAccount, parseGoneProjects } from "./serviceAccountDelete";
+import { deleteAccount } from "./serviceAccountDelete";
 import {
   afterUpdate,
   needsUpdate,
@@ -31,7 +32,6 @@ import {
   type FailedDelete,
   type ServiceAccountOutputs,
 } from "./serviceAccountRotation";
-import { readSetting, tuningFromEnv } from "./settings";
 
 export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./serviceAccountChecks";
 export type { ServiceAccountInputs } from "./serviceAccountChecks";
@@ -66,7 +66,6 @@ export class ServiceAccountProvider
   implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs>
 {
   private readonly now: () => number;
-  private goneProjectsConfig: string | undefined;
   /** This instance's own creates (one instance serves every ServiceAccount of a provider process). */
   private readonly ledger = new CreateLedger();
 
@@ -74,12 +73,6 @@ export class ServiceAccountProvider
   constructor(options: { now?: () => number } = {}) {
     super();
     this.now = options.now ?? Date.now;
-  }
-
-  /** Also reads `pims:goneProjects` (else PIMS_GONE_PROJECTS): projects the user confirms were deleted elsewhere. */
-  override async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    await super.configure(req);
-    this.goneProjectsConfig = req.config.get("pims:goneProjects");
   }
 
   // ---- check ----
@@ -180,7 +173,7 @@ export class ServiceAccountProvider
   private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<FailedDelete[]> {
     const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
     if (unique.size === 0) return []; // no client, no call
-    const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
+    const { goneProjects } = this.settings(); // pims:goneProjects, else PIMS_GONE_PROJECTS
     const client = this.client();
     const failed: FailedDelete[] = [];
     for (const accountId of unique) {
@@ -196,10 +189,10 @@ export class ServiceAccountProvider
   /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
     const clock = serviceClock();
-    const tuning = tuningFromEnv();
+    const s = this.settings();
     const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
-    const watchMs = readSetting("lostCreateWatchMs", undefined) ?? lostCreateWatchMs(tuning.timeoutMs ?? 30_000);
-    const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: tuning.minDelayMs, progress };
+    const watchMs = s.lostCreateWatchMs ?? lostCreateWatchMs(s.timeoutMs ?? RETRY_DEFAULTS.timeoutMs);
+    const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
     const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
     return {
