@@ -150,13 +150,13 @@ export function credentialHint(status: number | undefined, tokenSource: string |
   if (tokenSource === undefined) return undefined;
   if (status === 401)
     return (
-      `the token from ${tokenSource} was refused: check that it is the whole token of a service account of this ` +
-      "service, and that the account has not been deleted and the token has not expired"
+      `the token set in ${tokenSource} was refused: check that it is the whole token of a live service account of ` +
+      "this service and that it has not expired"
     );
   if (status === 403)
     return (
-      `the token from ${tokenSource} is valid but not allowed to do this: check that its service account has a ` +
-      "grant for this project, or the service's reason above"
+      `the token set in ${tokenSource} is valid but not allowed to do this: check the grants of its service ` +
+      "account, or the service's reason above"
     );
   return undefined;
 }

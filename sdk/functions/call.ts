@@ -27,7 +27,7 @@ export interface PimsCallOptions extends RetryOptions {
   baseUrl?: string;
   /** Service-account token; overrides `pims:token` and `PIMS_TOKEN`. Sensitive: never log it. */
   token?: string;
-  /** How a 401 or 403 names where `token` came from (e.g. `MY_TOKEN`, never the value). Default `the token option`. */
+  /** How a 401 or 403 names where `token` came from (e.g. `MY_TOKEN`, never the value). Default: the token option. */
   tokenSource?: string;
   /**
    * Allows a plain `http://` `baseUrl` to another machine (a private network, a proxy that terminates TLS). Default:
@@ -72,7 +72,8 @@ export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
   if (allowInsecureHttp !== undefined) configured.allowInsecureHttp = String(allowInsecureHttp);
   const extra: Partial<ClientOptions> = {};
   for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;
-  const named = token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option") : undefined;
+  const named =
+    token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option of the call") : undefined;
   return clientFor(configured, extra, undefined, { tokenSource: named });
 }
 
@@ -93,7 +94,7 @@ export async function clientForProviderCall(opts: PimsCallOptions = {}): Promise
 
 /** Where a provider's token came from (a copy of an older pulumi-pims may not say). */
 const tokenSourceOf = (p: Provider): string =>
-  typeof p.tokenSource === "function" ? p.tokenSource() : "the token of a pims.Provider";
+  typeof p.tokenSource === "function" ? p.tokenSource() : "the token argument of a pims.Provider";
 
 /** What the Output of a provider's settings offers beyond `apply` (present on every Output of the SDK). */
 interface Settled<T> {

@@ -125,7 +125,11 @@ describe("pims", () => {
     const badToken = "pims_sa_not_a_real_token_but_long_enough";
     const r = await pims(["api-keys", p], { env: { PIMS_TOKEN: badToken } });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`listing API keys of project ${p}: 401 invalid or missing bearer token`);
+    expect(r.stderr.trim()).toBe(
+      `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in PIMS_TOKEN was ` +
+        "refused: check that it is the whole token of a live service account of this service and that it has not " +
+        "expired)",
+    );
     expectNoPlaintextSecrets(r.stdout + r.stderr, [badToken], "the CLI output");
   });
 
