@@ -9,13 +9,17 @@ import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
-/** Folders that hold no documentation of ours: dependencies, build output, generated API pages, state fixtures. */
-const SKIP = new Set(["node_modules", "bin", "coverage", ".git", ".exp", ".pulumi-state", "api", "fixtures"]);
+/**
+ * Folders that hold no documentation of ours: hidden ones (.git, scratch, local state, virtual environments),
+ * dependencies, build output, generated API pages (docs/api), state fixtures.
+ */
+const SKIP = new Set(["node_modules", "bin", "coverage", "api", "fixtures", "venv", "__pycache__", "dist", "build"]);
+const skipped = (name: string): boolean => name.startsWith(".") || SKIP.has(name);
 
 function markdownFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) return SKIP.has(e.name) ? [] : markdownFiles(p);
+    if (e.isDirectory()) return skipped(e.name) ? [] : markdownFiles(p);
     return e.name.endsWith(".md") ? [p] : [];
   });
 }
