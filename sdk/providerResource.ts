@@ -152,7 +152,7 @@ export class Provider extends pulumi.ProviderResource {
       if (arg !== undefined) {
         if (isPlain(arg)) {
           fail(settingProblem(field, arg, field));
-          plain[field] = { text: String(arg), where: field };
+          plain[field] = { text: String(arg as string | number | boolean), where: field };
         }
         // The base address as given: one known only later is checked by the provider process, at preview, before
         // any call. The others are sent as text, the form stack config gives the default provider.
