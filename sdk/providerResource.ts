@@ -68,7 +68,7 @@ const TEXT_ARGS = ["baseUrl", "allowInsecureHttp", "maxConcurrency", "rateLimitT
 /** A checked `allowInsecureHttp` text as a boolean. */
 const allowed = (text: string): boolean => parseSetting("allowInsecureHttp", text, "pims:allowInsecureHttp") === true;
 
-const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+const isPlain = <T>(v: pulumi.Input<T>): v is T => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
 
 /**
  * An explicit provider for pulumi-pims resources and functions: its own token and service address, so one program
@@ -152,7 +152,7 @@ export class Provider extends pulumi.ProviderResource {
       if (arg !== undefined) {
         if (isPlain(arg)) {
           fail(settingProblem(field, arg, field));
-          plain[field] = { text: String(arg as string | number | boolean), where: field };
+          plain[field] = { text: String(arg), where: field };
         }
         // The base address as given: one known only later is checked by the provider process, at preview, before
         // any call. The others are sent as text, the form stack config gives the default provider.
