@@ -11,7 +11,7 @@
  * pass credentials explicitly start quickly.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
+import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
 import { idProblem } from "../../provider/checks";
 import { clientFor, programConfig } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
@@ -111,12 +111,7 @@ async function providerSettings(provider: Provider): Promise<ProviderCallSetting
   if (out === undefined) {
     const got =
       typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
-    throw new ValidationError({
-      action: "checking the provider option",
-      method: "-",
-      path: "(not sent)",
-      serverMessage: `provider must be a pims.Provider (got ${got})`,
-    });
+    throw new ArgumentError("checking the provider option", "provider", `must be a pims.Provider (got ${got})`);
   }
   const settled = out as unknown as Settled<ProviderCallSettings>;
   if (settled.isKnown !== undefined && settled.promise !== undefined) {
@@ -140,17 +135,12 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-/** A ValidationError for an argument of `fn`, raised before any request is sent. */
-export function badArgument(fn: string, field: string, rule: string): ValidationError {
-  return new ValidationError({
-    action: `checking ${fn} arguments`,
-    method: "-",
-    path: "(not sent)",
-    serverMessage: `${field} ${rule}`,
-  });
+/** The error of an argument of `fn` that breaks `rule`, raised before any request is sent. */
+export function badArgument(fn: string, field: string, rule: string): ArgumentError {
+  return new ArgumentError(`checking ${fn} arguments`, field, rule);
 }
 
-/** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
+/** The id argument `field` of `fn`, or an ArgumentError by the providers' rule (present, a string, not blank). */
 export function requireId(fn: string, field: string, value: unknown): string {
   const problem = idProblem(field, value);
   if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
