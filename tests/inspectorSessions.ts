@@ -6,7 +6,7 @@
  * worker, each with the Debugger enabled. Measured on the unit tier: the worker that runs the Pulumi-SDK tests ended
  * with 6 live sessions and a 460 MB heap (the other worker at 65 MB); with this file, none is left open. It does not
  * by itself remove jest's "A worker process has failed to exit gracefully", which that worker still prints now and
- * then (its exit takes longer than the 500 ms jest allows): see the report of issue 24.
+ * then (its exit takes longer than the 500 ms jest allows).
  *
  * Registered for every tier in jest.config.ts (`setupFilesAfterEnv`). The session a file opened is closed once the
  * file is done; the next file that serializes opens its own.
