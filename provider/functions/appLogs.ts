@@ -41,7 +41,7 @@ export interface GetAppLogsArgs {
   direction?: LogDirection;
   /** Lines per request, 1 to 1000. Default: `limit`, capped at 1000 (fewest requests). */
   pageSize?: number;
-  /** Most lines returned, 1 to 100000. Default 1000 (`DEFAULT_LOG_LIMIT`). */
+  /** Most lines returned, 1 to 100000. Default 1000 ({@link DEFAULT_LOG_LIMIT}). */
   limit?: number;
 }
 
