@@ -3,11 +3,14 @@
  * simulator: every method, what the simulator holds after each step, which values come back secret, and which
  * message the user sees.
  */
-import type * as grpc from "@grpc/grpc-js";
+import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
+import { sendWarningsToEngine } from "../../provider/native/engineLog";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, rejectionOf, startSimulator } from "../helpers";
 import {
@@ -19,6 +22,7 @@ import {
   secretKeysOf,
   secretOf,
   struct,
+  urnOf,
   type Json,
 } from "./nativeHarness";
 
@@ -282,6 +286,41 @@ describe("resources", () => {
     expect(err.details).toMatch(/^pulumi-pims: cannot read service account sa-1: the service has no read operation/);
     const bad = (await rejectionOf(plugin.check("Nope", {}), Error)) as grpc.ServiceError;
     expect(bad.details).toBe('pulumi-pims: unknown resource type "pims:index:Nope"');
+  });
+});
+
+describe("progress and warning lines", () => {
+  test("go to the engine's Log as warnings on the resource's URN, before the method answers", async () => {
+    const logs: engineproto.LogRequest[] = [];
+    const engine = new grpc.Server();
+    engine.addService(enginerpc.EngineService, {
+      log: (
+        call: grpc.ServerUnaryCall<engineproto.LogRequest, emptyproto.Empty>,
+        cb: grpc.sendUnaryData<emptyproto.Empty>,
+      ) => {
+        logs.push(call.request);
+        cb(null, new emptyproto.Empty());
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+      engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    const restore = sendWarningsToEngine(`127.0.0.1:${port}`);
+    try {
+      const project = await plugin.create("Project", { name: "logged" });
+      await plugin.delete("Project", project.getId(), jsonOf(project.getProperties()));
+      expect(logs.map((l) => [l.getSeverity(), l.getUrn(), l.getMessage()])).toEqual([
+        [
+          engineproto.LogSeverity.WARNING,
+          urnOf("Project", "r"),
+          expect.stringContaining(`project ${project.getId()} ("logged") was removed from the stack`),
+        ],
+      ]);
+      expect(warn).not.toHaveBeenCalled(); // not on stderr as well
+    } finally {
+      restore();
+      engine.forceShutdown();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
 import { configArgs, configFailures, configureRequest } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
+import { engineAddressOf } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/resources";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
 import { pluginStackConfig } from "../../provider/settings";
@@ -48,6 +49,13 @@ describe("types and tokens", () => {
     });
     expect(coerceInputs("AppSecrets", { secrets: { PORT: 8080 } })).toEqual({ secrets: { PORT: "8080" } });
     expect(coerceArgs("getAppLogs", { limit: "20", stream: "stderr" })).toEqual({ limit: 20, stream: "stderr" });
+  });
+
+  test("the engine's address among the plugin's arguments", () => {
+    expect(engineAddressOf(["--logtostderr", "-v=9", "--tracing", "tcp://t:1", "127.0.0.1:4242"])).toBe(
+      "127.0.0.1:4242",
+    );
+    expect(engineAddressOf([])).toBeUndefined();
   });
 
   test("type tokens and URNs", () => {
