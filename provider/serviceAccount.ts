@@ -10,7 +10,8 @@
  *   two tokens are valid at every moment, and consumers outside the stack have a whole rotation period to move on.
  * - `rotateBeforeExpiry` is a local policy the service never sees: changing it alone is an update with no call;
  * - the tokens are carried unchanged through `update` and `read`; import is refused.
- * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete.
+ * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete. Refresh (accounts deleted
+ * outside the stack): ./serviceAccountRefresh. Accounts no state holds (interrupted runs): ./serviceAccountAudit.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { progressLine } from "./client/retry";
@@ -19,7 +20,10 @@ import { charLength, Failures, isUnknown } from "./checks";
 import { progress, PimsProviderBase } from "./providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./serviceAccountCreate";
 import { deleteAccount, parseGoneProjects } from "./serviceAccountDelete";
-import { readSetting, tuningFromEnv } from "./settings";
+import { auditLine } from "./serviceAccountAudit";
+import { currentGone, DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./serviceAccountRefresh";
+import { heldIds, type ListingResult, runMemory } from "./serviceAccountRun";
+import { clientFor, readSetting, resolveCredentials, tuningFromEnv } from "./settings";
 import { changedKeys, clean } from "./state";
 
 // ---- types ----------------------------------------------------------------------------------------------
@@ -339,6 +343,8 @@ export class ServiceAccountProvider
     const overlap = after.keepPreviousToken === true;
     const rotate: string[] = changedKeys(before, after, SERVICE_INPUTS);
     if (this.rotationDue(olds.tokenExpiresAt, after.rotateBeforeExpiry)) rotate.push(ROTATION_REASON);
+    if (currentGone(olds)) rotate.push("serviceAccountId"); // a refresh found it deleted outside the stack
+    runMemory().hold(olds?.projectId, heldIds(olds, _id));
     const replaces = overlap ? rotate.filter((k) => k === "projectId") : rotate;
     const inPlace =
       changedKeys(before, after, ["rotateBeforeExpiry", "keepPreviousToken"]).length > 0 ||
@@ -369,9 +375,34 @@ export class ServiceAccountProvider
   }
 
   // ---- read ----
-  /** The stored properties unchanged, tokens included (the service cannot read an account); import is refused. */
+  /**
+   * Refresh: the run's listing of the project decides (./serviceAccountRefresh): accounts it still shows keep their
+   * stored outputs exactly, tokens included; accounts it positively no longer shows are dropped (a gone current account
+   * takes the resource out of the state); anything uncertain is kept, with why. Also names accounts no state holds
+   * (./serviceAccountAudit). Import is refused: the service returns a token only when it creates the account.
+   */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
-    if (props && typeof props.projectId === "string" && typeof props.token === "string") return { id, props };
+    if (props && typeof props.projectId === "string" && typeof props.token === "string") {
+      const { projectId } = props;
+      runMemory().hold(projectId, heldIds(props, id));
+      const listing = await this.look(projectId);
+      const out = await refreshAccounts(
+        id,
+        { ...props },
+        {
+          listing,
+          run: runMemory(),
+          listUrl: `GET ${resolveCredentials(this.configured).baseUrl}/v2/projects/${projectId}/api-keys`,
+          lagMs: readSetting("listingLagMs", undefined) ?? DEFAULT_LISTING_LAG_MS,
+          nowMs: this.now(),
+          probe: (token) => probeToken(clientFor({ ...this.configured, token }, { retries: 1 }), projectId),
+          ownToken: resolveCredentials(this.configured).token,
+        },
+      );
+      out.lines.forEach((line) => progress(line));
+      if (listing.ok) this.audit(projectId, [props.name], listing);
+      return out.id === "" ? { id: "" } : { id, props: out.props as unknown as ServiceAccountOutputs };
+    }
     throw new Error(
       `pulumi-pims: cannot read service account ${id}: the service has no read operation and returns a token's secret only when the account is created, so an existing account cannot be imported or adopted. Declare a new ServiceAccount instead (it creates a new account and token), and delete the old account when nothing uses it.`,
     );
@@ -393,30 +424,35 @@ export class ServiceAccountProvider
     const overlap = ins.keepPreviousToken === true;
     const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
     if (this.rotationDue(olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
+    const gone = currentGone(olds); // a refresh found the current account deleted: the previous one stays previous
+    if (gone) reasons.push("current account deleted outside the stack");
+    runMemory().hold(olds.projectId, heldIds(olds, id));
     const retire = [...(olds.retiredServiceAccountIds ?? [])];
     let next: ServiceAccountOutputs;
     let created: Account | undefined;
     if (overlap && reasons.length > 0) {
       created = await this.newAccount(ins);
-      if (olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
-      next = { ...ins, ...created, ...asPrevious(accountOf(olds)) };
+      if (olds.previousServiceAccountId && !gone) retire.push(olds.previousServiceAccountId);
+      next = { ...ins, ...created, ...(gone ? previousOf(olds) : asPrevious(accountOf(olds))) };
     } else {
       // No new account: what the service holds stays as stored; only the local options come from the program.
       const local = { rotateBeforeExpiry: ins.rotateBeforeExpiry, keepPreviousToken: ins.keepPreviousToken };
       next = { ...normalized(olds), ...local, ...accountOf(olds), ...(overlap ? previousOf(olds) : {}) };
       if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
     }
+    if (created || retire.length > 0)
+      this.audit(olds.projectId, [olds.name, ins.name], await this.look(olds.projectId));
     const failed = await this.deleteAll(olds.projectId, retire);
     const outs = outputs({ ...next, retiredServiceAccountIds: failed.map((f) => f.id) });
     if (created) {
-      const kept = olds.serviceAccountId;
-      const gone = retire.filter((r) => !failed.some((f) => f.id === r));
+      const kept = gone ? olds.previousServiceAccountId : olds.serviceAccountId;
+      const deleted = retire.filter((r) => !failed.some((f) => f.id === r));
       progress(
         progressLine(
           "pulumi-pims",
           `service account ${JSON.stringify(ins.name)} in project ${ins.projectId}`,
           `rotated (${reasons.join(", ")}): new account ${created.serviceAccountId}`,
-          `previous account ${kept} kept until the next rotation${gone.length > 0 ? `, ${gone.join(", ")} deleted` : ""}`,
+          `previous account ${kept} kept until the next rotation${deleted.length > 0 ? `, ${deleted.join(", ")} deleted` : ""}`,
         ),
       );
     }
@@ -442,11 +478,10 @@ export class ServiceAccountProvider
     const projectId: unknown = props?.projectId;
     if (typeof projectId !== "string" || projectId === "")
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
-    const ids = [
-      ...(props.retiredServiceAccountIds ?? []),
-      props.previousServiceAccountId,
-      props.serviceAccountId ?? id,
-    ];
+    const ids = heldIds(props, id);
+    runMemory().hold(projectId, ids);
+    const goneProjects = parseGoneProjects(this.goneProjectsConfig ?? process.env.PIMS_GONE_PROJECTS);
+    if (!goneProjects.has(projectId)) this.audit(projectId, [props.name], await this.look(projectId));
     const failed = await this.deleteAll(projectId, ids);
     if (failed.length === 1) throw failed[0].cause; // as before: the delete's own error, naming the account and the URLs
     if (failed.length > 1) {
@@ -476,6 +511,25 @@ export class ServiceAccountProvider
     return failed;
   }
 
+  /** The run's one listing of the project (./serviceAccountRun), shared by every resource; never throws. */
+  private async look(projectId: string): Promise<ListingResult> {
+    try {
+      const clock = serviceClock();
+      const client = this.client({ adapter: clock.adapter });
+      return await runMemory().listing(client, resolveCredentials(this.configured).token, projectId, clock.skewMs);
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** Names the accounts with these names (once each) that no state of the run holds (./serviceAccountAudit). */
+  private audit(projectId: string, names: unknown[], listing: ListingResult): void {
+    for (const name of new Set(names.filter((n): n is string => typeof n === "string"))) {
+      const line = auditLine(projectId, name, listing, runMemory().heldIn(projectId));
+      if (line) progress(line);
+    }
+  }
+
   /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
     const clock = serviceClock();
@@ -484,6 +538,7 @@ export class ServiceAccountProvider
     const watchMs = readSetting("lostCreateWatchMs", undefined) ?? lostCreateWatchMs(tuning.timeoutMs ?? 30_000);
     const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: tuning.minDelayMs, progress };
     const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
+    runMemory().recordCreated(ins.projectId, a.id);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
     return {
       serviceAccountId: a.id,

@@ -54,6 +54,8 @@ export const SETTINGS = {
   minDelayMs: { env: "PIMS_RETRY_MIN_DELAY_MS", min: 0, unit: " of milliseconds" },
   /** How long a create whose answer was lost is watched for (provider/serviceAccountCreate.ts: lostCreateWatchMs). */
   lostCreateWatchMs: { env: "PIMS_LOST_CREATE_WATCH_MS", min: 0, unit: " of milliseconds" },
+  /** How long after its creation an account a refresh's listing does not show is kept (provider/serviceAccountRefresh.ts). */
+  listingLagMs: { env: "PIMS_LISTING_LAG_MS", min: 0, unit: " of milliseconds" },
 } as const satisfies Record<string, WholeNumberSetting>;
 
 export type SettingName = keyof typeof SETTINGS;
