@@ -7,6 +7,7 @@
  * deletes it, as a warning on that resource: the run goes on. It never deletes or adopts such an account: another
  * stack (or a provider instance of this stack with other credentials) may manage an account with the same name.
  */
+import { NotFoundError } from "./client";
 import { accountsFromKeys, type AccountSeen } from "./serviceAccountListing";
 import type { ListingResult } from "./serviceAccountRun";
 
@@ -56,6 +57,8 @@ export function auditLine(
   held: ReadonlySet<string>,
 ): string | undefined {
   if (!result.ok) {
+    // A 404: the project is gone or the address is wrong; what the operation does next says so (./serviceAccountDelete).
+    if (result.error instanceof NotFoundError) return undefined;
     const why = result.error instanceof Error ? result.error.message : String(result.error);
     return (
       `pulumi-pims: service account ${JSON.stringify(name)} in project ${projectId}: could not look for accounts named ${JSON.stringify(name)} that no state holds ` +
