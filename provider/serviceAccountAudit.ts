@@ -35,14 +35,17 @@ export function orphanNotice(projectId: string, name: string, found: readonly Ac
         `  ${a.id} (created ${a.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${a.id}`,
     );
   if (n > MAX_SHOWN) lines.push(`  …and ${n - MAX_SHOWN} more: ${list}`);
+  const named = JSON.stringify(name);
+  const [s, is] = n === 1 ? ["", "is"] : ["s", "are"];
   return [
-    `pulumi-pims: service account ${JSON.stringify(name)} in project ${projectId}: ${n} live account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
-      `${n === 1 ? "is" : "are"} held by no state this run has seen (seen through GET /v2/projects/${projectId}/api-keys), oldest first:`,
+    `pulumi-pims: service account ${named} in project ${projectId}: ${n} live account${s} named ${named} ${is} held ` +
+      `by no state this run has seen (seen through GET /v2/projects/${projectId}/api-keys), oldest first:`,
     ...lines,
-    `An interrupted \`pulumi up\` (a killed CI job, a double Ctrl-C) leaves such an account: the service created it, and its token was in an answer nobody received, ` +
-      `so it cannot be recovered and the next create made a new account. pulumi-pims never deletes or adopts it. ` +
-      `Another stack, or a pims.Provider of this stack with other credentials, may manage an account with the same name: check with \`${list}\` in each such stack. ` +
-      `If none holds it, delete it with the command above.`,
+    "An interrupted `pulumi up` (a killed CI job, a double Ctrl-C) leaves such an account: the service created it, " +
+      "and its token was in an answer nobody received, so it cannot be recovered and the next create made a new " +
+      "account. pulumi-pims never deletes or adopts it. Another stack, or a pims.Provider of this stack with other " +
+      `credentials, may manage an account with the same name: check with \`${list}\` in each such stack. ` +
+      "If none holds it, delete it with the command above.",
   ].join("\n");
 }
 
@@ -57,12 +60,14 @@ export function auditLine(
   held: ReadonlySet<string>,
 ): string | undefined {
   if (!result.ok) {
-    // A 404: the project is gone or the address is wrong; what the operation does next says so (./serviceAccountDelete).
+    // A 404: the project is gone or the address is wrong; what the operation does next says so.
     if (result.error instanceof NotFoundError) return undefined;
     const why = result.error instanceof Error ? result.error.message : String(result.error);
+    const named = JSON.stringify(name);
     return (
-      `pulumi-pims: service account ${JSON.stringify(name)} in project ${projectId}: could not look for accounts named ${JSON.stringify(name)} that no state holds ` +
-      `(left by an interrupted \`pulumi up\`): ${why}. Check later with \`pims service-accounts list ${projectId} --state <(pulumi stack export)\`.`
+      `pulumi-pims: service account ${named} in project ${projectId}: could not look for accounts named ${named} ` +
+      `that no state holds (left by an interrupted \`pulumi up\`): ${why}. Check later with ` +
+      `\`pims service-accounts list ${projectId} --state <(pulumi stack export)\`.`
     );
   }
   return orphanNotice(projectId, name, unheldAccounts(result.listing.keys, name, held));

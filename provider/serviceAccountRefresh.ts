@@ -91,7 +91,8 @@ export async function refreshAccounts(
   c: RefreshContext,
 ): Promise<RefreshOutcome> {
   const { projectId } = props;
-  const who = `pulumi-pims: service account ${JSON.stringify(props.name ?? "")} (${props.serviceAccountId ?? id}) in project ${projectId}`;
+  const named = JSON.stringify(props.name ?? "");
+  const who = `pulumi-pims: service account ${named} (${props.serviceAccountId ?? id}) in project ${projectId}`;
   const held: Held[] = [
     ...(props.retiredServiceAccountIds ?? []).map((r): Held => ({ role: "retired", id: r })),
     ...(props.previousServiceAccountId
@@ -126,7 +127,8 @@ export async function refreshAccounts(
     const created = time(current.createdAt);
     if (c.run.createdHere(current.id) || (!Number.isNaN(created) && created > serviceNowMs - c.lagMs)) {
       lines.push(
-        `${who}: not in ${c.listUrl} yet, but created ${current.createdAt ?? "in this run"} (a listing may lag behind a create): kept; the next refresh checks again.`,
+        `${who}: not in ${c.listUrl} yet, but created ${current.createdAt ?? "in this run"} ` +
+          "(a listing may lag behind a create): kept; the next refresh checks again.",
       );
     } else missing.push(current);
   }
@@ -140,7 +142,8 @@ export async function refreshAccounts(
   else {
     lines.push(
       `${who}: ${c.listUrl} shows none of the ${mine.length} account(s) this run holds in project ${projectId}; ` +
-        `a credential that cannot see the project's keys looks the same, so each missing account's token is asked instead.`,
+        "a credential that cannot see the project's keys looks the same, so each missing account's token is asked " +
+        "instead.",
     );
     for (const h of missing) {
       if (c.run.isBlind(projectId)) break;
@@ -168,7 +171,8 @@ export async function refreshAccounts(
   const droppedRetired = (props.retiredServiceAccountIds ?? []).filter((r) => gone.has(r));
   if (previousGone)
     lines.push(
-      `${who}: previous account ${props.previousServiceAccountId} is gone (${c.listUrl} no longer shows it): dropped from the outputs.`,
+      `${who}: previous account ${props.previousServiceAccountId} is gone (${c.listUrl} no longer shows it): ` +
+        "dropped from the outputs.",
     );
   if (droppedRetired.length > 0)
     lines.push(`${who}: retired account(s) ${droppedRetired.join(", ")} gone: dropped from retiredServiceAccountIds.`);
@@ -176,14 +180,16 @@ export async function refreshAccounts(
     const stillHeld = (props.previousServiceAccountId !== undefined && !previousGone ? 1 : 0) + retired.length;
     if (stillHeld === 0) {
       lines.push(
-        `${who}: ${c.listUrl} no longer shows it: deleted outside the stack. Removed from the state: the next \`pulumi up\` creates a new account and token ` +
+        `${who}: ${c.listUrl} no longer shows it: deleted outside the stack. Removed from the state: ` +
+          "the next `pulumi up` creates a new account and token " +
           `(whoever holds the old token gets 401 until it reads the new one).`,
       );
       return { id: "", lines };
     }
     retired.push(current.id);
     lines.push(
-      `${who}: the current account is gone (${c.listUrl} no longer shows it) but the resource still holds a live account: kept in the state with ` +
+      `${who}: the current account is gone (${c.listUrl} no longer shows it) but the resource still holds a ` +
+        "live account: kept in the state with " +
         `${current.id} marked retired; the next \`pulumi up\` creates a new current account.`,
     );
   }

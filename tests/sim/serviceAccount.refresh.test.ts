@@ -105,7 +105,7 @@ describe("refresh", () => {
     }
   });
 
-  test("deleted outside the stack, another account of the run still listed: removed from the state, no probe", async () => {
+  test("deleted outside, another account of the run listed: removed from the state, no probe", async () => {
     const { id: projectId } = suite.sim.addProject();
     const stays = await created(projectId, "stays");
     const gone = await created(projectId, "gone");
@@ -116,11 +116,12 @@ describe("refresh", () => {
     expect(await p().read(gone.id, gone.state)).toEqual({ id: "" });
     expect(log()).toEqual([`${keys(projectId)} 200 admin`]);
     expect(lines().join("\n")).toContain(
-      `service account "gone" (${gone.id}) in project ${projectId}: GET ${suite.sim.baseUrl}/v2/projects/${projectId}/api-keys no longer shows it: deleted outside the stack. Removed from the state`,
+      `service account "gone" (${gone.id}) in project ${projectId}: GET ${suite.sim.baseUrl}/v2/projects/` +
+        `${projectId}/api-keys no longer shows it: deleted outside the stack. Removed from the state`,
     );
   });
 
-  test("the only account of the project deleted: the listing shows none of the run's accounts, its token answers 401: removed", async () => {
+  test("the project's only account deleted: the listing shows none, its token answers 401: removed", async () => {
     const { id: projectId } = suite.sim.addProject();
     const only = await created(projectId, "only");
     await deleteOutside(projectId, only.id);
@@ -129,7 +130,7 @@ describe("refresh", () => {
     expect(lines().join("\n")).toContain("shows none of the 1 account(s) this run holds");
   });
 
-  test("a credential that sees nothing (the listing answers []): every account kept, one probe per project", async () => {
+  test("a credential that sees nothing (the listing answers []): all kept, one probe per project", async () => {
     const { id: projectId } = suite.sim.addProject();
     const a = await rotated(projectId, "blind-a");
     const b = await created(projectId, "blind-b");
@@ -172,7 +173,7 @@ describe("refresh", () => {
     expect(lines().join("\n")).toContain("it answered 404 (the project was deleted outside Pulumi");
   });
 
-  test("keepPreviousToken: the previous account deleted outside is dropped from the outputs; the current one kept", async () => {
+  test("keepPreviousToken: a previous account deleted outside is dropped from the outputs", async () => {
     const { id: projectId } = suite.sim.addProject();
     const { id, state } = await rotated(projectId, "prev-gone");
     await deleteOutside(projectId, String(state.previousServiceAccountId));
@@ -182,14 +183,15 @@ describe("refresh", () => {
     expect(r).toEqual({ id, props: rest });
   });
 
-  test("keepPreviousToken: the current account gone, the previous live: kept and marked; the next up makes a new current one", async () => {
+  test("keepPreviousToken: current gone, previous live: kept, marked; the next up makes a new one", async () => {
     const { id: projectId } = suite.sim.addProject();
     const { id, state, news } = await rotated(projectId, "cur-gone");
     const current = String(state.serviceAccountId);
     await deleteOutside(projectId, current);
     const r = await refresh(id, state);
     expect(r.id).toBe(id);
-    expect(r.props).toEqual({ ...state, retiredServiceAccountIds: [current] }); // the previous account's outputs as they were
+    // The previous account's outputs as they were, the current one marked retired.
+    expect(r.props).toEqual({ ...state, retiredServiceAccountIds: [current] });
     const marked = r.props as unknown as Props;
     expect(await p().diff(id, marked, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     newRun();
@@ -231,7 +233,7 @@ describe("refresh", () => {
 });
 
 describe("the orphan notice", () => {
-  test("refresh, rotation and delete name an account with the resource's name that no state holds, never one the run holds", async () => {
+  test("refresh, rotation and delete name a same-named account no state holds, never one the run holds", async () => {
     const { id: projectId } = suite.sim.addProject();
     const mine = await created(projectId, "ci", { keepPreviousToken: true, rotationTrigger: "1" });
     const sibling = await created(projectId, "ci"); // another resource of the stack with the same name
