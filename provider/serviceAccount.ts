@@ -125,8 +125,14 @@ export class ServiceAccountProvider
     if (props && typeof props.projectId === "string" && typeof props.token === "string") {
       const { projectId } = props;
       runMemory().hold(projectId, heldIds(props, id));
-      const listing = await this.look(projectId);
-      const { baseUrl, token: ownToken } = resolveCredentials(this.configured);
+      const listing = await this.look(projectId); // missing credentials too: a failed look, kept with why
+      let credentials = { baseUrl: "", token: "" };
+      try {
+        credentials = resolveCredentials(this.configured);
+      } catch {
+        // missing credentials: the failed look says so, and everything is kept
+      }
+      const { baseUrl, token: ownToken } = credentials;
       const out = await refreshAccounts(
         id,
         { ...props },
@@ -141,7 +147,7 @@ export class ServiceAccountProvider
         },
       );
       out.lines.forEach((line) => progress(line));
-      this.audit(projectId, [props.name], listing);
+      if (listing.ok) this.audit(projectId, [props.name], listing); // a failed look is said once, above
       return out.id === "" ? { id: "" } : { id, props: out.props as unknown as ServiceAccountOutputs };
     }
     throw new Error(

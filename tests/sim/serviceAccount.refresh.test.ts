@@ -16,7 +16,7 @@
  */
 import { newRun } from "../../provider/serviceAccountRun";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
-import { expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../helpers";
+import { configureRequest, expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../helpers";
 import { inputsFor, loose, type Props } from "../serviceAccountKit";
 
 const texts: string[] = [];
@@ -171,6 +171,24 @@ describe("refresh", () => {
     suite.sim.removeProject(projectId);
     expect(await refresh(id, state)).toEqual({ id, props: state });
     expect(lines().join("\n")).toContain("it answered 404 (the project was deleted outside Pulumi");
+  });
+
+  test("no credentials at all: kept unchanged, saying why", async () => {
+    const { id: projectId } = suite.sim.addProject();
+    const { id, state } = await created(projectId, "no-credentials");
+    const bare = new ServiceAccountProvider();
+    await bare.configure(configureRequest({}));
+    newRun();
+    const saved = [process.env.PIMS_TOKEN, process.env.PIMS_BASE_URL];
+    delete process.env.PIMS_TOKEN;
+    delete process.env.PIMS_BASE_URL;
+    try {
+      expect(await loose(bare).read(id, state)).toEqual({ id, props: state });
+    } finally {
+      if (saved[0] !== undefined) process.env.PIMS_TOKEN = saved[0];
+      if (saved[1] !== undefined) process.env.PIMS_BASE_URL = saved[1];
+    }
+    expect(lines().join("\n")).toContain("kept in the state unchanged");
   });
 
   test("keepPreviousToken: a previous account deleted outside is dropped from the outputs", async () => {
