@@ -32,7 +32,7 @@ describe("faults", () => {
     expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
   });
 
-  it("status with a body: answers that JSON instead (200 and [] on the listing: a credential that sees nothing)", async () => {
+  it("status with a body: answers that JSON (200 and [] on the listing: a credential that sees nothing)", async () => {
     const { projectId } = seedApp();
     sim.addServiceAccount({ projectId, name: "seen" });
     const path = `/v2/projects/${projectId}/api-keys`;
