@@ -23,7 +23,7 @@ export const progress = (line: string): void => console.warn(line);
  * inputs (its `token` argument, else the stack config): the process cannot tell which, so a 401 names both.
  */
 const OPTIONS: SettingsOptions = {
-  tokenSource: "pims:token (the stack config, or the token of the pims.Provider that serves this resource)",
+  tokenSource: "pims:token (the stack config, or the pims.Provider's token)",
 };
 
 export abstract class PimsProviderBase {

@@ -311,11 +311,13 @@ export function readSettings(
   const settings = out as unknown as Settings;
   if (settings.token !== undefined)
     settings.tokenSource = where.token === SETTINGS.token.env ? where.token : (options.tokenSource ?? where.token);
-  const allow = SETTINGS.allowInsecureHttp.env;
+  const byEnv = `${SETTINGS.allowInsecureHttp.env}=true`;
   const wayOut =
-    options.audience === "cli" ? `${allow}=true` : `pims:allowInsecureHttp (${allow}, or a pims.Provider's argument)`;
+    options.audience === "cli"
+      ? byEnv
+      : `pims:allowInsecureHttp set to true (or ${byEnv}, or a pims.Provider's argument)`;
   const insecure = settings.allowInsecureHttp ? undefined : settings.baseUrl;
-  const problem = insecure && insecureHttpProblem(insecure, where.baseUrl ?? "baseUrl", `${wayOut} set to true`);
+  const problem = insecure && insecureHttpProblem(insecure, where.baseUrl ?? "baseUrl", wayOut);
   if (problem) throw new InvalidBaseUrlError(problem);
   return settings;
 }

@@ -68,7 +68,7 @@ const TEXT_ARGS = ["baseUrl", "allowInsecureHttp", "maxConcurrency", "rateLimitT
 /** A checked `allowInsecureHttp` text as a boolean. */
 const allowed = (text: string): boolean => parseSetting("allowInsecureHttp", text, "pims:allowInsecureHttp") === true;
 
-const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+const isPlain = <T>(v: pulumi.Input<T>): v is T => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
 
 /**
  * An explicit provider for pulumi-pims resources and functions: its own token and service address, so one program
@@ -179,7 +179,8 @@ export class Provider extends pulumi.ProviderResource {
     const allowInsecureHttp =
       args.allowInsecureHttp ?? (plain.allowInsecureHttp ? allowed(plain.allowInsecureHttp.text) : undefined);
     this.settings = pulumi.output({ token, baseUrl, allowInsecureHttp });
-    this.tokenFrom = args.token !== undefined ? `the token of pims.Provider ${JSON.stringify(name)}` : "pims:token";
+    this.tokenFrom =
+      args.token !== undefined ? `the token argument of pims.Provider ${JSON.stringify(name)}` : "pims:token";
   }
 
   /**

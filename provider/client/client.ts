@@ -72,6 +72,8 @@ interface Call {
   path: string;
   body?: unknown;
   query?: Record<string, string | number | undefined>;
+  /** A 403 of this operation is a documented rule of the service, not a credential problem: no credential hint. */
+  ruleOn403?: true;
 }
 
 // One keep-alive agent pair per process: connections are reused across client instances.
@@ -184,6 +186,7 @@ export class PimsClient {
       method: "PATCH",
       path: `/v2/projects/${seg(projectId)}/volumes/${seg(volumeId)}/resize`,
       body: { newSizeGb },
+      ruleOn403: true,
     });
     return plainText(res.data);
   }
@@ -441,7 +444,7 @@ export class PimsClient {
         status: e.response.status,
         serverMessage: redact(serverMessage(e.response.data, e.response.statusText), secrets),
         attempts,
-        tokenSource: this.tokenSource,
+        tokenSource: c.ruleOn403 && e.response.status === 403 ? undefined : this.tokenSource,
       });
     }
     if (e.code !== undefined && TIMEOUT_CODES.has(e.code)) {

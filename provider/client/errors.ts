@@ -150,13 +150,13 @@ export function credentialHint(status: number | undefined, tokenSource: string |
   if (tokenSource === undefined) return undefined;
   if (status === 401)
     return (
-      `the token from ${tokenSource} was refused: check that it is the whole token of a service account of this ` +
-      "service, and that the account has not been deleted and the token has not expired"
+      `the token set in ${tokenSource} was refused: check that it is the whole token of a live service account of ` +
+      "this service and that it has not expired"
     );
   if (status === 403)
     return (
-      `the token from ${tokenSource} is valid but not allowed to do this: check that its service account has a ` +
-      "grant for this project, or the service's reason above"
+      `the token set in ${tokenSource} is valid but not allowed to do this: check the grants of its service ` +
+      "account, or the service's reason above"
     );
   return undefined;
 }
@@ -186,6 +186,36 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
 /** True when `e` is a {@link PimsError} (any kind). */
 export function isPimsError(e: unknown): e is PimsError {
   return e instanceof PimsError;
+}
+
+/**
+ * An argument refused before any request was sent (an SDK function's, an app-log filter, the CLI's): a rule of this
+ * package, not an answer of the service, so it has no status, method or path. The message reads
+ * `<action>: <field> <rule>`, e.g. `checking getInvoices arguments: projectId must not be empty`.
+ */
+export class ArgumentError extends Error {
+  /** Always `argument`. */
+  readonly kind = "argument";
+  /** What was being checked, e.g. `checking getInvoices arguments`. */
+  readonly action: string;
+  /** The argument, e.g. `projectId`. */
+  readonly field: string;
+  /** The rule it breaks, e.g. `must not be empty`. */
+  readonly rule: string;
+
+  /** @param action What was being checked. @param field The argument. @param rule The rule it breaks. */
+  constructor(action: string, field: string, rule: string) {
+    super(`${action}: ${field} ${rule}`);
+    this.name = new.target.name;
+    this.action = action;
+    this.field = field;
+    this.rule = rule;
+  }
+
+  /** The message: what was checked, the argument and the rule. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 /**

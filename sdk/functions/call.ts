@@ -11,7 +11,7 @@
  * pass credentials explicitly start quickly.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
+import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
 import { idProblem } from "../../provider/checks";
 import { clientFor, programConfig } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
@@ -27,7 +27,7 @@ export interface PimsCallOptions extends RetryOptions {
   baseUrl?: string;
   /** Service-account token; overrides `pims:token` and `PIMS_TOKEN`. Sensitive: never log it. */
   token?: string;
-  /** How a 401 or 403 names where `token` came from (e.g. `MY_TOKEN`, never the value). Default `the token option`. */
+  /** How a 401 or 403 names where `token` came from (e.g. `MY_TOKEN`, never the value). Default: the token option. */
   tokenSource?: string;
   /**
    * Allows a plain `http://` `baseUrl` to another machine (a private network, a proxy that terminates TLS). Default:
@@ -72,7 +72,8 @@ export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
   if (allowInsecureHttp !== undefined) configured.allowInsecureHttp = String(allowInsecureHttp);
   const extra: Partial<ClientOptions> = {};
   for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;
-  const named = token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option") : undefined;
+  const named =
+    token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option of the call") : undefined;
   return clientFor(configured, extra, undefined, { tokenSource: named });
 }
 
@@ -93,7 +94,7 @@ export async function clientForProviderCall(opts: PimsCallOptions = {}): Promise
 
 /** Where a provider's token came from (a copy of an older pulumi-pims may not say). */
 const tokenSourceOf = (p: Provider): string =>
-  typeof p.tokenSource === "function" ? p.tokenSource() : "the token of a pims.Provider";
+  typeof p.tokenSource === "function" ? p.tokenSource() : "the token argument of a pims.Provider";
 
 /** What the Output of a provider's settings offers beyond `apply` (present on every Output of the SDK). */
 interface Settled<T> {
@@ -110,12 +111,7 @@ async function providerSettings(provider: Provider): Promise<ProviderCallSetting
   if (out === undefined) {
     const got =
       typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
-    throw new ValidationError({
-      action: "checking the provider option",
-      method: "-",
-      path: "(not sent)",
-      serverMessage: `provider must be a pims.Provider (got ${got})`,
-    });
+    throw new ArgumentError("checking the provider option", "provider", `must be a pims.Provider (got ${got})`);
   }
   const settled = out as unknown as Settled<ProviderCallSettings>;
   if (settled.isKnown !== undefined && settled.promise !== undefined) {
@@ -139,17 +135,12 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-/** A ValidationError for an argument of `fn`, raised before any request is sent. */
-export function badArgument(fn: string, field: string, rule: string): ValidationError {
-  return new ValidationError({
-    action: `checking ${fn} arguments`,
-    method: "-",
-    path: "(not sent)",
-    serverMessage: `${field} ${rule}`,
-  });
+/** The error of an argument of `fn` that breaks `rule`, raised before any request is sent. */
+export function badArgument(fn: string, field: string, rule: string): ArgumentError {
+  return new ArgumentError(`checking ${fn} arguments`, field, rule);
 }
 
-/** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
+/** The id argument `field` of `fn`, or an ArgumentError by the providers' rule (present, a string, not blank). */
 export function requireId(fn: string, field: string, value: unknown): string {
   const problem = idProblem(field, value);
   if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
