@@ -12,7 +12,7 @@
  * within the window.
  */
 import { Command, CommanderError } from "commander";
-import { PimsError } from "../provider/client";
+import { ArgumentError, PimsError } from "../provider/client";
 import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
@@ -66,7 +66,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
 /** Exit code for an error, after printing it: one line, no stack, never the token (the client redacts it). */
 function reportError(e: unknown): number {
   if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander printed it
-  if (e instanceof UsageError) {
+  if (e instanceof UsageError || e instanceof ArgumentError) {
     io.err(`error: ${e.message}\n`);
     return EXIT_USAGE;
   }
@@ -77,8 +77,7 @@ function reportError(e: unknown): number {
   }
   if (e instanceof PimsError) {
     io.err(`${e.toString()}\n`);
-    // An argument rejected before sending (no HTTP status) is a usage error; anything from the service is 1.
-    return e.kind === "validation" && e.status === undefined ? EXIT_USAGE : EXIT_FAILED;
+    return EXIT_FAILED;
   }
   io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
   return EXIT_FAILED;
