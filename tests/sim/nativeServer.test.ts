@@ -139,6 +139,36 @@ describe("plugin information and configuration", () => {
     }
   });
 
+  test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
+    const r = await plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
+    const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
+    expect(schema.name).toBe("pims");
+    expect(schema.version).toBe((require("../../package.json") as { version: string }).version);
+    expect(Object.keys(schema.resources).sort()).toEqual([
+      "pims:index:AppSecrets",
+      "pims:index:Project",
+      "pims:index:ServiceAccount",
+      "pims:index:VolumeSize",
+    ]);
+    const err = await rejectionOf(plugin.call("getSchema", new provproto.GetSchemaRequest().setVersion(1)), Error);
+    expect((err as grpc.ServiceError).details).toBe("pulumi-pims: unsupported schema version 1");
+  });
+
+  test("Cancel, Attach and GetMappings answer; Parameterize, Call and Construct are UNIMPLEMENTED", async () => {
+    await plugin.call("cancel", new emptyproto.Empty());
+    await plugin.call("attach", new plugproto.PluginAttach().setAddress("127.0.0.1:1"));
+    const ms = await plugin.call<provproto.GetMappingsResponse>("getMappings", new provproto.GetMappingsRequest());
+    expect(ms.getProvidersList()).toEqual([]);
+    for (const [method, req] of [
+      ["parameterize", new provproto.ParameterizeRequest()],
+      ["call", new provproto.CallRequest()],
+      ["construct", new provproto.ConstructRequest()],
+    ] as const) {
+      const err = await rejectionOf(plugin.call(method, req), Error);
+      expect((err as grpc.ServiceError).code).toBe(grpc.status.UNIMPLEMENTED);
+    }
+  });
+
   test("GetMapping answers an empty mapping; Handshake and Construct are UNIMPLEMENTED", async () => {
     const m = await plugin.call<provproto.GetMappingResponse>(
       "getMapping",
@@ -201,6 +231,13 @@ describe("resources", () => {
     expect(jsonOf(read.getInputs())).toEqual(ins);
 
     sim.clearRequests();
+    const previewed = jsonOf(
+      (
+        await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotationTrigger: "r2" }, true)
+      ).getProperties(),
+    );
+    expect(revealed(previewed)).toMatchObject({ rotationTrigger: "r2", serviceAccountId: UNKNOWN, token: UNKNOWN });
+    expect(secretKeysOf(previewed)).toEqual(["previousToken", "token"]);
     const updated = jsonOf(
       (
         await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotateBeforeExpiry: 60 })
