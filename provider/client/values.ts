@@ -33,3 +33,24 @@ export function wholeNumberProblem(v: unknown, field: string, min: number, unit:
   if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
   return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
 }
+
+/** A list as users write it in one setting (`pims:goneProjects`): a JSON list or comma-separated items. */
+export function parseList(raw: string | undefined): Set<string> {
+  const text = raw?.trim() ?? "";
+  if (text === "") return new Set();
+  let items: unknown[] = text.split(",");
+  if (text.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) items = parsed;
+    } catch {
+      // not JSON: the comma-separated form
+    }
+  }
+  return new Set(
+    items
+      .filter((v): v is string => typeof v === "string")
+      .map((v) => v.trim().replace(/^"|"$/g, ""))
+      .filter((v) => v !== ""),
+  );
+}

@@ -263,7 +263,7 @@ export const OBJECT_TYPES = {
  * `pulumi:providers:pims`, then the environment variable named in `defaultInfo`.
  */
 export const CONFIG: Record<
-  "token" | "baseUrl" | "maxConcurrency" | "rateLimitTimeoutMs" | "goneProjects",
+  "token" | "baseUrl" | "allowInsecureHttp" | "maxConcurrency" | "rateLimitTimeoutMs" | "goneProjects",
   PropertySpec
 > = {
   token: {
@@ -280,6 +280,13 @@ export const CONFIG: Record<
       "Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the " +
       "environment variable `PIMS_BASE_URL`.",
     defaultInfo: { environment: ["PIMS_BASE_URL"] },
+  },
+  allowInsecureHttp: {
+    type: "boolean",
+    description:
+      "Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that " +
+      "terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.",
+    defaultInfo: { environment: [SETTINGS.allowInsecureHttp.env] },
   },
   maxConcurrency: {
     type: "integer",

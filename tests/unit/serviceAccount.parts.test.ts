@@ -18,7 +18,7 @@ import {
 } from "../../provider/client";
 import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccountListing";
 import { createFailureKind } from "../../provider/client/retry";
-import { parseGoneProjects } from "../../provider/serviceAccountDelete";
+import { parseList as parseGoneProjects } from "../../provider/client/values";
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccount } from "../../sdk/serviceAccount";
 import { providerShim } from "../../sdk/shim";
