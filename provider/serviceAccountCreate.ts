@@ -24,7 +24,8 @@ import {
   type ServiceAccountToken,
   UnreadableTokenError,
 } from "./client";
-import { backoffMs, createFailureKind, formatDuration, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "./client/retry";
+import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "./client/retry";
+import { formatDuration } from "./client/values";
 import { orphanCandidates, type OrphanCandidate } from "./serviceAccountListing";
 
 /** Repeats of a create after an answered failure that the listing shows created nothing (client/retry.ts). */

@@ -4,6 +4,7 @@
  * retired (deleted, or kept in `retiredServiceAccountIds` until a delete succeeds). No call: the lifecycle
  * (./serviceAccount) creates and deletes the accounts this module plans.
  */
+import { readExpiry } from "./client";
 import { progressLine } from "./client/retry";
 import { isUnknown } from "./checks";
 import { normalized, type ServiceAccountInputs } from "./serviceAccountChecks";
@@ -116,11 +117,8 @@ export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   return clean({ ...normalized(o), ...accountOf(o), ...previousOf(o), retiredServiceAccountIds: retired });
 }
 
-/** Ms since the epoch of a stored expiry, or undefined for `never`, missing or unreadable values. */
-function expiryMs(expiresAt: unknown): number | undefined {
-  const t = typeof expiresAt === "string" && expiresAt !== NEVER ? Date.parse(expiresAt) : NaN;
-  return Number.isNaN(t) ? undefined : t;
-}
+/** Ms since the epoch of a stored expiry (the one expiry parser), or undefined for `never`, missing or unreadable. */
+const expiryMs = (expiresAt: unknown): number | undefined => readExpiry(expiresAt).epochMs ?? undefined;
 
 /**
  * The expiry stored: the service's timestamp; `never` for expiresIn 0; else creation + expiresIn (rotation needs a

@@ -179,7 +179,8 @@ export class Provider extends pulumi.ProviderResource {
     const allowInsecureHttp =
       args.allowInsecureHttp ?? (plain.allowInsecureHttp ? allowed(plain.allowInsecureHttp.text) : undefined);
     this.settings = pulumi.output({ token, baseUrl, allowInsecureHttp });
-    this.tokenFrom = args.token !== undefined ? `the token argument of pims.Provider ${JSON.stringify(name)}` : "pims:token";
+    this.tokenFrom =
+      args.token !== undefined ? `the token argument of pims.Provider ${JSON.stringify(name)}` : "pims:token";
   }
 
   /**

@@ -20,6 +20,7 @@
 import type { AxiosError, AxiosInstance } from "axios";
 import axiosRetry from "axios-retry";
 import { NetworkError, PimsError, ServerError, TimeoutError } from "./errors";
+import { formatDuration } from "./values";
 
 /**
  * Every number of the retry policy, written once: the client (./client, `installRetry` below), the creates of
@@ -152,13 +153,6 @@ export function parseRetryAfter(raw: unknown, now: number): number | undefined {
 /** Retry-After of an axios error's response in ms, or undefined. */
 export function retryAfterMs(error: AxiosError, now = Date.now()): number | undefined {
   return parseRetryAfter(error.response?.headers?.["retry-after"], now);
-}
-
-/** A duration as a person reads it: `800 ms`, `12 s`, `5 min 3 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 /** What an axios failure got, as a progress line says it: `HTTP 503`, `timeout`, `ECONNRESET`. */

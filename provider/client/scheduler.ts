@@ -12,8 +12,8 @@
  *
  * Requests start in arrival order (FIFO); a refused request keeps its place. Clock and timers are injectable.
  */
-import { formatDuration, parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
-import { isPlainObject, wholeNumberProblem } from "./values";
+import { parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
+import { formatDuration, isPlainObject, wholeNumberProblem } from "./values";
 
 export interface SchedulerClock {
   /** Milliseconds since the epoch (an HTTP-date `Retry-After` is compared with it). */

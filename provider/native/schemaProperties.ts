@@ -152,9 +152,12 @@ export const API_KEY = {
   createdAt: str("Creation time, RFC 3339."),
   updatedAt: str("Last update time, RFC 3339."),
   expiresAt: str("RFC 3339 timestamp, or the literal `never`."),
-  neverExpires: bool("True when `expiresAt` is the literal `never`."),
+  neverExpires: bool(
+    "True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).",
+  ),
   expiresAtEpochMs: num(
-    "`expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot " + "be read.",
+    "`expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or " +
+      "digits); null when the key never expires or the date cannot be read.",
   ),
 } satisfies Props<ApiKeyInfo>;
 export const INVOICE = {

@@ -169,7 +169,7 @@ describe("pims", () => {
     const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("pims: "));
     expect(retryLines).toHaveLength(2);
     expect(retryLines[0]).toMatch(
-      new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`),
+      new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ms$`),
     );
     expect(verbose.stdout).toContain("in_1");
 
