@@ -288,7 +288,8 @@ export const CONFIG: Record<
     type: "boolean",
     description:
       "Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that " +
-      "terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.",
+      "terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else " +
+      "false.",
     defaultInfo: { environment: [SETTINGS.allowInsecureHttp.env] },
   },
   maxConcurrency: {

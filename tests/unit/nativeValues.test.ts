@@ -25,7 +25,7 @@ describe("values", () => {
     expect(containsSecret({ x: [{ y: sec("z") }] })).toBe(true);
   });
 
-  test("outputs: undefined and __provider dropped, the named keys wrapped (unknown ones too), nothing wrapped twice", () => {
+  test("outputs: undefined and __provider dropped, the named keys wrapped (unknowns too), none twice", () => {
     const out = toStruct({ token: "t", previousToken: UNKNOWN, x: undefined, __provider: "p", s: sec("k") }, [
       "token",
       "previousToken",
