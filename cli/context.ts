@@ -1,6 +1,6 @@
 /**
- * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose, --record),
- * credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
+ * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose and
+ * --record), credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
