@@ -23,8 +23,14 @@ export function maskSecret(value: string): string {
 /** Characters that take no column: combining marks, format characters (zero-width space, joiners, BOM). */
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 /** East Asian wide and fullwidth characters (CJK, Hangul, fullwidth forms) and emoji: two columns each. */
-const WIDE =
-  /^[\u{1100}-\u{115F}\u{2E80}-\u{303E}\u{3041}-\u{33FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{A000}-\u{A4CF}\u{AC00}-\u{D7A3}\u{F900}-\u{FAFF}\u{FE30}-\u{FE4F}\u{FF00}-\u{FF60}\u{FFE0}-\u{FFE6}\u{20000}-\u{3FFFD}\p{Extended_Pictographic}]$/u;
+const WIDE = new RegExp(
+  "^[" +
+    "\\u{1100}-\\u{115F}\\u{2E80}-\\u{303E}\\u{3041}-\\u{33FF}\\u{3400}-\\u{4DBF}\\u{4E00}-\\u{9FFF}" +
+    "\\u{A000}-\\u{A4CF}\\u{AC00}-\\u{D7A3}\\u{F900}-\\u{FAFF}\\u{FE30}-\\u{FE4F}\\u{FF00}-\\u{FF60}" +
+    "\\u{FFE0}-\\u{FFE6}\\u{20000}-\\u{3FFFD}" +
+    "\\p{Extended_Pictographic}]$",
+  "u",
+);
 
 /** Columns a terminal gives `s`: wide characters count 2, combining and zero-width ones 0, others 1. */
 export function displayWidth(s: string): number {
@@ -145,7 +151,8 @@ export function instantOption(flag: string, now: () => number = Date.now): (raw:
     if (ago !== undefined) return new Date(now() - ago).toISOString();
     if (isRfc3339(v)) return v;
     throw new UsageError(
-      `${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`,
+      `${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d ` +
+        `(got ${quote(raw)})`,
     );
   };
 }

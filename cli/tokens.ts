@@ -131,7 +131,8 @@ export function addTokensCommand(program: Command, run: Runner): void {
   program
     .command("tokens")
     .description(
-      "list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within --expiring-within (never a key value)",
+      "list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within " +
+        "--expiring-within (never a key value)",
     )
     .argument("<project>", "project id")
     .option(
@@ -142,7 +143,8 @@ export function addTokensCommand(program: Command, run: Runner): void {
     .option("--service-accounts", "only the keys of service accounts (keys with a principal)")
     .option(
       "--json",
-      "JSON instead of a table: {project, now, within, withinSeconds, tokens: [{id, name, principalId, status, expiresAt, secondsLeft, expiring}], expiring}",
+      "JSON instead of a table: {project, now, within, withinSeconds, tokens: [{id, name, principalId, status, " +
+        "expiresAt, secondsLeft, expiring}], expiring}",
     )
     .addHelpText(
       "after",

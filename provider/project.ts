@@ -63,10 +63,12 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
       ? "the service did not answer, and may still create it"
       : "the service failed after it may have created it";
   return (
-    `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, because the service cannot list or ` +
-    `delete projects and a second attempt could leave a second project. Before you run \`pulumi up\` again, check in the service's web console for a ` +
-    `project named ${JSON.stringify(name)} created after ${startedAt}. If it exists, use it: pass its id (a string, e.g. from stack config) wherever a ` +
-    `projectId is needed instead of declaring this Project, or the next \`pulumi up\` creates another one. If it does not, run \`pulumi up\` again.`
+    `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, ` +
+    "because the service cannot list or delete projects and a second attempt could leave a second project. Before " +
+    "you run `pulumi up` again, check in the service's web console for a project named " +
+    `${JSON.stringify(name)} created after ${startedAt}. If it exists, use it: pass its id (a string, e.g. from ` +
+    "stack config) wherever a projectId is needed instead of declaring this Project, or the next `pulumi up` " +
+    "creates another one. If it does not, run `pulumi up` again."
   );
 }
 
@@ -137,7 +139,8 @@ export class ProjectProvider
     if (!props || typeof props.name !== "string") {
       throw new Error(
         `pulumi-pims: project ${id} cannot be imported: the service has no operation to read a project. ` +
-          `Use the existing project's id directly (a string or stack config) wherever a projectId is needed, or declare a new Project.`,
+          "Use the existing project's id directly (a string or stack config) wherever a projectId is needed, or " +
+          "declare a new Project.",
       );
     }
     return { id, props };

@@ -109,8 +109,9 @@ export class UncertainCreateError extends Error {
     const del = `pims service-accounts delete ${projectId} <id>`;
     const since = new Date(c.startedAt).toISOString();
     const check =
-      `Check with \`${list}\`: an account named ${JSON.stringify(name)} created after ${since} that no stack holds (a stack's own ids are its serviceAccountId outputs) ` +
-      `was created by this attempt; its token is unknown to Pulumi, so delete it with \`${del}\`.`;
+      `Check with \`${list}\`: an account named ${JSON.stringify(name)} created after ${since} that no stack ` +
+      "holds (a stack's own ids are its serviceAccountId outputs) was created by this attempt; its token is " +
+      `unknown to Pulumi, so delete it with \`${del}\`.`;
     const lines = [original.message];
     if (look.kind === "found") {
       const n = look.candidates.length;
@@ -119,27 +120,33 @@ export class UncertainCreateError extends Error {
         .slice(0, MAX_CANDIDATES_SHOWN)
         .map(
           (x) =>
-            `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`,
+            `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ` +
+            `${projectId} ${x.id}`,
         );
       if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: ${list}`);
       lines.push(
-        `The service may have created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
-          `created since this create started that this stack does not hold (seen through its API keys), newest first:`,
+        `The service may have created the account anyway. Project ${projectId} has ${n} live service ` +
+          `account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} created since this create started that this ` +
+          "stack does not hold (seen through its API keys), newest first:",
         ...shown,
-        `Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which this attempt did not receive, so an account it created is an orphan nobody can use. ` +
-          `An account listed may also belong to another stack creating the same name at the same time: pulumi-pims never deletes one by itself. ` +
-          `If no stack uses one, delete it with: ${del}`,
+        "Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which " +
+          "this attempt did not receive, so an account it created is an orphan nobody can use. An account listed " +
+          "may also belong to another stack creating the same name at the same time: pulumi-pims never deletes one " +
+          `by itself. If no stack uses one, delete it with: ${del}`,
       );
     } else if (look.kind === "none") {
       lines.push(
-        `The service did not answer, so it may still create the account: no account named ${JSON.stringify(name)} appeared in project ${projectId} ` +
-          `within ${formatDuration(c.watchedMs ?? 0)} (${look.looks} looks at GET /v2/projects/${projectId}/api-keys). ` +
-          `The create was not sent again, so at most one such account can appear. Before you run \`pulumi up\` again: ${check}`,
+        `The service did not answer, so it may still create the account: no account named ${JSON.stringify(name)} ` +
+          `appeared in project ${projectId} within ${formatDuration(c.watchedMs ?? 0)} (${look.looks} looks at ` +
+          `GET /v2/projects/${projectId}/api-keys). The create was not sent again, so at most one such account can ` +
+          `appear. Before you run \`pulumi up\` again: ${check}`,
       );
     } else {
+      const tries = look.looks > 1 ? `; ${look.looks} tries` : "";
       lines.push(
-        `The service may have created the account anyway, and that could not be checked: GET /v2/projects/${projectId}/api-keys failed ` +
-          `(${look.error}${look.looks > 1 ? `; ${look.looks} tries` : ""}). The create was not sent again. Before you run \`pulumi up\` again: ${check}`,
+        "The service may have created the account anyway, and that could not be checked: GET " +
+          `/v2/projects/${projectId}/api-keys failed (${look.error}${tries}). The create was not sent again. ` +
+          `Before you run \`pulumi up\` again: ${check}`,
       );
     }
     super(lines.join("\n"), { cause: original });
@@ -211,7 +218,7 @@ export async function createAccount(
   const retries = opts.retries ?? CREATE_RETRIES;
   const minDelayMs = opts.minDelayMs ?? RETRY_DEFAULTS.minDelayMs;
   const listPath = `GET /v2/projects/${projectId}/api-keys`;
-  /** Accounts named `req.name` created since the first attempt started (service clock) that this process does not hold. */
+  /** Accounts named `req.name` created since the first attempt started (service clock) that this process lacks. */
   const candidates = async (): Promise<OrphanCandidate[]> => {
     const keys: ApiKey[] = await client.listApiKeys(projectId);
     const held = await opts.ledger.settled(key);
@@ -255,7 +262,8 @@ export async function createAccount(
       progressLine(
         "pulumi-pims",
         `${failure.method} ${failure.path}`,
-        `${failure.status ?? failure.code ?? "no response"}, and ${listPath} shows no new account named ${JSON.stringify(req.name)}`,
+        `${failure.status ?? failure.code ?? "no response"}, and ${listPath} shows no new account named ` +
+          `${JSON.stringify(req.name)}`,
         `create retry ${attempt} of ${retries} in ${formatDuration(delay)}`,
       ),
     );
@@ -324,12 +332,15 @@ export async function discardUnreadable(
     outcome = `The account (${e.accountId}) was deleted at once, so nothing is left behind.`;
   } catch (d) {
     outcome =
-      `Deleting it failed (${d instanceof Error ? d.message : String(d)}): account ${e.accountId} is live in project ${projectId} and nobody holds its token. ` +
-      `Delete it with: pims service-accounts delete ${projectId} ${e.accountId}`;
+      `Deleting it failed (${d instanceof Error ? d.message : String(d)}): account ${e.accountId} is live in ` +
+      `project ${projectId} and nobody holds its token. Delete it with: pims service-accounts delete ${projectId} ` +
+      e.accountId;
   }
   return new Error(
-    `${e.message}\nThe service created the account but its token object has no member pulumi-pims can identify as the secret (members seen: ${members}). ${outcome}\n` +
-      `Please report this: open an issue for pulumi-pims quoting the member names above (names only, never their values).`,
+    `${e.message}\nThe service created the account but its token object has no member pulumi-pims can identify as ` +
+      `the secret (members seen: ${members}). ${outcome}\n` +
+      "Please report this: open an issue for pulumi-pims quoting the member names above (names only, never their " +
+      "values).",
     { cause: e },
   );
 }

@@ -55,7 +55,9 @@ export interface ProviderCallSettings {
   allowInsecureHttp?: boolean;
 }
 
-/** An argument of `new pims.Provider(...)` that breaks a rule; the message names the provider, the field and the rule. */
+/**
+ * An argument of `new pims.Provider(...)` that breaks a rule; the message names the provider, the field and the rule.
+ */
 export class ProviderArgumentError extends PimsConfigurationError {
   constructor(providerName: string, problem: string) {
     super(`pims.Provider ${JSON.stringify(providerName)} has an invalid argument`, problem);
@@ -106,7 +108,11 @@ const isPlain = <T>(v: pulumi.Input<T>): v is T => !pulumi.Output.isInstance(v) 
  * });
  * const teamA = new pims.Provider("team-a", { token: deployer.token });
  *
- * new pims.VolumeSize("data", { projectId: project.projectId, volumeId: "default-us-east-1", sizeGb: 100 }, { provider: teamA });
+ * new pims.VolumeSize(
+ *   "data",
+ *   { projectId: project.projectId, volumeId: "default-us-east-1", sizeGb: 100 },
+ *   { provider: teamA },
+ * );
  * export const keyNames = pims
  *   .getApiKeysOutput({ projectId: project.projectId }, { provider: teamA })
  *   .apply((r) => r.keys.map((k) => k.name));
@@ -117,7 +123,11 @@ const isPlain = <T>(v: pulumi.Input<T>): v is T => !pulumi.Output.isInstance(v) 
  * ```ts
  * const cfg = new pulumi.Config();
  * const eu = new pims.Provider("eu", { baseUrl: cfg.require("euBaseUrl"), token: cfg.requireSecret("euToken") });
- * new pims.AppSecrets("eu-web", { projectId: "p-1a2b3c4d", appId: "p-1a2b3c4d-web", secrets: { REGION: "eu" } }, { provider: eu });
+ * new pims.AppSecrets(
+ *   "eu-web",
+ *   { projectId: "p-1a2b3c4d", appId: "p-1a2b3c4d-web", secrets: { REGION: "eu" } },
+ *   { provider: eu },
+ * );
  * ```
  */
 export class Provider extends pulumi.ProviderResource {
@@ -131,7 +141,8 @@ export class Provider extends pulumi.ProviderResource {
 
   /**
    * @param name The unique name of the provider resource.
-   * @param args Token, service address, concurrency cap and rate-limit timeout; each optional (see {@link ProviderArgs}).
+   * @param args Token, service address, plain-http allowance, concurrency cap and rate-limit timeout; each optional
+   *   (see {@link ProviderArgs}).
    * @param opts Resource options.
    */
   constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {

@@ -1,7 +1,8 @@
 /**
  * The typed HTTP client for the ten PIMS operations, one module per job:
- * - ./client: `PimsClient` (setup, the operations, the request path and its errors)
- * - ./errors: the `PimsError` family (a 401 or 403 names where the token came from)
+ * - ./client: `PimsClient` (setup, the operations, the one request path)
+ * - ./errors: the `PimsError` family (a 401 or 403 names where the token came from), `ArgumentError`
+ * - ./callErrors: the error of one call, made from what failed (redacted; the URL of a 404)
  * - ./retry: the one home of "try again" (what a failure proves, repeats, progress lines, `RETRY_DEFAULTS`)
  * - ./scheduler: the process's request scheduler (concurrency cap, pace learnt from 429s, repeats of a 429)
  * - ./recorder: the wire recorder (`PIMS_WIRE_RECORD`: request shapes, never a value)

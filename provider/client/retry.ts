@@ -171,7 +171,10 @@ export function progressLine(who: string, subject: string, happened: string, nex
   return `${who}: ${subject}: ${happened}; ${next}`;
 }
 
-/** The progress line of a repeat, in the one format of every wait and repeat (`<who>: <METHOD> <path>: <reason>; retry <n> of <m> in <delay>`). */
+/**
+ * The progress line of a repeat, in the one format of every wait and repeat:
+ * `<who>: <METHOD> <path>: <reason>; retry <n> of <m> in <delay>`.
+ */
 export function retryLine(info: RetryInfo, who = "pulumi-pims"): string {
   const n = info.of !== undefined ? `${info.attempt} of ${info.of}` : `${info.attempt}`;
   return progressLine(who, `${info.method} ${info.path}`, info.reason, `retry ${n} in ${formatDuration(info.delayMs)}`);
@@ -192,11 +195,14 @@ export function rateLimitVerdict(r: {
   if (left > 0 && (r.retryAfterMs === undefined || r.retryAfterMs <= left))
     return { repeat: true, waitMs: Math.min(r.retryAfterMs ?? r.defaultPauseMs, left) };
   const attempts = `${r.attempts} attempt${r.attempts === 1 ? "" : "s"}`;
-  const limit = `the ${formatDuration(r.boundMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)`;
+  const limit =
+    `the ${formatDuration(r.boundMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or ` +
+    "PIMS_RATE_LIMIT_TIMEOUT_MS)";
   const detail =
     left <= 0
       ? `still rate limited (HTTP 429) after ${formatDuration(r.waitedMs)} (${attempts}); gave up at ${limit}`
-      : `rate limited (HTTP 429) and asked to wait ${formatDuration(r.retryAfterMs ?? 0)}, beyond ${limit}; gave up after ${attempts}`;
+      : `rate limited (HTTP 429) and asked to wait ${formatDuration(r.retryAfterMs ?? 0)}, beyond ${limit}; gave up ` +
+        `after ${attempts}`;
   return { repeat: false, detail };
 }
 

@@ -31,7 +31,8 @@ export function quote(v: unknown, max = 60): string {
 export function wholeNumberProblem(v: unknown, field: string, min: number, unit: string): string | undefined {
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
   if (typeof n === "number" && Number.isInteger(n) && n >= min) return undefined;
-  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${typeof v === "string" ? JSON.stringify(v) : String(v)})`;
+  const got = typeof v === "string" ? JSON.stringify(v) : String(v);
+  return `${field} must be a whole number${unit}${min > 0 ? ` >= ${min}` : ""} (got ${got})`;
 }
 
 /** A list as users write it in one setting (`pims:goneProjects`): a JSON list or comma-separated items. */
