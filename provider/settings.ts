@@ -141,3 +141,27 @@ export function clientFor(
   (extra.scheduler ?? processScheduler()).configure(schedulerSettings(configured, env));
   return new PimsClient({ ...tuningFromEnv(env), ...extra, ...credentials });
 }
+
+/**
+ * The stack config of the `pims` namespace as the engine gives every plugin process in `PULUMI_CONFIG` (a JSON
+ * object; keys arrive without the namespace, `token`, and are accepted with it, `pims:token`). The native plugin's
+ * explicit providers fall back to it for a setting they are not given, as `pims.Provider` does in TypeScript.
+ * Unreadable or absent: an empty map.
+ */
+export function pluginStackConfig(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const text = env.PULUMI_CONFIG;
+  if (text === undefined || text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+    const key = /^pims:(config:)?/.test(k) ? k.replace(/^pims:(config:)?/, "") : k.includes(":") ? undefined : k;
+    if (key !== undefined && v !== undefined && v !== null) out[key] = typeof v === "string" ? v : JSON.stringify(v);
+  }
+  return out;
+}

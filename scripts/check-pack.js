@@ -11,6 +11,7 @@ const MAX_UNPACKED_BYTES = 512 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^(README\.md|LICENSE|CHANGELOG\.md|PulumiPlugin\.yaml|package\.json)$/,
+  /^plugin\/pulumi-resource-pims$/,
 ];
 const REQUIRED = [
   "README.md",
@@ -21,6 +22,8 @@ const REQUIRED = [
   "bin/sdk/index.d.ts",
   "bin/provider/index.js",
   "bin/cli/pims.js",
+  "bin/provider/native/main.js",
+  "plugin/pulumi-resource-pims",
 ];
 
 const root = path.resolve(__dirname, "..");

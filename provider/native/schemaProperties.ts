@@ -10,11 +10,11 @@ import type { AppSecretsOutputs } from "../appSecrets";
 import type { ProjectOutputs } from "../project";
 import type { ServiceAccountOutputs } from "../serviceAccount";
 import type { VolumeSizeOutputs } from "../volumeSize";
-import type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult } from "../../sdk/functions/apiKeys";
-import type { GetAppLogsArgs, GetAppLogsResult } from "../../sdk/functions/appLogs";
-import type { GetBuildLogsArgs, GetBuildLogsResult } from "../../sdk/functions/buildLogs";
-import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../../sdk/functions/invoices";
-import type { CancelRunArgs, CancelRunResult } from "../../sdk/functions/runs";
+import type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult } from "../functions/apiKeys";
+import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
+import type { GetBuildLogsArgs, GetBuildLogsResult } from "../functions/buildLogs";
+import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../functions/invoices";
+import type { CancelRunArgs, CancelRunResult } from "../functions/runs";
 import { SETTINGS } from "../settings";
 
 /** The package's name in type tokens (`pims:index:<Name>`). */

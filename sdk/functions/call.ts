@@ -12,7 +12,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
-import { idProblem } from "../../provider/checks";
 import { clientFor, type ConfiguredCredentials } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { Provider, ProviderCallSettings } from "../providerResource";
@@ -131,22 +130,7 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-/** A ValidationError for an argument of `fn`, raised before any request is sent. */
-export function badArgument(fn: string, field: string, rule: string): ValidationError {
-  return new ValidationError({
-    action: `checking ${fn} arguments`,
-    method: "-",
-    path: "(not sent)",
-    serverMessage: `${field} ${rule}`,
-  });
-}
-
-/** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
-export function requireId(fn: string, field: string, value: unknown): string {
-  const problem = idProblem(field, value);
-  if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
-  return value as string;
-}
+export { badArgument, requireId } from "../../provider/functions/args";
 
 /**
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or

@@ -30,11 +30,11 @@ const SOURCES = [
   "provider/volumeSize.ts",
   "provider/appSecrets.ts",
   "provider/client/types.ts",
-  "sdk/functions/apiKeys.ts",
-  "sdk/functions/invoices.ts",
-  "sdk/functions/appLogs.ts",
-  "sdk/functions/buildLogs.ts",
-  "sdk/functions/runs.ts",
+  "provider/functions/apiKeys.ts",
+  "provider/functions/invoices.ts",
+  "provider/functions/appLogs.ts",
+  "provider/functions/buildLogs.ts",
+  "provider/functions/runs.ts",
   "sdk/providerResource.ts",
 ];
 
