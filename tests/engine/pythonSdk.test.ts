@@ -23,6 +23,7 @@ import {
   exportEncrypted,
   isEncryptedSecret,
   resource,
+  resources,
   revealed,
 } from "./harness";
 import { filesUnder, installedPackageDir, installPythonSdk, PYTHON_SDK_DIR, run, writeProject } from "./sdkKit";
@@ -90,11 +91,13 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test("pip installed exactly the generated package, with the package's version, description, license and keywords", async () => {
+test("pip installed exactly the generated package, with its version, description, license and keywords", async () => {
   const installed = await installedPackageDir(python);
   const generated = path.join(PYTHON_SDK_DIR, "pulumi_pims");
-  expect(filesUnder(installed)).toEqual(filesUnder(generated));
-  for (const f of filesUnder(generated)) {
+  // All but README.md, which ships as the package's long description (below).
+  const code = filesUnder(generated).filter((f) => f !== "README.md");
+  expect(filesUnder(installed)).toEqual(code);
+  for (const f of code) {
     expect([f, fs.readFileSync(path.join(installed, f), "utf8")]).toEqual([
       f,
       fs.readFileSync(path.join(generated, f), "utf8"),
@@ -103,12 +106,13 @@ test("pip installed exactly the generated package, with the package's version, d
   const meta = await run(python, [
     "-c",
     "import json; from importlib.metadata import metadata as m; d = m('pulumi_pims'); " +
-      "print(json.dumps({k: d.get_all(k) for k in set(d.keys())}))",
+      "print(json.dumps({**{k: d.get_all(k) for k in set(d.keys())}, 'Body': [d.get_payload()]}))",
   ]);
   const fields = JSON.parse(meta.stdout) as Record<string, string[]>;
   const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
     .version;
   expect(fields.Version).toEqual([version]);
+  expect(fields.Body?.[0]?.trim()).toEqual(fs.readFileSync(path.join(PYTHON_SDK_DIR, "README.md"), "utf8").trim());
   expect(fields.Summary?.[0]).toMatch(/PIMS/);
   expect(fields.License).toEqual(["Apache-2.0"]);
   expect(fields.Keywords?.[0]?.split(",")).toEqual(expect.arrayContaining(["pulumi", "pims"]));
@@ -116,9 +120,9 @@ test("pip installed exactly the generated package, with the package's version, d
   expect(Object.keys(fields).filter((k) => /home-?page|project-url|download-url/i.test(k))).toEqual([]);
 });
 
-test("up creates the project, both accounts and the app secret; getApiKeys sees the accounts; the token is secret", async () => {
+test("up: the project, both accounts, the app secret; getApiKeys sees the accounts; the token is secret", async () => {
   const result = await op("up");
-  expect(result.changes).toEqual({ create: 6 }); // the stack, 4 resources, the default provider
+  expect(result.changes).toEqual({ create: 5 }); // the stack and its 4 resources
   expect(result.outputs.appToken).toEqual({ secret: true });
   const ci = await account("ci");
   const app = await account("app");
@@ -145,7 +149,7 @@ test("a rotation by replacement: a new ci account, the old one deleted in the sa
   expect((await account("app")).serviceAccountId).toEqual(appBefore.serviceAccountId);
 });
 
-test("an overlapping rotation: a new app account, the old one kept live as previous, the app secret switched", async () => {
+test("an overlapping rotation: a new app account, the old one live as previous, the app secret switched", async () => {
   const before = await account("app");
   const ci = await account("ci");
   await stack.setConfig("triggerOverlap", { value: "2" });
@@ -168,9 +172,13 @@ test("no token in plaintext in the exported state, the backend's files or the en
 });
 
 test("destroy deletes every account: 0 live accounts", async () => {
+  const team = sim.projects().find((p) => p.name === "python-sdk-team");
   const result = await op("destroy");
-  expect(result.changes.delete).toBeGreaterThanOrEqual(5);
+  expect(result.changes).toEqual({ delete: 5 });
   expect(liveIds()).toEqual([]);
-  expect(sim.projects().map((p) => p.name)).not.toContain("python-sdk-team");
+  expect(resources(exportEncrypted(stack))).toEqual([]);
+  // The service cannot delete a project: the Project leaves the stack, the project stays in the service.
+  expect(team).toBeDefined();
+  expect(sim.projects().map((p) => p.id)).toContain(team?.id);
   expectNoPlaintextSecrets(engineText, sim.issuedSecrets(), "the engine's output");
 });

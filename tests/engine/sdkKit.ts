@@ -8,9 +8,8 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { PLUGIN_DIR } from "../../scripts/engineYaml";
 
-/** The directory of the pims plugin's launcher (`pulumi-resource-pims`), as `plugins.providers[].path` names it. */
-export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
 
@@ -59,9 +58,13 @@ export async function installPythonSdk(dir: string): Promise<{ python: string; w
   const base = ensurePython();
   const basePy = path.join(base, "bin", "python");
   fs.cpSync(PYTHON_SDK_DIR, path.join(dir, "src"), { recursive: true });
-  await run(basePy, ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", path.join(dir, "dist")], {
-    cwd: path.join(dir, "src"),
-  });
+  await run(
+    basePy,
+    ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", path.join(dir, "dist"), "."],
+    {
+      cwd: path.join(dir, "src"),
+    },
+  );
   const wheels = fs.readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".whl"));
   if (wheels.length !== 1) throw new Error(`expected one wheel, the build made ${JSON.stringify(wheels)}`);
   const wheel = path.join(dir, "dist", wheels[0]);

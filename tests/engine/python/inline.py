@@ -24,12 +24,14 @@ def main() -> None:
     def program() -> None:
         runpy.run_path(program_file, run_name="__main__")
 
-    settings = auto.LocalWorkspace(work_dir=work_dir).project_settings()
+    # The project's own Pulumi.yaml (with its plugins.providers) stays as it is: passing project settings would make
+    # the workspace write them back without the `plugins` section, which the Python SDK's ProjectSettings lacks.
+    name = auto.LocalWorkspace(work_dir=work_dir).project_settings().name
     stack = auto.select_stack(
         stack_name=stack_name,
-        project_name=settings.name,
+        project_name=name,
         program=program,
-        opts=auto.LocalWorkspaceOptions(work_dir=work_dir, project_settings=settings),
+        opts=auto.LocalWorkspaceOptions(work_dir=work_dir),
     )
     echo = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if operation == "up":
