@@ -49,33 +49,67 @@ export function ensurePython(): string {
 }
 
 /**
- * Builds the `pulumi_pims` wheel from a copy of sdk/python (the build writes build/ and *.egg-info beside its
- * sources) and installs it with pip into a new virtual environment in `dir`, which sees the cached environment's
- * packages (pulumi, grpcio, …) through a .pth file, so pip resolves the wheel's dependencies offline. Returns the
- * new environment's python and the wheel.
+ * A new virtual environment in `dir` that sees the cached environment's packages (pulumi, grpcio, …) through a .pth
+ * file, so pip resolves `pulumi_pims`'s dependencies without downloading them again. Returns its python.
  */
-export async function installPythonSdk(dir: string): Promise<{ python: string; wheel: string }> {
-  const base = ensurePython();
-  const basePy = path.join(base, "bin", "python");
-  fs.cpSync(PYTHON_SDK_DIR, path.join(dir, "src"), { recursive: true });
-  await run(
-    basePy,
-    ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", path.join(dir, "dist"), "."],
-    {
-      cwd: path.join(dir, "src"),
-    },
-  );
-  const wheels = fs.readdirSync(path.join(dir, "dist")).filter((f) => f.endsWith(".whl"));
-  if (wheels.length !== 1) throw new Error(`expected one wheel, the build made ${JSON.stringify(wheels)}`);
-  const wheel = path.join(dir, "dist", wheels[0]);
-  const venv = path.join(dir, "venv");
-  await run(basePy, ["-c", "import sys, venv; venv.create(sys.argv[1], with_pip=True)", venv]);
-  const python = path.join(venv, "bin", "python");
+export async function userVenv(dir: string): Promise<string> {
+  const basePy = path.join(ensurePython(), "bin", "python");
+  await run(basePy, ["-c", "import sys, venv; venv.create(sys.argv[1], with_pip=True)", dir]);
+  const python = path.join(dir, "bin", "python");
   const purelib = async (py: string): Promise<string> =>
     (await run(py, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
   fs.writeFileSync(path.join(await purelib(python), "pims-test-base.pth"), `${await purelib(basePy)}\n`);
+  return python;
+}
+
+/**
+ * Builds the `pulumi_pims` wheel from a copy of sdk/python (the build writes build/ and *.egg-info beside its
+ * sources) and installs it with pip into a new {@link userVenv} in `dir`. Returns its python and the wheel.
+ */
+export async function installPythonSdk(dir: string): Promise<{ python: string; wheel: string }> {
+  const basePy = path.join(ensurePython(), "bin", "python");
+  fs.cpSync(PYTHON_SDK_DIR, path.join(dir, "src"), { recursive: true });
+  const dist = path.join(dir, "dist");
+  await run(basePy, ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dist, "."], {
+    cwd: path.join(dir, "src"),
+  });
+  const wheels = fs.readdirSync(dist).filter((f) => f.endsWith(".whl"));
+  if (wheels.length !== 1) throw new Error(`expected one wheel, the build made ${JSON.stringify(wheels)}`);
+  const wheel = path.join(dist, wheels[0]);
+  const python = await userVenv(path.join(dir, "venv"));
   await run(python, ["-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check", wheel]);
   return { python, wheel };
+}
+
+/** A docs page's guide: every `<!-- guide:file NAME -->` block, and the lines of its `<!-- guide:shell -->` blocks. */
+export interface Guide {
+  files: Record<string, string>;
+  commands: string[];
+}
+
+export function readGuide(page: string): Guide {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
+  const guide: Guide = { files: {}, commands: [] };
+  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
+    if (m[2] !== undefined) guide.files[m[2]] = m[3];
+    else guide.commands.push(...m[3].split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")));
+  }
+  return guide;
+}
+
+/**
+ * What the docs call `../pulumi-pims`, a clone of this repository beside the user's project: `root/pulumi-pims`
+ * with the SDKs copied (a pip install builds inside the source tree, which must not be this repository's) and the
+ * plugin's directory linked (its launcher runs this repository's built plugin).
+ */
+export function sandboxClone(root: string): string {
+  const clone = path.join(root, "pulumi-pims");
+  fs.mkdirSync(path.join(clone, "sdk"), { recursive: true });
+  fs.cpSync(PYTHON_SDK_DIR, path.join(clone, "sdk", "python"), { recursive: true });
+  fs.cpSync(GO_SDK_DIR, path.join(clone, "sdk", "go"), { recursive: true });
+  fs.symlinkSync(PLUGIN_DIR, path.join(clone, "plugin"));
+  return clone;
 }
 
 /** Where pip installed `pulumi_pims` in the environment of `python`. */
