@@ -13,8 +13,11 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, engineEnv, ensureEngine, REPO_ROOT, tempDir, type PimsStackOptions } from "./engine";
 
-/** The directory holding the plugin's launcher `pulumi-resource-pims` (the npm package's `bin` entry too). */
-export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
+/**
+ * The directory holding the plugin's launcher `pulumi-resource-pims` (the npm package's `bin` entry too):
+ * this repository's `plugin/`, or `PIMS_PLUGIN_DIR` to run the programs against another build of the plugin.
+ */
+export const PLUGIN_DIR = process.env.PIMS_PLUGIN_DIR ?? path.join(REPO_ROOT, "plugin");
 
 const hostReady = new Set<string>();
 

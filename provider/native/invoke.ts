@@ -8,6 +8,7 @@ import { retryLine } from "../client/retry";
 import { argumentOf, FUNCTIONS, type FunctionName } from "../functions";
 import { progress } from "../providerBase";
 import { clientFor } from "../settings";
+import { coerceArgs } from "./coerce";
 import { configureRequest } from "./config";
 import { PluginError } from "./lifecycle";
 import { fromStruct, toStruct, type Props } from "./values";
@@ -28,7 +29,7 @@ export async function invoke(req: provproto.InvokeRequest, settings: Props): Pro
   const client = () => clientFor(values, { onRetry: (info) => progress(retryLine(info)) });
   const resp = new provproto.InvokeResponse();
   try {
-    const result = await fn.run(args.props as never, client);
+    const result = await fn.run(coerceArgs(name, args.props) as never, client);
     resp.setReturn(toStruct(result as unknown as Props, fn.secretResults));
   } catch (e) {
     const bad = argumentOf(e);

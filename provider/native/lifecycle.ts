@@ -8,6 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { newProvider } from "../index";
 import type { ResourceKind } from "../kinds";
+import { coerceInputs } from "./coerce";
 import { configureRequest } from "./config";
 import { kindOfToken, NATIVE_RESOURCES, typeOfUrn } from "./resources";
 import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
@@ -73,12 +74,11 @@ export class NativeResources {
     const kind = kindOf(req);
     const olds = fromStruct(req.getOlds());
     const news = fromStruct(req.getNews());
+    const [before, after] = [coerceInputs(kind, olds.props), coerceInputs(kind, news.props)];
     const p = await this.provider(kind);
-    const result = p.check ? await p.check(olds.props, news.props) : { inputs: news.props, failures: [] };
+    const result = p.check ? await p.check(before, after) : { inputs: after, failures: [] };
     const resp = new provproto.CheckResponse();
-    resp.setInputs(
-      toStruct((result.inputs ?? news.props) as Props, union(news.secretKeys, NATIVE_RESOURCES[kind].secret)),
-    );
+    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, NATIVE_RESOURCES[kind].secret)));
     resp.setFailuresList((result.failures ?? []).map(checkFailure));
     return resp;
   }

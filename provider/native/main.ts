@@ -1,18 +1,30 @@
 #!/usr/bin/env node
 /**
  * The plugin's entry point (`pulumi-resource-pims`). The engine starts it with its own address as the first argument
- * and reads the port of the gRPC service from the first line on stdout; everything else goes to stderr, which the
- * engine shows as diagnostics (the progress and warning lines the dynamic host shows TypeScript users).
+ * and reads the port of the gRPC service from the first line on stdout. Progress and warning lines go to the engine's
+ * Log, on the resource they are about (./engineLog).
  */
+import { sendWarningsToEngine } from "./engineLog";
 import { serve } from "./server";
 
+/** The engine's address among the plugin's arguments (the engine may put `--logtostderr`, `-v=N`, `--tracing X` first). */
+export function engineAddressOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--tracing") i += 1;
+    else if (!argv[i].startsWith("-")) return argv[i];
+  }
+  return undefined;
+}
+
 async function main(argv: string[]): Promise<void> {
-  const engineAddress = argv.find((a) => !a.startsWith("-"));
+  const engineAddress = engineAddressOf(argv);
+  if (engineAddress !== undefined) sendWarningsToEngine(engineAddress);
   const { port } = await serve(engineAddress);
   process.stdout.write(`${port}\n`);
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
-  process.stderr.write(`pulumi-resource-pims: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`pulumi-resource-pims: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });

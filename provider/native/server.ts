@@ -15,6 +15,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { userFacing } from "../index";
+import { inCall } from "./engineLog";
 import { configArgs, configFailures, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
@@ -66,10 +67,14 @@ export function grpcError(e: unknown): grpc.ServiceError {
   return Object.assign(new Error(err.message), { code: grpc.status.UNKNOWN, details: err.message, metadata });
 }
 
-/** A method from an async function: its result, or its error as {@link grpcError}. */
+/**
+ * A method from an async function: its result, or its error as {@link grpcError}. Its warning lines are attributed to
+ * the request's URN (./engineLog).
+ */
 function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
   return (call, callback) => {
-    fn(call.request).then(
+    const urn = (call.request as { getUrn?(): string }).getUrn?.() ?? "";
+    inCall(urn, () => fn(call.request)).then(
       (res) => callback(null, res),
       (e: unknown) => callback(grpcError(e), null),
     );

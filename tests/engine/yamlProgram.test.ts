@@ -31,7 +31,11 @@ import {
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-/** The program, as a user writes it below the project header (scripts/engineYaml.ts writes `plugins.providers`). */
+/**
+ * The program, as a user writes it below the project header (scripts/engineYaml.ts writes `plugins.providers`).
+ * The rotation triggers are not number-like: the YAML host (v1.25.0) passes config such as "2" as the number 2
+ * even when declared `type: string`.
+ */
 const PROGRAM = `
 config:
   homeProjectId:
@@ -49,10 +53,10 @@ config:
     secret: true
   rotation:
     type: string
-    default: "1"
+    default: r1
   overlapRotation:
     type: string
-    default: "1"
+    default: r1
 
 resources:
   project:
@@ -285,7 +289,7 @@ describe("a YAML program with the pims plugin, through the real engine and the o
   });
 
   test("rotation by replacement: a new deployer first, the app's secret updated, the old account deleted last", async () => {
-    await stack.setConfig("rotation", { value: "2" });
+    await stack.setConfig("rotation", { value: "r2" });
     sim.clearRequests();
     const up = await stack.up(engine.opts);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, update: 1, same: 6 });
@@ -306,7 +310,7 @@ describe("a YAML program with the pims plugin, through the real engine and the o
 
   test("overlapping rotation: an in-place update, the previous account kept live beside the new one", async () => {
     const before = await shown("overlap");
-    await stack.setConfig("overlapRotation", { value: "2" });
+    await stack.setConfig("overlapRotation", { value: "r2" });
     sim.clearRequests();
     const up = await stack.up(engine.opts);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 7 });

@@ -3,11 +3,14 @@
  * simulator: every method, what the simulator holds after each step, which values come back secret, and which
  * message the user sees.
  */
-import type * as grpc from "@grpc/grpc-js";
+import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
+import { sendWarningsToEngine } from "../../provider/native/engineLog";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, rejectionOf, startSimulator } from "../helpers";
 import {
@@ -19,6 +22,7 @@ import {
   secretKeysOf,
   secretOf,
   struct,
+  urnOf,
   type Json,
 } from "./nativeHarness";
 
@@ -135,6 +139,36 @@ describe("plugin information and configuration", () => {
     }
   });
 
+  test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
+    const r = await plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
+    const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
+    expect(schema.name).toBe("pims");
+    expect(schema.version).toBe((require("../../package.json") as { version: string }).version);
+    expect(Object.keys(schema.resources).sort()).toEqual([
+      "pims:index:AppSecrets",
+      "pims:index:Project",
+      "pims:index:ServiceAccount",
+      "pims:index:VolumeSize",
+    ]);
+    const err = await rejectionOf(plugin.call("getSchema", new provproto.GetSchemaRequest().setVersion(1)), Error);
+    expect((err as grpc.ServiceError).details).toBe("pulumi-pims: unsupported schema version 1");
+  });
+
+  test("Cancel, Attach and GetMappings answer; Parameterize, Call and Construct are UNIMPLEMENTED", async () => {
+    await plugin.call("cancel", new emptyproto.Empty());
+    await plugin.call("attach", new plugproto.PluginAttach().setAddress("127.0.0.1:1"));
+    const ms = await plugin.call<provproto.GetMappingsResponse>("getMappings", new provproto.GetMappingsRequest());
+    expect(ms.getProvidersList()).toEqual([]);
+    for (const [method, req] of [
+      ["parameterize", new provproto.ParameterizeRequest()],
+      ["call", new provproto.CallRequest()],
+      ["construct", new provproto.ConstructRequest()],
+    ] as const) {
+      const err = await rejectionOf(plugin.call(method, req), Error);
+      expect((err as grpc.ServiceError).code).toBe(grpc.status.UNIMPLEMENTED);
+    }
+  });
+
   test("GetMapping answers an empty mapping; Handshake and Construct are UNIMPLEMENTED", async () => {
     const m = await plugin.call<provproto.GetMappingResponse>(
       "getMapping",
@@ -197,6 +231,13 @@ describe("resources", () => {
     expect(jsonOf(read.getInputs())).toEqual(ins);
 
     sim.clearRequests();
+    const previewed = jsonOf(
+      (
+        await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotationTrigger: "r2" }, true)
+      ).getProperties(),
+    );
+    expect(revealed(previewed)).toMatchObject({ rotationTrigger: "r2", serviceAccountId: UNKNOWN, token: UNKNOWN });
+    expect(secretKeysOf(previewed)).toEqual(["previousToken", "token"]);
     const updated = jsonOf(
       (
         await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotateBeforeExpiry: 60 })
@@ -282,6 +323,41 @@ describe("resources", () => {
     expect(err.details).toMatch(/^pulumi-pims: cannot read service account sa-1: the service has no read operation/);
     const bad = (await rejectionOf(plugin.check("Nope", {}), Error)) as grpc.ServiceError;
     expect(bad.details).toBe('pulumi-pims: unknown resource type "pims:index:Nope"');
+  });
+});
+
+describe("progress and warning lines", () => {
+  test("go to the engine's Log as warnings on the resource's URN, before the method answers", async () => {
+    const logs: engineproto.LogRequest[] = [];
+    const engine = new grpc.Server();
+    engine.addService(enginerpc.EngineService, {
+      log: (
+        call: grpc.ServerUnaryCall<engineproto.LogRequest, emptyproto.Empty>,
+        cb: grpc.sendUnaryData<emptyproto.Empty>,
+      ) => {
+        logs.push(call.request);
+        cb(null, new emptyproto.Empty());
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+      engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    const restore = sendWarningsToEngine(`127.0.0.1:${port}`);
+    try {
+      const project = await plugin.create("Project", { name: "logged" });
+      await plugin.delete("Project", project.getId(), jsonOf(project.getProperties()));
+      expect(logs.map((l) => [l.getSeverity(), l.getUrn(), l.getMessage()])).toEqual([
+        [
+          engineproto.LogSeverity.WARNING,
+          urnOf("Project", "r"),
+          expect.stringContaining(`project ${project.getId()} ("logged") was removed from the stack`),
+        ],
+      ]);
+      expect(warn).not.toHaveBeenCalled(); // not on stderr as well
+    } finally {
+      restore();
+      engine.forceShutdown();
+    }
   });
 });
 
