@@ -325,6 +325,10 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "overlap");
     expect(isEncryptedSecret(stored.outputs?.previousToken)).toBe(true);
     expect(isEncryptedSecret(stored.outputs?.token)).toBe(true);
+    // the progress line TypeScript users see, through the engine's log
+    expect(engine.text()).toContain(
+      `service account "yaml-overlap" in project ${home.projectId}: rotated (rotationTrigger): new account ${newId}`,
+    );
   });
 
   test("refresh keeps the state and calls no service", async () => {
@@ -345,6 +349,10 @@ describe("a YAML program with the pims plugin, through the real engine and the o
       1,
     );
     expect(resources(exportEncrypted(stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+    const said = engine.text();
+    expect(said).toContain(`project ${projectId} ("yaml-project") was removed from the stack but still exists`);
+    expect(said).toMatch(/volume default-us-east-1 in project \S+ was removed from the stack and stays at 100 GB/);
+    expect(said).toMatch(/secret\(s\) "PIMS_TOKEN" remain in the app/);
   });
 
   test("no token in plaintext in the engine output or in any file of the project and backend", () => {
