@@ -1,12 +1,14 @@
 /**
  * The Go SDK, and docs/go.md followed literally: `go vet` of the generated package (sdk/go); then, in a sandbox
  * holding a project directory and what the page calls `../pulumi-pims` (sdkKit's sandboxClone), the page's shell
- * lines run as written (`go mod init`, the `replace`, `go get pulumi-pims/sdk/go/pims`), its Pulumi.yaml and main.go
- * are written unchanged, and tests/engine/go/inline.go is added beside main.go: in the built program,
- * its init runs main.go's `program` as an Automation API inline program (no Go language host exists here) under
- * the real CLI, the plugin the page's Pulumi.yaml names, and the simulator. The program (a Project, a ServiceAccount,
- * a VolumeSize, an AppSecrets, getApiKeys) and the harness pass `go vet`; `up`, then `destroy`: 0 live accounts.
- * Needs the pulumi CLI, Go and the Go module proxy (the first build compiles the Pulumi Go SDK: minutes).
+ * lines run as written (`go mod init`, the `replace`, `go get pulumi-pims/sdk/go/pims`; `npm install pulumi-pims`, the
+ * plugin: the one substitution, as in yamlGuide.test.ts, installs this repository's packed package), its Pulumi.yaml
+ * and main.go are written unchanged, and tests/engine/go/inline.go is added beside main.go: in the built program, its
+ * init runs main.go's `program` as an Automation API inline program (no Go language host exists here) under the real
+ * CLI, the plugin the page's Pulumi.yaml names, and the simulator. The program (a Project, a ServiceAccount, a
+ * VolumeSize, an AppSecrets, getApiKeys) and the harness pass `go vet`; `up`, then `destroy`: 0 live accounts.
+ * Needs the pulumi CLI, Go, the Go module proxy (the first build compiles the Pulumi Go SDK: minutes) and the npm
+ * registry.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
@@ -15,7 +17,7 @@ import { createPimsStack, engineEnv, ensureEngine, tempDir } from "../../scripts
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import { ENGINE_SETUP_TIMEOUT_MS, exportEncrypted, isEncryptedSecret, resource, revealed } from "./harness";
-import { GO_SDK_DIR, readGuide, run, sandboxClone } from "./sdkKit";
+import { GO_SDK_DIR, readGuide, run, sandboxClone, sandboxCommand } from "./sdkKit";
 
 /** A first `go vet` of a program importing the Automation API compiles the Pulumi Go SDK: minutes on 2 cores. */
 jest.setTimeout(20 * 60_000);
@@ -69,13 +71,20 @@ test("the generated package passes go vet", async () => {
   await run("go", ["vet", "./..."], { cwd: GO_SDK_DIR, env: goEnv });
 });
 
-test("the page's install commands, run as written, add the SDK to a new module", async () => {
+test("the page's install commands add the SDK to a new module and install the plugin", async () => {
   expect(Object.keys(guide.files).sort()).toEqual(["Pulumi.yaml", "main.go"]);
-  expect(guide.commands[0]).toBe("go mod init my-infra");
-  for (const line of guide.commands) await run("bash", ["-c", line], { cwd: project, env: goEnv });
+  expect(guide.commands).toEqual([
+    "go mod init my-infra",
+    "go mod edit -replace pulumi-pims/sdk/go=../pulumi-pims/sdk/go",
+    "go get pulumi-pims/sdk/go/pims",
+    "npm install pulumi-pims",
+  ]);
+  for (const line of guide.commands)
+    await run("bash", ["-c", sandboxCommand(line, scratch)], { cwd: project, env: goEnv });
   const mod = fs.readFileSync(path.join(project, "go.mod"), "utf8");
   expect(mod).toMatch(/^replace pulumi-pims\/sdk\/go => \.\.\/pulumi-pims\/sdk\/go$/m);
   expect(mod).toMatch(/^\s*pulumi-pims\/sdk\/go v/m);
+  expect(fs.existsSync(path.join(project, "node_modules", "pulumi-pims", "plugin", "pulumi-resource-pims"))).toBe(true);
 });
 
 test("its program and the harness pass go vet and build", async () => {

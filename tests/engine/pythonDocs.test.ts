@@ -1,11 +1,13 @@
 /**
  * docs/python.md followed literally: in a sandbox holding a project directory and, beside it, what the page calls
  * `../pulumi-pims` (sdkKit's sandboxClone), the page's shell lines run as written in a fresh virtual environment
- * (`pip install ../pulumi-pims/sdk/python`: pip builds and installs the SDK), its Pulumi.yaml and __main__.py are
- * written unchanged, and the program runs as an Automation API inline program (tests/engine/python/inline.py; no
- * Python language host exists here) under the real CLI, the plugin the page's Pulumi.yaml names, and the simulator:
- * `up`, then `destroy`. The config the page's commands set (projectId, volumeId, appId, pims:token) comes from the
- * simulator. Needs the pulumi CLI, python3 and PyPI (pip's build of the SDK fetches setuptools).
+ * (`pip install ../pulumi-pims/sdk/python`: pip builds and installs the SDK; `npm install pulumi-pims`, the plugin:
+ * the one substitution, as in yamlGuide.test.ts, installs this repository's packed package), its Pulumi.yaml and
+ * __main__.py are written unchanged, and the program runs as an Automation API inline program
+ * (tests/engine/python/inline.py; no Python language host exists here) under the real CLI, the plugin the page's
+ * Pulumi.yaml names, and the simulator: `up`, then `destroy`. The config the page's commands set (projectId,
+ * volumeId, appId, pims:token) comes from the simulator. Needs the pulumi CLI, python3, PyPI (pip's build of the SDK
+ * fetches setuptools) and the npm registry.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
@@ -21,7 +23,7 @@ import {
   resource,
   revealed,
 } from "./harness";
-import { readGuide, run, sandboxClone, userVenv } from "./sdkKit";
+import { readGuide, run, sandboxClone, sandboxCommand, userVenv } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -68,13 +70,13 @@ afterAll(async () => {
 
 test("the page's files and commands are there to follow", () => {
   expect(Object.keys(guide.files).sort()).toEqual(["Pulumi.yaml", "__main__.py"]);
-  expect(guide.commands).toEqual(["pip install ../pulumi-pims/sdk/python"]);
+  expect(guide.commands).toEqual(["pip install ../pulumi-pims/sdk/python", "npm install pulumi-pims"]);
 });
 
-test("its install commands, run as written in the project's virtual environment, install pulumi_pims", async () => {
+test("its install commands, run in the project's virtual environment, install pulumi_pims and the plugin", async () => {
   const venvBin = path.dirname(python);
   for (const line of guide.commands) {
-    await run("bash", ["-c", line], {
+    await run("bash", ["-c", sandboxCommand(line, scratch)], {
       cwd: project,
       env: {
         ...process.env,
@@ -85,6 +87,7 @@ test("its install commands, run as written in the project's virtual environment,
   }
   const where = await run(python, ["-c", "import pulumi_pims, os; print(os.path.dirname(pulumi_pims.__file__))"]);
   expect(where.stdout.trim().startsWith(path.join(project, "venv"))).toBe(true);
+  expect(fs.existsSync(path.join(project, "node_modules", "pulumi-pims", "plugin", "pulumi-resource-pims"))).toBe(true);
 });
 
 test("its program: up creates every resource, the token is a secret; destroy leaves 0 live accounts", async () => {

@@ -100,16 +100,38 @@ export function readGuide(page: string): Guide {
 
 /**
  * What the docs call `../pulumi-pims`, a clone of this repository beside the user's project: `root/pulumi-pims`
- * with the SDKs copied (a pip install builds inside the source tree, which must not be this repository's) and the
- * plugin's directory linked (its launcher runs this repository's built plugin).
+ * with the SDKs copied (a pip install builds inside the source tree, which must not be this repository's).
  */
 export function sandboxClone(root: string): string {
   const clone = path.join(root, "pulumi-pims");
   fs.mkdirSync(path.join(clone, "sdk"), { recursive: true });
   fs.cpSync(PYTHON_SDK_DIR, path.join(clone, "sdk", "python"), { recursive: true });
   fs.cpSync(GO_SDK_DIR, path.join(clone, "sdk", "go"), { recursive: true });
-  fs.symlinkSync(PLUGIN_DIR, path.join(clone, "plugin"));
   return clone;
+}
+
+/** The @pulumi/pulumi this repository pins, which the packed package is installed with. */
+const PINNED = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies["@pulumi/pulumi"];
+
+/**
+ * A docs command as the test runs it, the one substitution being about the sandbox (as in yamlGuide.test.ts):
+ * `npm install pulumi-pims` installs this repository's package packed into `dir` (with the pinned @pulumi/pulumi, so
+ * npm does not pick another from the registry), which holds the plugin in node_modules/pulumi-pims/plugin.
+ */
+export function sandboxCommand(line: string, dir: string): string {
+  if (line !== "npm install pulumi-pims") return line;
+  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop();
+  return `npm install --no-audit --no-fund ${path.join(dir, packed ?? "")} @pulumi/pulumi@${PINNED}`;
 }
 
 /** Where pip installed `pulumi_pims` in the environment of `python`. */
