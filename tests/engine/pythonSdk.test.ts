@@ -122,7 +122,11 @@ test("pip installed exactly the generated package, with its version, description
 
 test("up: the project, both accounts, the app secret; getApiKeys sees the accounts; the token is secret", async () => {
   const result = await op("up");
-  expect(result.changes).toEqual({ create: 5 }); // the stack and its 4 resources
+  expect(result.changes).toEqual({ create: 7 }); // the stack, 5 resources and the explicit provider
+  expect(result.outputs.configBaseUrl).toEqual({ secret: false, value: sim.baseUrl });
+  expect(sim.projects().map((p) => p.name)).toContain("python-sdk-explicit");
+  const provider = resource(exportEncrypted(stack), "pulumi:providers:pims", "explicit");
+  expect(isEncryptedSecret(provider.inputs?.token)).toBe(true);
   expect(result.outputs.appToken).toEqual({ secret: true });
   const ci = await account("ci");
   const app = await account("app");
@@ -164,8 +168,8 @@ test("an overlapping rotation: a new app account, the old one live as previous, 
 });
 
 test("no token in plaintext in the exported state, the backend's files or the engine's output", () => {
-  const tokens = sim.issuedSecrets();
-  expect(tokens.length).toBeGreaterThanOrEqual(4);
+  const tokens = [sim.token, ...sim.issuedSecrets()];
+  expect(tokens.length).toBeGreaterThanOrEqual(5); // the admin token and the 4 accounts
   expectNoPlaintextSecrets(JSON.stringify(exportEncrypted(stack)), tokens, "the exported state");
   expect(expectNoSecretsInFiles(path.join(scratch, "backend"), tokens)).toBeGreaterThan(0);
   expectNoPlaintextSecrets(engineText, tokens, "the engine's output");
@@ -174,11 +178,11 @@ test("no token in plaintext in the exported state, the backend's files or the en
 test("destroy deletes every account: 0 live accounts", async () => {
   const team = sim.projects().find((p) => p.name === "python-sdk-team");
   const result = await op("destroy");
-  expect(result.changes).toEqual({ delete: 5 });
+  expect(result.changes).toEqual({ delete: 7 });
   expect(liveIds()).toEqual([]);
   expect(resources(exportEncrypted(stack))).toEqual([]);
   // The service cannot delete a project: the Project leaves the stack, the project stays in the service.
   expect(team).toBeDefined();
   expect(sim.projects().map((p) => p.id)).toContain(team?.id);
-  expectNoPlaintextSecrets(engineText, sim.issuedSecrets(), "the engine's output");
+  expectNoPlaintextSecrets(engineText, [sim.token, ...sim.issuedSecrets()], "the engine's output");
 });

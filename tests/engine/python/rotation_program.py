@@ -1,5 +1,6 @@
 """The Python SDK's acceptance program (tests/engine/pythonSdk.test.ts runs it as an inline program): a Project, two
-ServiceAccounts (one rotated by replacement, one with keepPreviousToken), an AppSecrets holding a token, getApiKeys.
+ServiceAccounts (one rotated by replacement, one with keepPreviousToken), an AppSecrets holding a token, getApiKeys
+in both forms, an explicit pims.Provider serving a second Project, and pims.config.
 
 Stack config: projectId and appId (an existing project and app), triggerReplace and triggerOverlap (rotation
 triggers: changing one rotates that account).
@@ -47,6 +48,13 @@ pims.AppSecrets(
 keys_now = pims.get_api_keys(project_id=project_id)
 keys_after = pims.get_api_keys_output(project_id=ci.project_id, opts=pulumi.InvokeOutputOptions(depends_on=[ci, app]))
 
+# An explicit provider, configured from the stack's pims settings as read through pims.config and pulumi.Config.
+explicit = pims.Provider(
+    "explicit", base_url=pims.config.base_url, token=pulumi.Config("pims").require_secret("token")
+)
+pims.Project("via-explicit", name="python-sdk-explicit", opts=pulumi.ResourceOptions(provider=explicit))
+
+pulumi.export("configBaseUrl", pims.config.base_url)
 pulumi.export("projectId", project.project_id)
 pulumi.export("ciAccountId", ci.service_account_id)
 pulumi.export("appAccountId", app.service_account_id)
