@@ -61,8 +61,13 @@ export function packageVersion(): string {
  */
 export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
-  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
-  const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
+  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, undefined, { audience: "cli" });
+  const opts: PimsCallOptions = {
+    token,
+    tokenSource: "PIMS_TOKEN",
+    baseUrl,
+    userAgent: `pims-cli/${packageVersion()}`,
+  };
   // --record wins over PIMS_WIRE_RECORD (read with the other tuning in provider/settings).
   if (globals.record) opts.record = globals.record;
   if (globals.verbose) {

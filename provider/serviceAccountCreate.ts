@@ -24,11 +24,12 @@ import {
   type ServiceAccountToken,
   UnreadableTokenError,
 } from "./client";
-import { backoffMs, createFailureKind, formatDuration, progressLine } from "./client/retry";
+import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "./client/retry";
+import { formatDuration } from "./client/values";
 import { orphanCandidates, type OrphanCandidate } from "./serviceAccountListing";
 
-/** Repeats of a create after an answered failure that the listing shows created nothing. */
-export const CREATE_RETRIES = 7;
+/** Repeats of a create after an answered failure that the listing shows created nothing (client/retry.ts). */
+export const CREATE_RETRIES = RETRY_DEFAULTS.createRetries;
 /** Most candidates named in an {@link UncertainCreateError} message (all are in `candidates`). */
 const MAX_CANDIDATES_SHOWN = 10;
 /**
@@ -44,7 +45,8 @@ const NO_DATE_MARGIN_MS = 60_000;
  * A service that missed the timeout has then had three times the timeout to finish the request; an account that
  * appears within that time is named in the error. (PIMS_LOST_CREATE_WATCH_MS overrides it.)
  */
-export const lostCreateWatchMs = (timeoutMs: number): number => Math.max(10_000, 2 * timeoutMs);
+export const lostCreateWatchMs = (timeoutMs: number): number =>
+  Math.max(RETRY_DEFAULTS.lostCreateMinWatchMs, 2 * timeoutMs);
 
 /**
  * What one provider instance remembers across its creates (one instance serves every ServiceAccount of a provider
@@ -185,13 +187,14 @@ export interface CreateOptions {
   watchMs: number;
   /** Default {@link CREATE_RETRIES}. */
   retries?: number;
-  /** First backoff delay in ms (doubles each retry; also the first pause between looks). Default 250. */
+  /** First backoff delay in ms (doubles each retry; also the first pause between looks). Default: client/retry.ts. */
   minDelayMs?: number;
   /** Progress lines (method, path, reason, what next; never a credential). */
   progress?: (line: string) => void;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const timedOut = (e: PimsError): boolean => e.kind === "timeout" || (e.code !== undefined && TIMEOUT_CODES.has(e.code));
 
 /**
  * POST /v2/projects/{project_id}/service-accounts until it succeeds, without ever leaving an account nobody holds
@@ -206,7 +209,7 @@ export async function createAccount(
   const key = `${projectId}\n${req.name}`;
   const startedAt = Date.now();
   const retries = opts.retries ?? CREATE_RETRIES;
-  const minDelayMs = opts.minDelayMs ?? 250;
+  const minDelayMs = opts.minDelayMs ?? RETRY_DEFAULTS.minDelayMs;
   const listPath = `GET /v2/projects/${projectId}/api-keys`;
   /** Accounts named `req.name` created since the first attempt started (service clock) that this process does not hold. */
   const candidates = async (): Promise<OrphanCandidate[]> => {
@@ -247,7 +250,7 @@ export async function createAccount(
     }
     if (found.length > 0) throw fail(failure, { kind: "found", candidates: found });
     if (attempt > retries) throw failure;
-    const delay = backoffMs(attempt, { minDelayMs, maxDelayMs: 8_000 });
+    const delay = backoffMs(attempt, { minDelayMs, maxDelayMs: RETRY_DEFAULTS.maxDelayMs });
     opts.progress?.(
       progressLine(
         "pulumi-pims",
@@ -280,12 +283,12 @@ async function watchLostCreate(
     progressLine(
       "pulumi-pims",
       `${failure.method} ${failure.path}`,
-      `${failure.code === "ECONNABORTED" || failure.kind === "timeout" ? "timeout" : (failure.code ?? "no answer")}: the service may still create the account`,
+      `${timedOut(failure) ? "timeout" : (failure.code ?? "no answer")}: the service may still create the account`,
       `not sent again; watching ${w.listPath} for up to ${formatDuration(w.watchMs)} to name it if it appears`,
     ),
   );
   let [looks, answered, lastError] = [0, 0, ""];
-  for (let pause = w.minDelayMs; ; pause = Math.min(5_000, pause * 2)) {
+  for (let pause = w.minDelayMs; ; pause = Math.min(RETRY_DEFAULTS.lostCreateMaxPauseMs, pause * 2)) {
     looks++;
     try {
       const found = await w.candidates();

@@ -19,33 +19,12 @@ export async function deleteAccount(
   }
 }
 
-/** Projects the user confirms were deleted outside Pulumi: a JSON list or comma-separated ids. */
-export function parseGoneProjects(raw: string | undefined): Set<string> {
-  const text = raw?.trim() ?? "";
-  if (text === "") return new Set();
-  let items: unknown[] = text.split(",");
-  if (text.startsWith("[")) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) items = parsed;
-    } catch {
-      // not JSON: the comma-separated form
-    }
-  }
-  return new Set(
-    items
-      .filter((v): v is string => typeof v === "string")
-      .map((v) => v.trim().replace(/^"|"$/g, ""))
-      .filter((v) => v !== ""),
-  );
-}
-
 export interface GoneCheck {
   projectId: string;
   accountId: string;
   /** The DELETE's 404. */
   notFound: NotFoundError;
-  /** From {@link parseGoneProjects}. */
+  /** Projects the user confirms were deleted outside Pulumi (`pims:goneProjects`, parsed by provider/settings.ts). */
   goneProjects: ReadonlySet<string>;
   warn: (line: string) => void;
 }

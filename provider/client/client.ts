@@ -23,7 +23,7 @@ import {
   PLAIN_ID,
   serverMessage,
 } from "./parse";
-import { installRetry, type RetryOptions } from "./retry";
+import { installRetry, RETRY_DEFAULTS, TIMEOUT_CODES, type RetryOptions } from "./retry";
 import { processScheduler, RateLimitTimeoutError, type Scheduler } from "./scheduler";
 import { recordingAdapter, type WireSink } from "./recorder";
 import { readServiceAccountToken } from "./token";
@@ -49,7 +49,9 @@ export interface ClientOptions extends RetryOptions {
   baseUrl: string;
   /** Service-account token sent as `Authorization: Bearer <token>`. */
   token: string;
-  /** Per-attempt timeout in ms. Default 30000. */
+  /** Where the token came from (`pims:token`, `PIMS_TOKEN`, …): a 401 or 403 names it. provider/settings.ts sets it. */
+  tokenSource?: string;
+  /** Per-attempt timeout in ms. Default `RETRY_DEFAULTS.timeoutMs` (./retry: 30000). */
   timeoutMs?: number;
   /** Replaces axios' transport (tests, proxies). */
   adapter?: AxiosAdapter;
@@ -70,6 +72,8 @@ interface Call {
   path: string;
   body?: unknown;
   query?: Record<string, string | number | undefined>;
+  /** A 403 of this operation is a documented rule of the service, not a credential problem: no credential hint. */
+  ruleOn403?: true;
 }
 
 // One keep-alive agent pair per process: connections are reused across client instances.
@@ -85,6 +89,7 @@ const seg = (s: string): string => encodeURIComponent(s);
 export class PimsClient {
   private readonly http: AxiosInstance;
   private readonly token: string;
+  private readonly tokenSource?: string;
   /** The normalized base address (no trailing slash, no trailing `/v2`). */
   readonly baseUrl: string;
 
@@ -94,12 +99,13 @@ export class PimsClient {
     const problem = baseUrlProblem(options.baseUrl, "baseUrl");
     if (problem) throw new Error(`PimsClient: ${problem}`);
     this.token = options.token;
+    this.tokenSource = options.tokenSource;
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const scheduler = options.scheduler ?? processScheduler();
     const transport = recordingAdapter(axios.getAdapter(options.adapter ?? axios.defaults.adapter), options.record);
     this.http = axios.create({
       baseURL: this.baseUrl,
-      timeout: options.timeoutMs ?? 30_000,
+      timeout: options.timeoutMs ?? RETRY_DEFAULTS.timeoutMs,
       httpAgent,
       httpsAgent,
       // Each attempt (the retries of ./retry too) waits for a slot and the pace of the scheduler, which repeats an
@@ -180,6 +186,7 @@ export class PimsClient {
       method: "PATCH",
       path: `/v2/projects/${seg(projectId)}/volumes/${seg(volumeId)}/resize`,
       body: { newSizeGb },
+      ruleOn403: true,
     });
     return plainText(res.data);
   }
@@ -437,9 +444,10 @@ export class PimsClient {
         status: e.response.status,
         serverMessage: redact(serverMessage(e.response.data, e.response.statusText), secrets),
         attempts,
+        tokenSource: c.ruleOn403 && e.response.status === 403 ? undefined : this.tokenSource,
       });
     }
-    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") {
+    if (e.code !== undefined && TIMEOUT_CODES.has(e.code)) {
       return new TimeoutError({ ...base, code: e.code, serverMessage: "timed out waiting for the service", attempts });
     }
     return new NetworkError({

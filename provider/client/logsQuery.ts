@@ -4,7 +4,7 @@
  */
 import { ValidationError } from "./errors";
 import type { AppLogsQuery } from "./types";
-import { quote } from "./values";
+import { isRfc3339, quote } from "./values";
 
 /** Largest page the service serves. */
 export const MAX_LOG_PAGE_SIZE = 1000;
@@ -32,15 +32,4 @@ export function validateLogsQuery(q: AppLogsQuery): void {
     if (v !== undefined && !isRfc3339(v))
       bad(f, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${quote(v)})`);
   }
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** A full RFC 3339 date-time (date, time and zone), with a real calendar date and time of day. */
-export function isRfc3339(v: string): boolean {
-  const m = RFC3339.exec(v);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
 }

@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from "axios";
-import { isPlainObject } from "./values";
+import { isPlainObject, isRfc3339 } from "./values";
 
 /**
  * The shape of a body or value, never the value:
@@ -101,8 +101,6 @@ export function matchRoute(method: string, pathname: string): { route: string; p
   return found ?? { route: UNMATCHED_ROUTE, params: {} };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
-
 /** Length class of a text body: how long it is, coarsely (a length is not a value, but an exact one could hint at it). */
 export function lengthClass(n: number): string {
   if (n === 0) return "0";
@@ -117,7 +115,7 @@ export function lengthClass(n: number): string {
 function stringShape(s: string): string {
   if (s === "") return "string:empty";
   if (s === "never") return "string:never";
-  if (RFC3339.test(s)) return "string:date-time";
+  if (isRfc3339(s)) return "string:date-time";
   if (/^\d+$/.test(s)) return "string:digits";
   return "string";
 }

@@ -118,7 +118,8 @@ describe("plugin information and configuration", () => {
       await bare.configure({ baseUrl: sim.baseUrl });
       const err = await rejectionOf(bare.create("Project", { name: "no-token" }), Error);
       expect((err as grpc.ServiceError).details).toBe(
-        "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token <token>` " +
+        "pulumi-pims is not configured: set the service-account token with " +
+          "`pulumi config set --secret pims:token <token>` " +
           "or the PIMS_TOKEN environment variable.",
       );
     } finally {
@@ -181,7 +182,7 @@ describe("plugin information and configuration", () => {
 });
 
 describe("resources", () => {
-  test("Check: the same failures as the dynamic host, naming the property and the rule; unknowns are skipped", async () => {
+  test("Check: the dynamic host's failures, naming the property and the rule; unknowns skipped", async () => {
     const project = sim.addProject();
     sim.clearRequests();
     const bad = await plugin.check("ServiceAccount", saInputs(project.id, "", { expiresIn: -1 }));
@@ -252,7 +253,7 @@ describe("resources", () => {
     seen.push(JSON.stringify([preview, outs, updated, jsonOf(read.getProperties())]));
   });
 
-  test("an update that created an account but could not delete the previous one stores the partial state, secret", async () => {
+  test("an update that created an account but failed a delete stores the partial state, secret", async () => {
     const project = sim.addProject();
     const ins = saInputs(project.id, "overlap", { expiresIn: 3600, rotateBeforeExpiry: 1800, keepPreviousToken: true });
     const created = await plugin.create("ServiceAccount", ins);

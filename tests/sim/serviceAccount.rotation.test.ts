@@ -354,7 +354,11 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 403, times: 1 });
     const err = await rejection(provider().delete(id, asState(second)));
     // One account refused: the delete's own error, naming the refused account and the service's answer.
-    expect(err.message).toBe(`deleting service account ${id} in project ${projectId}: 403 injected fault`);
+    expect(err.message).toBe(
+      `deleting service account ${id} in project ${projectId}: 403 injected fault (the token set in pims:token (the ` +
+        "stack config, or the pims.Provider's token) is valid but not allowed to do this: check the grants of its " +
+        "service account, or the service's reason above)",
+    );
     expect(liveIds(projectId)).toEqual([id]);
     // The engine keeps the resource: the next destroy deletes the one left and confirms the other gone (404, listing).
     sim.clearRequests();
