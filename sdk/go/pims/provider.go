@@ -23,6 +23,11 @@ func NewProvider(ctx *pulumi.Context,
 		args = &ProviderArgs{}
 	}
 
+	if args.AllowInsecureHttp == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "PIMS_ALLOW_INSECURE_HTTP"); d != nil {
+			args.AllowInsecureHttp = pulumi.BoolPtr(d.(bool))
+		}
+	}
 	if args.BaseUrl == nil {
 		if d := internal.GetEnvOrDefault(nil, nil, "PIMS_BASE_URL"); d != nil {
 			args.BaseUrl = pulumi.StringPtr(d.(string))
@@ -61,6 +66,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
 	BaseUrl *string `pulumi:"baseUrl"`
 	// Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
@@ -75,6 +82,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+	AllowInsecureHttp pulumi.BoolPtrInput
 	// Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
 	BaseUrl pulumi.StringPtrInput
 	// Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.

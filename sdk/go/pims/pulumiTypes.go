@@ -23,13 +23,13 @@ type ApiKey struct {
 	Description *string `pulumi:"description"`
 	// RFC 3339 timestamp, or the literal `never`.
 	ExpiresAt *string `pulumi:"expiresAt"`
-	// `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read.
+	// `expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or digits); null when the key never expires or the date cannot be read.
 	ExpiresAtEpochMs *float64 `pulumi:"expiresAtEpochMs"`
 	// Unique id of the key.
 	Id *string `pulumi:"id"`
 	// Name of the key (for a service account's key: the account's name).
 	Name *string `pulumi:"name"`
-	// True when `expiresAt` is the literal `never`.
+	// True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).
 	NeverExpires *bool `pulumi:"neverExpires"`
 	// Present when the key was created for a service account.
 	PrincipalId *string `pulumi:"principalId"`
@@ -78,7 +78,7 @@ func (o ApiKeyOutput) ExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ApiKey) *string { return v.ExpiresAt }).(pulumi.StringPtrOutput)
 }
 
-// `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read.
+// `expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or digits); null when the key never expires or the date cannot be read.
 func (o ApiKeyOutput) ExpiresAtEpochMs() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v ApiKey) *float64 { return v.ExpiresAtEpochMs }).(pulumi.Float64PtrOutput)
 }
@@ -93,7 +93,7 @@ func (o ApiKeyOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ApiKey) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// True when `expiresAt` is the literal `never`.
+// True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).
 func (o ApiKeyOutput) NeverExpires() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ApiKey) *bool { return v.NeverExpires }).(pulumi.BoolPtrOutput)
 }

@@ -47,10 +47,10 @@ class ApiKey(dict):
         :param _builtins.str created_at: Creation time, RFC 3339.
         :param _builtins.str description: Description of the key.
         :param _builtins.str expires_at: RFC 3339 timestamp, or the literal `never`.
-        :param _builtins.float expires_at_epoch_ms: `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read.
+        :param _builtins.float expires_at_epoch_ms: `expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or digits); null when the key never expires or the date cannot be read.
         :param _builtins.str id: Unique id of the key.
         :param _builtins.str name: Name of the key (for a service account's key: the account's name).
-        :param _builtins.bool never_expires: True when `expiresAt` is the literal `never`.
+        :param _builtins.bool never_expires: True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).
         :param _builtins.str principal_id: Present when the key was created for a service account.
         :param _builtins.str project_id: Project the key belongs to.
         :param _builtins.str source: Origin of the key, as the service reports it.
@@ -120,7 +120,7 @@ class ApiKey(dict):
     @pulumi.getter(name="expiresAtEpochMs")
     def expires_at_epoch_ms(self) -> Optional[_builtins.float]:
         """
-        `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read.
+        `expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or digits); null when the key never expires or the date cannot be read.
         """
         return pulumi.get(self, "expires_at_epoch_ms")
 
@@ -144,7 +144,7 @@ class ApiKey(dict):
     @pulumi.getter(name="neverExpires")
     def never_expires(self) -> Optional[_builtins.bool]:
         """
-        True when `expiresAt` is the literal `never`.
+        True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).
         """
         return pulumi.get(self, "never_expires")
 

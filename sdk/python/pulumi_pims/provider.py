@@ -19,6 +19,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  gone_projects: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
@@ -27,12 +28,17 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
         :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
         :param pulumi.Input[_builtins.str] gone_projects: Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
         :param pulumi.Input[_builtins.int] rate_limit_timeout_ms: How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
         :param pulumi.Input[_builtins.str] token: Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
         """
+        if allow_insecure_http is None:
+            allow_insecure_http = _utilities.get_env_bool('PIMS_ALLOW_INSECURE_HTTP')
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if base_url is None:
             base_url = _utilities.get_env('PIMS_BASE_URL')
         if base_url is not None:
@@ -53,6 +59,18 @@ class ProviderArgs:
             token = _utilities.get_env('PIMS_TOKEN')
         if token is not None:
             pulumi.set(__self__, "token", token)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")
@@ -121,6 +139,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  gone_projects: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
@@ -132,6 +151,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
         :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
         :param pulumi.Input[_builtins.str] gone_projects: Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
@@ -162,6 +182,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  gone_projects: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
@@ -176,6 +197,9 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            if allow_insecure_http is None:
+                allow_insecure_http = _utilities.get_env_bool('PIMS_ALLOW_INSECURE_HTTP')
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             if base_url is None:
                 base_url = _utilities.get_env('PIMS_BASE_URL')
             __props__.__dict__["base_url"] = base_url

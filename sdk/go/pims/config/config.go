@@ -11,6 +11,19 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "pims:allowInsecureHttp")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "PIMS_ALLOW_INSECURE_HTTP"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
 // Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
 func GetBaseUrl(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "pims:baseUrl")

@@ -14,6 +14,11 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 
+allowInsecureHttp: Optional[bool]
+"""
+Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+"""
+
 baseUrl: Optional[str]
 """
 Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.

@@ -21,6 +21,13 @@ __config__ = pulumi.Config('pims')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
+    def allow_insecure_http(self) -> Optional[bool]:
+        """
+        Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+        """
+        return __config__.get_bool('allowInsecureHttp') or _utilities.get_env_bool('PIMS_ALLOW_INSECURE_HTTP')
+
+    @_builtins.property
     def base_url(self) -> Optional[str]:
         """
         Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
