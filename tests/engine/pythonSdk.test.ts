@@ -14,6 +14,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createPimsStack, engineEnv, ensureEngine, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { projectDeleteWarning } from "../../provider/project";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import {
@@ -184,5 +185,6 @@ test("destroy deletes every account: 0 live accounts", async () => {
   // The service cannot delete a project: the Project leaves the stack, the project stays in the service.
   expect(team).toBeDefined();
   expect(sim.projects().map((p) => p.id)).toContain(team?.id);
+  expect(engineText).toContain(projectDeleteWarning(team?.id ?? "", "python-sdk-team"));
   expectNoPlaintextSecrets(engineText, [sim.token, ...sim.issuedSecrets()], "the engine's output");
 });
