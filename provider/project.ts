@@ -100,7 +100,10 @@ export class ProjectProvider
   }
 
   // ---- diff ----
-  /** A name change (or a name unknown at preview) replaces the project; the new one is created first. */
+  /**
+   * A name change (or a name unknown at preview) replaces the project; the new one is created first. Nothing else
+   * changes, so there is no update: diff never answers an in-place change.
+   */
   async diff(_id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.DiffResult> {
     const replaces = changedKeys(olds, news, REPLACE_ON);
     return replaces.length > 0
@@ -138,21 +141,6 @@ export class ProjectProvider
       );
     }
     return { id, props };
-  }
-
-  // ---- update ----
-  /** Not reached in practice (every change replaces); keeps the outputs intact if the engine calls it. */
-  async update(
-    id: string,
-    olds: ProjectOutputs,
-    news: ProjectInputs,
-  ): Promise<pulumi.dynamic.UpdateResult<ProjectOutputs>> {
-    if (news.name !== olds.name) {
-      throw new Error(
-        `pulumi-pims: project ${id} cannot be renamed in place (the service has no rename operation); a name change replaces the project.`,
-      );
-    }
-    return { outs: outputs({ name: olds.name, projectId: olds.projectId ?? id }) };
   }
 
   // ---- delete ----

@@ -189,6 +189,36 @@ export function isPimsError(e: unknown): e is PimsError {
 }
 
 /**
+ * An argument refused before any request was sent (an SDK function's, an app-log filter, the CLI's): a rule of this
+ * package, not an answer of the service, so it has no status, method or path. The message reads
+ * `<action>: <field> <rule>`, e.g. `checking getInvoices arguments: projectId must not be empty`.
+ */
+export class ArgumentError extends Error {
+  /** Always `argument`. */
+  readonly kind = "argument";
+  /** What was being checked, e.g. `checking getInvoices arguments`. */
+  readonly action: string;
+  /** The argument, e.g. `projectId`. */
+  readonly field: string;
+  /** The rule it breaks, e.g. `must not be empty`. */
+  readonly rule: string;
+
+  /** @param action What was being checked. @param field The argument. @param rule The rule it breaks. */
+  constructor(action: string, field: string, rule: string) {
+    super(`${action}: ${field} ${rule}`);
+    this.name = new.target.name;
+    this.action = action;
+    this.field = field;
+    this.rule = rule;
+  }
+
+  /** The message: what was checked, the argument and the rule. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/**
  * A successful create-service-account answer (2xx) that names the new account (`accountId`) but carries no token
  * secret that can be identified unambiguously. The account exists on the service and nobody holds its token: the
  * caller must delete it. `members` lists the member names seen in the token object (names only, never values).

@@ -2,7 +2,7 @@
  * Checks of app-log query filters, made before any request so a bad filter costs no call and names the rule.
  * Query names as the service reads them on `GET /v2/projects/{project_id}/apps/{app_id}/logs`.
  */
-import { ValidationError } from "./errors";
+import { ArgumentError } from "./errors";
 import type { AppLogsQuery } from "./types";
 import { isRfc3339, quote } from "./values";
 
@@ -11,15 +11,10 @@ export const MAX_LOG_PAGE_SIZE = 1000;
 const LOG_STREAMS = ["stdout", "stderr"] as const;
 const LOG_DIRECTIONS = ["forward", "backward"] as const;
 
-/** Checks app-log filters before any call. Throws `ValidationError` naming the field and the rule. */
+/** Checks app-log filters before any call. Throws `ArgumentError` naming the field and the rule. */
 export function validateLogsQuery(q: AppLogsQuery): void {
   const bad = (field: string, rule: string): never => {
-    throw new ValidationError({
-      action: "checking app log filters",
-      method: "GET",
-      path: "(not sent)",
-      serverMessage: `${field} ${rule}`,
-    });
+    throw new ArgumentError("checking app log filters", field, rule);
   };
   if (q.pageSize !== undefined && (!Number.isInteger(q.pageSize) || q.pageSize < 1 || q.pageSize > MAX_LOG_PAGE_SIZE))
     bad("pageSize", `must be an integer from 1 to ${MAX_LOG_PAGE_SIZE} (got ${q.pageSize})`);

@@ -11,7 +11,7 @@
  * pass credentials explicitly start quickly.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
+import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
 import { clientFor, programConfig } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { Provider, ProviderCallSettings } from "../providerResource";
@@ -110,12 +110,7 @@ async function providerSettings(provider: Provider): Promise<ProviderCallSetting
   if (out === undefined) {
     const got =
       typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
-    throw new ValidationError({
-      action: "checking the provider option",
-      method: "-",
-      path: "(not sent)",
-      serverMessage: `provider must be a pims.Provider (got ${got})`,
-    });
+    throw new ArgumentError("checking the provider option", "provider", `must be a pims.Provider (got ${got})`);
   }
   const settled = out as unknown as Settled<ProviderCallSettings>;
   if (settled.isKnown !== undefined && settled.promise !== undefined) {

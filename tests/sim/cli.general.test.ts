@@ -124,6 +124,13 @@ describe("pims", () => {
     expectNoPlaintextSecrets(refused.stderr + allowed.stderr, [sim.token], "the CLI output");
   });
 
+  it("an argument the function refuses is a usage error: exit 2, its rule, no request", async () => {
+    const r = await pims(["invoices", " "]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: checking getInvoices arguments: projectId must not be empty\n");
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it("--base-url replaces PIMS_BASE_URL", async () => {
     const { p } = seedApp();
     sim.addInvoice(p, { id: "in_flag" });

@@ -375,6 +375,8 @@ describe("functions (Invoke)", () => {
     expect(bad.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
       ["projectId", "projectId must not be empty"],
     ]);
+    const filter = await plugin.invoke("pims:index:getAppLogs", { projectId: "p-1", appId: "p-1-web", pageSize: 5000 });
+    expect(filter.getFailuresList().map((f) => f.getProperty())).toEqual(["pageSize"]);
     expect(sim.requests).toEqual([]);
   });
 
