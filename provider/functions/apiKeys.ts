@@ -1,5 +1,5 @@
 /** API keys of a project: `GET /v2/projects/{project_id}/api-keys` (the SDK's getApiKeys and the plugin's Invoke). */
-import type { ApiKey } from "../client";
+import { readExpiry, type ApiKey } from "../client";
 import { requireId, type ClientSource } from "./args";
 
 /** Arguments of `getApiKeys`. */
@@ -15,9 +15,12 @@ export interface GetApiKeysArgs {
  * the caller's job to keep the value out of logs and outputs (wrap it with `pulumi.secret`).
  */
 export interface ApiKeyInfo extends ApiKey {
-  /** True when `expiresAt` is the literal `never`. */
+  /** True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means). */
   neverExpires: boolean;
-  /** `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read. */
+  /**
+   * `expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or
+   * digits); null when the key never expires or the date cannot be read.
+   */
   expiresAtEpochMs: number | null;
 }
 
@@ -28,9 +31,8 @@ export interface GetApiKeysOutputResult {
 }
 
 function apiKeyInfo(key: ApiKey): ApiKeyInfo {
-  const neverExpires = key.expiresAt.trim().toLowerCase() === "never";
-  const ms = neverExpires ? NaN : Date.parse(key.expiresAt);
-  return { ...key, neverExpires, expiresAtEpochMs: Number.isNaN(ms) ? null : ms };
+  const expiry = readExpiry(key.expiresAt);
+  return { ...key, neverExpires: expiry.never, expiresAtEpochMs: expiry.epochMs };
 }
 
 /** The project's API keys in the service's order, each with its expiry as a number. */

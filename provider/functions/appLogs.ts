@@ -67,7 +67,7 @@ function isoInstant(fn: string, field: string, v: string | Date | undefined): st
 
 /**
  * Checks {@link GetAppLogsArgs} without sending anything and returns the service query and the limit.
- * Throws a `ValidationError` naming the field and the rule.
+ * Throws an `ArgumentError` naming the field and the rule.
  */
 export function appLogsQueryFor(args: GetAppLogsArgs, fn = "getAppLogs"): { query: AppLogsQuery; limit: number } {
   requireId(fn, "projectId", args?.projectId);

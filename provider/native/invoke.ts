@@ -13,6 +13,9 @@ import { configureRequest } from "./config";
 import { PluginError } from "./lifecycle";
 import { fromStruct, toStruct, type Props } from "./values";
 
+/** How a 401 or 403 names the token a function used. */
+const TOKEN_SOURCE = { tokenSource: "pims:token (the stack config, or the explicit provider's token)" };
+
 /** The function of a token `pims:index:<name>`, or undefined. */
 function functionOf(tok: string): FunctionName | undefined {
   const m = /^pims:index:(\w+)$/.exec(tok);
@@ -26,7 +29,7 @@ export async function invoke(req: provproto.InvokeRequest, settings: Props): Pro
   const fn = FUNCTIONS[name];
   const args = fromStruct(req.getArgs());
   const { values } = configureRequest(settings);
-  const client = () => clientFor(values, { onRetry: (info) => progress(retryLine(info)) });
+  const client = () => clientFor(values, { onRetry: (info) => progress(retryLine(info)) }, undefined, TOKEN_SOURCE);
   const resp = new provproto.InvokeResponse();
   try {
     const result = await fn.run(coerceArgs(name, args.props) as never, client);

@@ -7,7 +7,7 @@
 import { sendWarningsToEngine } from "./engineLog";
 import { serve } from "./server";
 
-/** The engine's address among the plugin's arguments (the engine may put `--logtostderr`, `-v=N`, `--tracing X` first). */
+/** The engine's address among the plugin's arguments (`--logtostderr`, `-v=N`, `--tracing X` may come first). */
 export function engineAddressOf(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--tracing") i += 1;

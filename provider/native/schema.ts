@@ -277,8 +277,13 @@ function marked(
   );
 }
 
-/** The Go SDK's package directory within its module (the module path is the SDK generator's to set). */
-export const GO_IMPORT_BASE_PATH = "github.com/pulumi-pims/pulumi-pims/sdk/go/pims";
+/**
+ * The Go SDK's import path: package `pims` of the module `pulumi-pims/sdk/go` (sdk/go/go.mod). No dot in the first
+ * element: this repository has no public address yet, and such a path is never looked up on the network, so it
+ * cannot name a made-up one; users reach it with a `replace` to their copy (docs/go.md). Once the repository has an
+ * address, this becomes `<address>/sdk/go/pims` and tags `sdk/go/vX.Y.Z` publish it, as provider repositories do.
+ */
+export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
 
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
 export function pimsSchema(version: string = packageVersion()): Record<string, unknown> {
@@ -333,7 +338,6 @@ export function pimsSchema(version: string = packageVersion()): Record<string, u
     language: {
       python: {
         packageName: "pulumi_pims",
-        requires: { pulumi: ">=3.0.0,<4.0.0" },
         pyproject: { enabled: true },
         respectSchemaVersion: true,
       },

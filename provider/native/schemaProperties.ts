@@ -152,9 +152,12 @@ export const API_KEY = {
   createdAt: str("Creation time, RFC 3339."),
   updatedAt: str("Last update time, RFC 3339."),
   expiresAt: str("RFC 3339 timestamp, or the literal `never`."),
-  neverExpires: bool("True when `expiresAt` is the literal `never`."),
+  neverExpires: bool(
+    "True when the key never expires: `expiresAt` is `never` (any case), or 0 (as `expiresIn` 0 means).",
+  ),
   expiresAtEpochMs: num(
-    "`expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot " + "be read.",
+    "`expiresAt` in milliseconds since the epoch, read as RFC 3339, epoch seconds or epoch milliseconds (numbers or " +
+      "digits); null when the key never expires or the date cannot be read.",
   ),
 } satisfies Props<ApiKeyInfo>;
 export const INVOICE = {
@@ -263,7 +266,7 @@ export const OBJECT_TYPES = {
  * `pulumi:providers:pims`, then the environment variable named in `defaultInfo`.
  */
 export const CONFIG: Record<
-  "token" | "baseUrl" | "maxConcurrency" | "rateLimitTimeoutMs" | "goneProjects",
+  "token" | "baseUrl" | "allowInsecureHttp" | "maxConcurrency" | "rateLimitTimeoutMs" | "goneProjects",
   PropertySpec
 > = {
   token: {
@@ -280,6 +283,14 @@ export const CONFIG: Record<
       "Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the " +
       "environment variable `PIMS_BASE_URL`.",
     defaultInfo: { environment: ["PIMS_BASE_URL"] },
+  },
+  allowInsecureHttp: {
+    type: "boolean",
+    description:
+      "Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that " +
+      "terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else " +
+      "false.",
+    defaultInfo: { environment: [SETTINGS.allowInsecureHttp.env] },
   },
   maxConcurrency: {
     type: "integer",

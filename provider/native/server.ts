@@ -4,8 +4,6 @@
  * GetPluginInfo, GetSchema, CheckConfig / DiffConfig / Configure (the provider's settings: ./config), the resource
  * methods (./lifecycle, over the same provider objects the dynamic host runs), Invoke (./invoke), Cancel.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
@@ -19,25 +17,11 @@ import { inCall } from "./engineLog";
 import { configArgs, configFailures, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
+import { packageVersion, pimsSchema } from "./schema";
 import { fromStruct, toStruct, type Props } from "./values";
 
-/** The version GetPluginInfo reports: this package's (its package.json, above this file in source and in bin/). */
-export function pluginVersion(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (!fs.existsSync(file)) continue;
-    const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version?: string };
-    if (pkg.name === "pulumi-pims" && typeof pkg.version === "string") return pkg.version;
-  }
-  throw new Error("pulumi-pims: the package's package.json was not found above the plugin");
-}
-
-/** The schema GetSchema returns (./schema). Loaded on first use: most runs never ask for it. */
-function schemaText(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
-  const mod = require("./schema") as { pimsSchema(version?: string): unknown };
-  return JSON.stringify(mod.pimsSchema(pluginVersion()));
-}
+/** The schema GetSchema returns, at this package's version (GetPluginInfo reports the same version). */
+const schemaText = (): string => JSON.stringify(pimsSchema(packageVersion()));
 
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 
@@ -107,7 +91,7 @@ export class PimsProviderServer {
         if (req.getVersion() !== 0) throw new Error(`pulumi-pims: unsupported schema version ${req.getVersion()}`);
         return new provproto.GetSchemaResponse().setSchema(schemaText());
       }),
-      getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(pluginVersion())),
+      getPluginInfo: unary(async () => new plugproto.PluginInfo().setVersion(packageVersion())),
       checkConfig: unary(async (req: provproto.CheckRequest) => this.checkConfig(req)),
       diffConfig: unary(async (req: provproto.DiffRequest) => this.diffConfig(req)),
       configure: unary(async (req: provproto.ConfigureRequest) => this.configure(req)),

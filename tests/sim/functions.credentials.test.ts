@@ -36,7 +36,12 @@ describe("errors and credentials", () => {
     const badToken = "pims_sa_definitely_not_a_valid_token_0001";
     const err = await rejection(getApiKeys({ projectId: p }, opts({ token: badToken })));
     expect(err).toMatchObject({ kind: "auth", status: 401 });
-    expect(err.message).toBe(`listing API keys of project ${p}: 401 invalid or missing bearer token`);
+    // The service's message, then which credential was used and what to check (never the token itself).
+    expect(err.message).toBe(
+      `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in the token option of ` +
+        "the call was refused: check that it is the whole token of a live service account of this service and that " +
+        "it has not expired)",
+    );
     expectNoPlaintextSecrets(
       `${String(err)} ${JSON.stringify(err)} ${err.stack ?? ""}`,
       [badToken, sim.token],

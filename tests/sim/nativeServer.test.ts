@@ -118,7 +118,8 @@ describe("plugin information and configuration", () => {
       await bare.configure({ baseUrl: sim.baseUrl });
       const err = await rejectionOf(bare.create("Project", { name: "no-token" }), Error);
       expect((err as grpc.ServiceError).details).toBe(
-        "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token <token>` " +
+        "pulumi-pims is not configured: set the service-account token with " +
+          "`pulumi config set --secret pims:token <token>` " +
           "or the PIMS_TOKEN environment variable.",
       );
     } finally {
@@ -139,6 +140,36 @@ describe("plugin information and configuration", () => {
     }
   });
 
+  test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
+    const r = await plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
+    const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
+    expect(schema.name).toBe("pims");
+    expect(schema.version).toBe((require("../../package.json") as { version: string }).version);
+    expect(Object.keys(schema.resources).sort()).toEqual([
+      "pims:index:AppSecrets",
+      "pims:index:Project",
+      "pims:index:ServiceAccount",
+      "pims:index:VolumeSize",
+    ]);
+    const err = await rejectionOf(plugin.call("getSchema", new provproto.GetSchemaRequest().setVersion(1)), Error);
+    expect((err as grpc.ServiceError).details).toBe("pulumi-pims: unsupported schema version 1");
+  });
+
+  test("Cancel, Attach and GetMappings answer; Parameterize, Call and Construct are UNIMPLEMENTED", async () => {
+    await plugin.call("cancel", new emptyproto.Empty());
+    await plugin.call("attach", new plugproto.PluginAttach().setAddress("127.0.0.1:1"));
+    const ms = await plugin.call<provproto.GetMappingsResponse>("getMappings", new provproto.GetMappingsRequest());
+    expect(ms.getProvidersList()).toEqual([]);
+    for (const [method, req] of [
+      ["parameterize", new provproto.ParameterizeRequest()],
+      ["call", new provproto.CallRequest()],
+      ["construct", new provproto.ConstructRequest()],
+    ] as const) {
+      const err = await rejectionOf(plugin.call(method, req), Error);
+      expect((err as grpc.ServiceError).code).toBe(grpc.status.UNIMPLEMENTED);
+    }
+  });
+
   test("GetMapping answers an empty mapping; Handshake and Construct are UNIMPLEMENTED", async () => {
     const m = await plugin.call<provproto.GetMappingResponse>(
       "getMapping",
@@ -151,7 +182,7 @@ describe("plugin information and configuration", () => {
 });
 
 describe("resources", () => {
-  test("Check: the same failures as the dynamic host, naming the property and the rule; unknowns are skipped", async () => {
+  test("Check: the dynamic host's failures, naming the property and the rule; unknowns skipped", async () => {
     const project = sim.addProject();
     sim.clearRequests();
     const bad = await plugin.check("ServiceAccount", saInputs(project.id, "", { expiresIn: -1 }));
@@ -201,6 +232,13 @@ describe("resources", () => {
     expect(jsonOf(read.getInputs())).toEqual(ins);
 
     sim.clearRequests();
+    const previewed = jsonOf(
+      (
+        await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotationTrigger: "r2" }, true)
+      ).getProperties(),
+    );
+    expect(revealed(previewed)).toMatchObject({ rotationTrigger: "r2", serviceAccountId: UNKNOWN, token: UNKNOWN });
+    expect(secretKeysOf(previewed)).toEqual(["previousToken", "token"]);
     const updated = jsonOf(
       (
         await plugin.update("ServiceAccount", created.getId(), outs, { ...ins, rotateBeforeExpiry: 60 })
@@ -215,7 +253,7 @@ describe("resources", () => {
     seen.push(JSON.stringify([preview, outs, updated, jsonOf(read.getProperties())]));
   });
 
-  test("an update that created an account but could not delete the previous one stores the partial state, secret", async () => {
+  test("an update that created an account but failed a delete stores the partial state, secret", async () => {
     const project = sim.addProject();
     const ins = saInputs(project.id, "overlap", { expiresIn: 3600, rotateBeforeExpiry: 1800, keepPreviousToken: true });
     const created = await plugin.create("ServiceAccount", ins);
@@ -337,6 +375,8 @@ describe("functions (Invoke)", () => {
     expect(bad.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
       ["projectId", "projectId must not be empty"],
     ]);
+    const filter = await plugin.invoke("pims:index:getAppLogs", { projectId: "p-1", appId: "p-1-web", pageSize: 5000 });
+    expect(filter.getFailuresList().map((f) => f.getProperty())).toEqual(["pageSize"]);
     expect(sim.requests).toEqual([]);
   });
 

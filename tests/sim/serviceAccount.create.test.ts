@@ -103,7 +103,7 @@ describe("creates that fail", () => {
     expect(sim.issuedSecrets()).toContain(outs.token);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0][0])).toMatch(
-      /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ ms$/,
+      /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ms$/,
     );
   });
 

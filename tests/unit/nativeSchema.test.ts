@@ -27,6 +27,8 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 const SOURCES = [
   "provider/project.ts",
   "provider/serviceAccount.ts",
+  "provider/serviceAccountChecks.ts",
+  "provider/serviceAccountRotation.ts",
   "provider/volumeSize.ts",
   "provider/appSecrets.ts",
   "provider/client/types.ts",
@@ -242,8 +244,7 @@ describe("the schema", () => {
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
     expect(schema.config.variables.token.secret).toBe(true);
     const keys = Object.keys(schema.config.variables);
-    for (const s of Object.values(SETTINGS))
-      if ("configKey" in s) expect(keys).toContain(s.configKey.replace(/^pims:/, ""));
+    for (const [name, s] of Object.entries(SETTINGS)) if (s.set !== "env") expect(keys).toContain(name);
     expect(keys).toEqual(expect.arrayContaining([...membersOf("ProviderArgs").keys(), "goneProjects"]));
     expect(Object.entries(schema.config.variables).filter(([, p]) => (p as P.PropertySpec).secret)).toHaveLength(1);
   });

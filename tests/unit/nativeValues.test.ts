@@ -7,12 +7,11 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
-import { configArgs, configFailures, configureRequest } from "../../provider/native/config";
+import { configArgs, configFailures, configureRequest, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
 import { engineAddressOf } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/resources";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
-import { pluginStackConfig } from "../../provider/settings";
 
 const sec = (value: unknown): Record<string, unknown> => ({ [SECRET_SIG]: SECRET_VALUE, value });
 
@@ -26,7 +25,7 @@ describe("values", () => {
     expect(containsSecret({ x: [{ y: sec("z") }] })).toBe(true);
   });
 
-  test("outputs: undefined and __provider dropped, the named keys wrapped (unknown ones too), nothing wrapped twice", () => {
+  test("outputs: undefined and __provider dropped, the named keys wrapped (unknowns too), none twice", () => {
     const out = toStruct({ token: "t", previousToken: UNKNOWN, x: undefined, __provider: "p", s: sec("k") }, [
       "token",
       "previousToken",
@@ -70,7 +69,7 @@ describe("provider settings", () => {
     const bad = { token: "", baseUrl: "http://x?q=1", maxConcurrency: 0, rateLimitTimeoutMs: "x" };
     expect(configFailures(bad, "urn:pulumi:dev::p::pulumi:providers:pims::default_0_2_0").map((f) => f.reason)).toEqual(
       [
-        "pims:token must be a non-empty string (got an empty one)",
+        "pims:token must not be empty",
         expect.stringMatching(/^pims:baseUrl must be an absolute http\(s\) URL .*it has a query\)$/),
         "pims:maxConcurrency must be a whole number >= 1 (got 0)",
         'pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "x")',

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { AppSecrets, getInvoices, Provider, ProviderArgumentError, ServiceAccount, VolumeSize } from "../../sdk";
-import { ValidationError } from "../../provider/client";
+import { ArgumentError } from "../../provider/client";
 import { BASE_URL_RULE } from "../../provider/client/baseUrl";
 import { captureRegistrations, expectNoPlaintextSecrets, outputValue, rejectionOf } from "../helpers";
 
@@ -203,7 +203,7 @@ describe("functions given a provider", () => {
   test("something other than a pims.Provider is refused before any request", async () => {
     const err = await rejectionOf(
       getInvoices({ projectId: "p-1" }, { provider: {} as unknown as Provider }),
-      ValidationError,
+      ArgumentError,
     );
     expect(err.message).toContain("provider must be a pims.Provider (got Object)");
   });

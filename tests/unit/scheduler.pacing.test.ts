@@ -149,7 +149,7 @@ describe("Scheduler: progress", () => {
     await clock.advance(19_000);
     expect(lines).toHaveLength(4); // at 0, 5, 10 and 15 s
     expect(lines[1]).toContain("3 requests waiting, 0 in flight");
-    expect(lines[1]).toContain("resuming in 15 s");
+    expect(lines[1]).toContain("resuming in 15s");
     await clock.advance(5000);
     await all;
     expect(clock.pending).toBe(0);

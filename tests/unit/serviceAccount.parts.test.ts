@@ -18,7 +18,7 @@ import {
 } from "../../provider/client";
 import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccountListing";
 import { createFailureKind } from "../../provider/client/retry";
-import { parseGoneProjects } from "../../provider/serviceAccountDelete";
+import { parseList as parseGoneProjects } from "../../provider/client/values";
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccount } from "../../sdk/serviceAccount";
 import { providerShim } from "../../sdk/shim";
@@ -174,7 +174,7 @@ describe("accounts and possible orphans from API keys", () => {
       watchedMs: 20_000,
     });
     expect(none.message).toMatch(
-      /may still create the account: no account named "ci" appeared in project p-1 within 20 s \(4 looks at GET \/v2\/projects\/p-1\/api-keys\)/,
+      /may still create the account: no account named "ci" appeared in project p-1 within 20s \(4 looks at GET \/v2\/projects\/p-1\/api-keys\)/,
     );
     expect(none.message).toContain("created after 2026-01-02T00:00:00.000Z");
     expect(none.message).toContain("`pims service-accounts list p-1`");
