@@ -8,8 +8,10 @@
  * default provider's stored inputs (`baseUrl`, `token` encrypted) say where those calls go: the simulator is started
  * at that address with that token (decrypted, never written in plaintext), or on a free port with the stored address
  * rewritten. It holds the same objects as when the fixture was written (same ids, token ids and tokens). Then:
- *   - refresh: no call to the service, nothing changes, the stored tokens and app secrets survive;
- *   - destroy: one DELETE per stored service account (current and previous), each 200, none left live; one warning
+ *   - refresh: one call, the API-key listing of each project holding ServiceAccounts (the only read the service
+ *     has), nothing changes, the stored tokens and app secrets survive;
+ *   - destroy: one DELETE per stored service account (current and previous), each 200, plus the run's one listing per
+ *     project, none left live; one warning
  *     each for the Project, the VolumeSize and the AppSecrets; an empty state; no secret in the engine's output.
  */
 import * as fs from "node:fs";
@@ -83,6 +85,11 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
     let revealed: Deployment;
     let secrets: string[] = [];
     const output: string[] = [];
+    /** The one API-key listing per project holding ServiceAccounts that a refresh or destroy run takes. */
+    const listings = (): string[] =>
+      [...new Set(all(revealed, TYPE("ServiceAccount")).map((r) => (r.outputs as { projectId: string }).projectId))]
+        .sort()
+        .map((projectId) => `GET /v2/projects/${projectId}/api-keys 200`);
     const collect = { onOutput: (s: string) => void output.push(s), onError: (s: string) => void output.push(s) };
 
     beforeAll(async () => {
@@ -164,13 +171,13 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       expect(fixture.stateText).not.toMatch(TOKEN_PATTERN);
     });
 
-    test("refresh: no call, nothing changes, the stored tokens and secrets survive", async () => {
+    test("refresh: one listing per project, nothing changes, the stored tokens and secrets survive", async () => {
       const before = resourcesOf(revealed).map((r) => [r.urn, r.id, r.outputs]);
       const result = await stack.refresh(collect);
       expect(
         Object.entries(result.summary.resourceChanges ?? {}).filter(([k, n]) => k !== "same" && (n ?? 0) > 0),
       ).toEqual([]);
-      expect(sim.requests).toEqual([]);
+      expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(listings());
       expect(resourcesOf(await stack.exportStack()).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
     });
 
@@ -181,9 +188,12 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
         ),
       );
       expect(stored).toHaveLength(3);
+      sim.clearRequests();
       const result = await stack.destroy(collect);
       expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
-      expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(stored.sort());
+      expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
+        [...stored, ...listings()].sort(),
+      );
       expect(sim.serviceAccounts()).toEqual([]);
       const text = output.join("");
       const project = one(revealed, TYPE("Project"));

@@ -331,11 +331,16 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     );
   });
 
-  test("refresh keeps the state and calls no service", async () => {
+  test("refresh keeps the state; its only calls are each project's API-key listing, once, by its provider", async () => {
     sim.clearRequests();
     const refresh = await stack.refresh(engine.opts);
     expect(refresh.summary.resourceChanges).toEqual({ same: 8 });
-    expect(calls()).toEqual([]);
+    expect(calls().sort()).toEqual(
+      [
+        `GET /v2/projects/${home.projectId}/api-keys as admin`,
+        `GET /v2/projects/${partner.projectId}/api-keys as ${partner.accountId}`,
+      ].sort(),
+    );
     expect((await shown("deployer")).token).toBe(deployerToken);
   });
 
