@@ -43,10 +43,10 @@ interface UpRun {
   plaintextSecretsInState: number;
 }
 
-const PROJECTS = ["p-bench0051", "p-bench0052"];
+export const PROJECTS = ["p-bench0051", "p-bench0052"];
 
 /** 20 ServiceAccounts, 15 VolumeSizes, 15 AppSecrets: the same inputs and the same HTTP calls in both variants. */
-function plan(i: number): {
+export function plan(i: number): {
   sa: ServiceAccountArgs;
   vol: VolumeSizeArgs;
   sec: AppSecretsArgs & { secrets: Record<string, string> };

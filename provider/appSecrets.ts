@@ -48,6 +48,8 @@ const OUTPUT_KEY_SET: Record<keyof AppSecretsOutputs, true> = {
 };
 /** The output keys, which the SDK class seeds on the resource. */
 export const APP_SECRETS_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
+/** The outputs stored as secrets (`additionalSecretOutputs` of the SDK class; `secret` in the plugin's schema). */
+export const APP_SECRETS_SECRET_OUTPUTS = ["secrets"] satisfies Array<keyof AppSecretsOutputs>;
 
 /** Rules for secret names. */
 export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;

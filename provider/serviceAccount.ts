@@ -12,7 +12,8 @@
  * - the tokens are carried unchanged through `update` and `read`; import is refused.
  * This file is the lifecycle (check, diff, create, read, update, delete, in that order). The inputs and their rules:
  * ./serviceAccountChecks. The window, the overlap and the previous and retired accounts: ./serviceAccountRotation.
- * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete.
+ * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete. Refresh (accounts deleted
+ * outside the stack): ./serviceAccountRefresh. Accounts no state holds (interrupted runs): ./serviceAccountAudit.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { RETRY_DEFAULTS } from "./client/retry";
@@ -20,6 +21,10 @@ import { progress, PimsProviderBase } from "./providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./serviceAccountCreate";
 import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./serviceAccountChecks";
 import { deleteAccount } from "./serviceAccountDelete";
+import { auditLine } from "./serviceAccountAudit";
+import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./serviceAccountRefresh";
+import { heldIds, type ListingResult, runMemory } from "./serviceAccountRun";
+import { clientFor, resolveCredentials } from "./settings";
 import {
   afterUpdate,
   needsUpdate,
@@ -93,6 +98,7 @@ export class ServiceAccountProvider
    */
   async diff(_id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.DiffResult> {
     const after = normalized(news);
+    runMemory().hold(olds?.projectId, heldIds(olds, _id)); // the accounts this state holds are no orphans
     const rotate = rotationReasons(olds, after, this.now());
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
@@ -109,9 +115,41 @@ export class ServiceAccountProvider
   }
 
   // ---- read ----
-  /** The stored properties unchanged, tokens included (the service cannot read an account); import is refused. */
+  /**
+   * Refresh: the run's listing of the project decides (./serviceAccountRefresh): accounts it still shows keep their
+   * stored outputs exactly, tokens included; accounts it positively no longer shows are dropped (a gone current account
+   * takes the resource out of the state); anything uncertain is kept, with why. Also names accounts no state holds
+   * (./serviceAccountAudit). Import is refused: the service returns a token only when it creates the account.
+   */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
-    if (props && typeof props.projectId === "string" && typeof props.token === "string") return { id, props };
+    if (props && typeof props.projectId === "string" && typeof props.token === "string") {
+      const { projectId } = props;
+      runMemory().hold(projectId, heldIds(props, id));
+      const listing = await this.look(projectId); // missing credentials too: a failed look, kept with why
+      let credentials = { baseUrl: "", token: "" };
+      try {
+        credentials = resolveCredentials(this.configured);
+      } catch {
+        // missing credentials: the failed look says so, and everything is kept
+      }
+      const { baseUrl, token: ownToken } = credentials;
+      const out = await refreshAccounts(
+        id,
+        { ...props },
+        {
+          listing,
+          run: runMemory(),
+          listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
+          lagMs: this.settings().listingLagMs ?? DEFAULT_LISTING_LAG_MS,
+          nowMs: this.now(),
+          probe: (token) => probeToken(clientFor({ ...this.configured, token }, { retries: 1 }), projectId),
+          ownToken,
+        },
+      );
+      out.lines.forEach((line) => progress(line));
+      if (listing.ok) this.audit(projectId, [props.name], listing); // a failed look is said once, above
+      return out.id === "" ? { id: "" } : { id, props: out.props as unknown as ServiceAccountOutputs };
+    }
     throw new Error(
       `pulumi-pims: cannot read service account ${id}: the service has no read operation and returns a token's ` +
         "secret only when the account is created, so an existing account cannot be imported or adopted. Declare a " +
@@ -135,11 +173,15 @@ export class ServiceAccountProvider
     const ins = normalized(news);
     const reasons = rotationReasons(olds, ins, this.now());
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
+    runMemory().hold(olds.projectId, heldIds(olds, id));
     const created = rotate ? await this.newAccount(ins) : undefined;
     const { next, retire } = afterUpdate(olds, ins, created);
+    if (created || retire.length > 0)
+      this.audit(olds.projectId, [olds.name, ins.name], await this.look(olds.projectId));
     const failed = await this.deleteAll(olds.projectId, retire);
     const outs = outputs({ ...next, retiredServiceAccountIds: failed.map((f) => f.id) });
-    if (created) progress(rotatedLine(ins, reasons, created, olds.serviceAccountId, retire, failed));
+    const kept = next.previousServiceAccountId ?? olds.serviceAccountId;
+    if (created) progress(rotatedLine(ins, reasons, created, kept, retire, failed));
     if (failed.length === 0) return { outs };
     const message = retireFailedMessage(ins.name, olds.projectId, created, failed);
     const provider = (news as unknown as Record<string, unknown>).__provider;
@@ -156,11 +198,9 @@ export class ServiceAccountProvider
     const projectId: unknown = props?.projectId;
     if (typeof projectId !== "string" || projectId === "")
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
-    const ids = [
-      ...(props.retiredServiceAccountIds ?? []),
-      props.previousServiceAccountId,
-      props.serviceAccountId ?? id,
-    ];
+    const ids = heldIds(props, id);
+    runMemory().hold(projectId, ids);
+    if (!this.settings().goneProjects.has(projectId)) this.audit(projectId, [props.name], await this.look(projectId));
     const failed = await this.deleteAll(projectId, ids);
     if (failed.length === 1) throw failed[0].cause; // the delete's own error, naming the account and the URLs
     if (failed.length > 1) {
@@ -186,6 +226,25 @@ export class ServiceAccountProvider
     return failed;
   }
 
+  /** The run's one listing of the project (./serviceAccountRun), shared by every resource; never throws. */
+  private async look(projectId: string): Promise<ListingResult> {
+    try {
+      const clock = serviceClock();
+      const client = this.client({ adapter: clock.adapter });
+      return await runMemory().listing(client, resolveCredentials(this.configured).token, projectId, clock.skewMs);
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** Names the accounts with these names (once each) that no state of the run holds (./serviceAccountAudit). */
+  private audit(projectId: string, names: unknown[], listing: ListingResult): void {
+    for (const name of new Set(names.filter((n): n is string => typeof n === "string"))) {
+      const line = auditLine(projectId, name, listing, runMemory().heldIn(projectId));
+      if (line) progress(line);
+    }
+  }
+
   /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
     const clock = serviceClock();
@@ -194,6 +253,7 @@ export class ServiceAccountProvider
     const watchMs = s.lostCreateWatchMs ?? lostCreateWatchMs(s.timeoutMs ?? RETRY_DEFAULTS.timeoutMs);
     const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
     const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
+    runMemory().recordCreated(ins.projectId, a.id);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
     return {
       serviceAccountId: a.id,

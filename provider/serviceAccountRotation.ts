@@ -8,6 +8,7 @@ import { readExpiry } from "./client";
 import { progressLine } from "./client/retry";
 import { isUnknown } from "./checks";
 import { normalized, type ServiceAccountInputs } from "./serviceAccountChecks";
+import { currentGone } from "./serviceAccountRefresh";
 import { changedKeys, clean } from "./state";
 
 /** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
@@ -141,10 +142,14 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
   return nowMs >= expiry - rotateBeforeExpiry * 1000;
 }
 
-/** Why a new account is needed: the changed inputs the service receives, then the window when it is reached. */
+/**
+ * Why a new account is needed: the changed inputs the service receives, then the window when it is reached, then
+ * `serviceAccountId` when a refresh found the current account deleted outside the stack (./serviceAccountRefresh).
+ */
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
   const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
   if (rotationDue(nowMs, olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
+  if (currentGone(olds)) reasons.push("serviceAccountId");
   return reasons;
 }
 
@@ -164,7 +169,8 @@ export function needsUpdate(olds: ServiceAccountOutputs, ins: ServiceAccountInpu
  * The state an update leaves and the accounts it retires (to delete, oldest first). With a new account (`created`, a
  * rotation with overlap): it becomes current, the current one previous, the previous one retired. Without: what the
  * service holds stays as stored, only the local options come from the program, and the previous account is retired
- * when overlap is off. Accounts retired earlier are retried either way.
+ * when overlap is off. Accounts retired earlier are retried either way. When a refresh found the current account gone
+ * (it is among the retired ones), the new account replaces it and the previous one stays previous.
  */
 export function afterUpdate(
   olds: ServiceAccountOutputs,
@@ -173,6 +179,7 @@ export function afterUpdate(
 ): { next: ServiceAccountOutputs; retire: string[] } {
   const overlap = ins.keepPreviousToken === true;
   const retire = [...(olds.retiredServiceAccountIds ?? [])];
+  if (created && currentGone(olds)) return { next: { ...ins, ...created, ...previousOf(olds) }, retire }; // it stays
   if (created) {
     if (olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
     return { next: { ...ins, ...created, ...asPrevious(accountOf(olds)) }, retire };

@@ -143,6 +143,17 @@ export const SETTINGS = {
       "How long the project's API keys are watched after a service-account create got no answer, so that an " +
       "account the service creates late is named in the error.",
   },
+  listingLagMs: {
+    env: "PIMS_LISTING_LAG_MS",
+    set: "env",
+    kind: "count",
+    min: 0,
+    unit: ms,
+    default: "120000 (2 minutes)",
+    doc:
+      "On refresh, how long after its creation a service account the project's API-key listing does not show yet " +
+      "is kept as it is (a listing may lag behind a create); older ones the listing no longer shows are gone.",
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -375,3 +386,5 @@ export function clientFor(
   configureScheduler(settings, extra.scheduler);
   return new PimsClient({ ...clientTuning(settings), tokenSource: settings.tokenSource, ...extra, ...credentials });
 }
+/** The stack config the engine gives every plugin process (`PULUMI_CONFIG`, JSON), parsed by provider/native/config. */
+export const pluginConfigText = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PULUMI_CONFIG;

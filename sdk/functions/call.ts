@@ -12,7 +12,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
-import { idProblem } from "../../provider/checks";
 import { clientFor, programConfig } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { Provider, ProviderCallSettings } from "../providerResource";
@@ -135,17 +134,7 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-/** The error of an argument of `fn` that breaks `rule`, raised before any request is sent. */
-export function badArgument(fn: string, field: string, rule: string): ArgumentError {
-  return new ArgumentError(`checking ${fn} arguments`, field, rule);
-}
-
-/** The id argument `field` of `fn`, or an ArgumentError by the providers' rule (present, a string, not blank). */
-export function requireId(fn: string, field: string, value: unknown): string {
-  const problem = idProblem(field, value);
-  if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
-  return value as string;
-}
+export { badArgument, requireId } from "../../provider/functions/args";
 
 /**
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or

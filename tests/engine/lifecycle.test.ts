@@ -224,12 +224,14 @@ describe.each(["default", "quirky"] as const)(
       expect(calls.filter((c) => /\/builds\/[^/]+\/logs$/.test(c))).toHaveLength(1);
     });
 
-    test("refresh keeps every output, the one-time token included, and makes no call", async () => {
+    test("refresh keeps every output, the one-time token included, and makes one call: the listing", async () => {
       sim.clearRequests();
       const before = await stack.exportStack(); // with --show-secrets
       const res = await stack.refresh(engine.opts);
       expect(res.summary.result).toBe("succeeded");
-      expect(sim.requests.map(requestLine)).toEqual([]);
+      // The ServiceAccount's project's API-key listing (the only read the service has), once; nothing else.
+      const saProject = String(resource(before, "pims:ServiceAccount", "deployer").outputs?.projectId);
+      expect(sim.requests.map(requestLine)).toEqual([`GET /v2/projects/${saProject}/api-keys`]);
 
       const after = await stack.exportStack();
       for (const [type, name] of [

@@ -179,11 +179,19 @@ describe("examples/multi-account: two providers, two services, through the real 
     expect(calls(simB)).toEqual([`GET /v2/projects/${b.projectId}/invoices as ${b.accountId}`]);
   });
 
-  test("through the explicit provider, refresh calls no service and keeps the state; a bad input fails at preview with no call", async () => {
+  test("refresh: one listing per provider process, the state kept; a bad input fails at preview with no call", async () => {
     clearRequests();
     const refresh = await stack.refresh(engine.opts);
     expect(refresh.summary.resourceChanges).toEqual({ same: 9 });
-    expect([...calls(simA), ...calls(simB)]).toEqual([]);
+    // Each provider process (the default one, the scoped one) reads the project's API-key listing once, with its own
+    // token: the only read the service has, for the ServiceAccounts it serves.
+    expect(calls(simA).sort()).toEqual(
+      [
+        `GET /v2/projects/${projectId}/api-keys as admin`,
+        `GET /v2/projects/${projectId}/api-keys as ${deployerId}`,
+      ].sort(),
+    );
+    expect(calls(simB)).toEqual([]);
     expect((await shown("deployer")).token).toBe(deployerToken);
 
     // The scoped provider's process runs the same checks as the default one.

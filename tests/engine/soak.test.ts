@@ -11,8 +11,8 @@
  *    the listing (PIMS_LOST_CREATE_WATCH_MS, 2 s here: these drops happen before the request is handled, so nothing
  *    ever appears and the window's length changes nothing). Such a failed POST created nothing: no orphan. `up` is
  *    repeated if it fails (bounded). Afterwards the simulator holds exactly the declared objects — 20 live
- *    accounts, one per name, each the one in the state; volumes and secrets as declared — refresh and preview make
- *    no call and see no change, and destroy leaves no live account (20 deleted: none was created beyond those 20).
+ *    accounts, one per name, each the one in the state; volumes and secrets as declared — refresh reads only the
+ *    projects' API-key listings, preview makes no call, neither sees a change, and destroy leaves no live account (20 deleted: none was created beyond those 20).
  * 1b. 50 ServiceAccounts while 30% of their creates answer 503: before the service commits, one `up` converges with
  *    no duplicate; after it commits (the account exists, its token is lost), `up` fails and its errors name every
  *    orphan and none of the stack's own accounts (which share their names with the orphans).
@@ -212,10 +212,13 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
     );
   });
 
-  test("refresh and preview make no call and see no change, faults or not", async () => {
+  test("refresh reads only the listings and preview makes no call; neither sees a change, faults or not", async () => {
     sim.clearRequests();
     const refreshed = await stack.refresh({ onOutput: collect });
     expect(Object.keys(refreshed.summary.resourceChanges ?? {}).filter((k) => k !== "same")).toEqual([]);
+    // The refresh's only calls: GET /v2/projects/{project_id}/api-keys (once per project, repeated only by faults).
+    expect(sim.requests.filter((r) => !(r.method === "GET" && r.path.endsWith("/api-keys")))).toEqual([]);
+    sim.clearRequests();
     const preview = await stack.preview({ onOutput: collect });
     expect(preview.changeSummary).toEqual({ same: 51 });
     expect(sim.requests).toEqual([]);

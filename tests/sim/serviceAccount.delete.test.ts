@@ -50,13 +50,14 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
   }
   const log = (): string[] => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
-  test("a live account is deleted with one call", async () => {
+  test("a live account is deleted with one call, after the run's one look at the project's accounts", async () => {
     const project = sim.addProject();
     const p = await provider();
     const { id, outs } = await p.create(inputsFor(project.id, "plain"));
     sim.clearRequests();
     await p.delete(id, outs);
     expect(log()).toEqual([
+      `GET /v2/projects/${project.id}/api-keys 200`, // accounts no state holds (provider/serviceAccountAudit.ts)
       `DELETE /v2/projects/${project.id}/service-accounts/${id} ${profile === "quirky" ? 204 : 200}`,
     ]);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -71,8 +72,9 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     sim.clearRequests();
     await p.delete(id, outs);
     expect(log()).toEqual([
+      `GET /v2/projects/${project.id}/api-keys 200`, // the run's look, taken before the DELETE
       `DELETE /v2/projects/${project.id}/service-accounts/${id} 404`,
-      `GET /v2/projects/${project.id}/api-keys 200`,
+      `GET /v2/projects/${project.id}/api-keys 200`, // the 404 is confirmed by a listing taken after it
     ]);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([other.id]);
     expect(warn).not.toHaveBeenCalled();
@@ -111,6 +113,7 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     const err = await failure(wrong.delete(id, outs));
     expect(err.cause).toBeInstanceOf(NotFoundError);
     expect(log()).toEqual([
+      `GET /api/v2/projects/${project.id}/api-keys 404`,
       `DELETE /api/v2/projects/${project.id}/service-accounts/${id} 404`,
       `GET /api/v2/projects/${project.id}/api-keys 404`,
     ]);

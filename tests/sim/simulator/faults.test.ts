@@ -32,6 +32,30 @@ describe("faults", () => {
     expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
   });
 
+  it("status with a body: answers that JSON (200 and [] on the listing: a credential that sees nothing)", async () => {
+    const { projectId } = seedApp();
+    sim.addServiceAccount({ projectId, name: "seen" });
+    const path = `/v2/projects/${projectId}/api-keys`;
+    sim.addFault({ kind: "status", status: 200, body: [], times: 1, path });
+    const blind = await call("GET", path);
+    expect([blind.status, blind.json]).toEqual([200, []]);
+    expect(((await call("GET", path)).json as Array<{ name: string }>).map((k) => k.name)).toContain("seen");
+  });
+
+  it("a listing that lags: a new account's key is left out until the lag has passed (simulator clock)", async () => {
+    const { projectId } = seedApp();
+    sim.setListingLag(60_000);
+    const created = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "late", grants: [projectId], expiresIn: 0 },
+    });
+    expect(created.status).toBe(201);
+    const names = async (): Promise<string[]> =>
+      ((await call("GET", `/v2/projects/${projectId}/api-keys`)).json as Array<{ name: string }>).map((k) => k.name);
+    expect(await names()).not.toContain("late");
+    sim.advanceClock(60_000);
+    expect(await names()).toContain("late");
+  });
+
   it("rateLimit: 429 with Retry-After, matching a path prefix", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "rateLimit", retryAfter: "2", times: 1, path: "/v2/projects/*" });
