@@ -10,7 +10,7 @@ import { PimsClient, type ClientOptions } from "./client";
 import { baseUrlProblem, insecureHttpProblem, normalizeBaseUrl } from "./client/baseUrl";
 import { RETRY_DEFAULTS } from "./client/retry";
 import { processScheduler, SCHEDULER_DEFAULTS, SCHEDULER_MINIMUMS, type SchedulerSettings } from "./client/scheduler";
-import { parseList, wholeNumberProblem } from "./client/values";
+import { flagValue, parseList, wholeNumberProblem } from "./client/values";
 import { isUnknown } from "./checks";
 import {
   InvalidBaseUrlError,
@@ -166,30 +166,21 @@ export const CONFIG_KEYS = (Object.keys(SETTINGS) as SettingName[]).filter(
   (k): k is ConfigKey => SETTINGS[k].set !== "env",
 );
 
-/** Every setting, parsed; unset ones are absent (their defaults apply where they are used). */
-export interface Settings {
-  token?: string;
-  /** Where the token came from, as a 401 or 403 names it: `pims:token`, `PIMS_TOKEN`, a provider's `token`. */
+/** The value of each kind, as the one parser gives it. */
+type KindValue = { secret: string; url: string; flag: boolean; count: number; list: ReadonlySet<string>; path: string };
+/**
+ * Every setting, parsed, by its name in the table (the base address normalized: no trailing slash or `/v2`); unset
+ * ones are absent (their defaults apply where they are used), but for the flag and the list. `tokenSource`: where the
+ * token came from, as a 401 or 403 names it (`pims:token`, `PIMS_TOKEN`, a provider's `token`).
+ */
+export type Settings = { [K in SettingName]?: KindValue[(typeof SETTINGS)[K]["kind"]] } & {
   tokenSource?: string;
-  /** Normalized: no trailing slash, no trailing `/v2`. */
-  baseUrl?: string;
   allowInsecureHttp: boolean;
-  maxConcurrency?: number;
-  rateLimitTimeoutMs?: number;
   goneProjects: ReadonlySet<string>;
-  timeoutMs?: number;
-  retries?: number;
-  minDelayMs?: number;
-  record?: string;
-  lostCreateWatchMs?: number;
-  listingLagMs?: number;
-}
+};
 
-export interface Credentials {
-  token: string;
-  /** Normalized: no trailing slash, no trailing `/v2`. */
-  baseUrl: string;
-}
+/** The token and the normalized base address (no trailing slash, no trailing `/v2`). */
+export type Credentials = { token: string; baseUrl: string };
 
 /** Options of {@link readSettings}: who reads the messages (the CLI names `--base-url` and the environment). */
 export interface SettingsOptions extends CredentialsOptions {
@@ -201,13 +192,6 @@ export interface SettingsOptions extends CredentialsOptions {
 
 const nonEmpty = (v: string | undefined): string | undefined =>
   v !== undefined && v.trim() !== "" ? v.trim() : undefined;
-
-/** A flag's value: `true` or `1`, `false` or `0` (any case, spaces around); undefined for anything else. */
-const flagValue = (v: unknown): boolean | undefined => {
-  if (typeof v === "boolean") return v;
-  const t = typeof v === "string" ? v.trim().toLowerCase() : undefined;
-  return t === "true" || t === "1" ? true : t === "false" || t === "0" ? false : undefined;
-};
 
 /**
  * The configured text of every config key `lookup` holds (keys without the namespace: `token`, `baseUrl`, …). A
@@ -227,10 +211,7 @@ export function configuredFromStack(config: { get(key: string): string | undefin
   return configuredFrom((key) => config.get(`pims:${key}`));
 }
 
-/**
- * The program's stack config (`new pulumi.Config("pims")`): its text, and the token as a secret Output. Pulumi is
- * loaded here, when asked; outside a Pulumi program nothing is set.
- */
+/** The program's stack config (`pims:*`, Pulumi loaded when asked): its text, and the token as a secret Output. */
 export function programConfig(): { configured: ConfiguredSettings; token?: pulumi.Output<string> } {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -367,10 +348,7 @@ function schedulerPart(settings: Settings): SchedulerSettings {
   return out;
 }
 
-/**
- * Settings of the process's request scheduler (`pims:maxConcurrency` / PIMS_MAX_CONCURRENCY,
- * `pims:rateLimitTimeoutMs` / PIMS_RATE_LIMIT_TIMEOUT_MS). Unset values are left out.
- */
+/** The scheduler's settings of `configured` and the environment (unset ones left out). */
 export function schedulerSettings(
   configured: ConfiguredSettings = {},
   env: NodeJS.ProcessEnv = process.env,

@@ -24,6 +24,13 @@ export function quote(v: unknown, max = 60): string {
   return `${v as number | boolean | bigint | undefined}`;
 }
 
+/** A flag's value: `true` or `1`, `false` or `0` (any case, spaces around); undefined for anything else. */
+export function flagValue(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  const t = typeof v === "string" ? v.trim().toLowerCase() : undefined;
+  return t === "true" || t === "1" ? true : t === "false" || t === "0" ? false : undefined;
+}
+
 /**
  * Why `v` cannot be a whole-number setting (at least `min`), or undefined. Stack config and the environment give
  * text: digits (spaces around allowed) are accepted. The one rule of every whole-number setting, wherever it is set.
