@@ -31,7 +31,9 @@ const APP_SMALL = `${PROJECT}-small`;
 /** Warm: the baseline is taken after 30 000 lines of warm-up (V8 has sized its heap). Cold: after one page. */
 const WARM = 30_000;
 const COLD = 1000;
-/** Growth below 1 MB is noise (one page is ~0.3 MB of JSON): the denominator is clamped so the ratio means something. */
+/**
+ * Growth below 1 MB is noise (one page is ~0.3 MB of JSON): the denominator is clamped so the ratio means something.
+ */
 const FLOOR = 1024 * 1024;
 
 const growthRatio = (a: MemoryResult, b: MemoryResult): number =>

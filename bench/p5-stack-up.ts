@@ -39,7 +39,10 @@ interface UpRun {
   previewChanges: number;
   providerBytes: Record<string, number>;
   tokenInStatePlaintext: boolean;
-  /** Issued tokens (the provider's and the service accounts') and AppSecrets values found in plaintext in the stored state. */
+  /**
+   * Issued tokens (the provider's and the service accounts') and AppSecrets values found in plaintext in the stored
+   * state.
+   */
   plaintextSecretsInState: number;
 }
 

@@ -54,7 +54,9 @@ export function simConfig(sim: PimsSimulator): Record<string, string> {
   return { "pims:token": sim.token, "pims:baseUrl": sim.baseUrl };
 }
 
-/** The suite's simulator and, per test, a configured provider and a silenced console.warn (see useSimulatorProvider). */
+/**
+ * The suite's simulator and, per test, a configured provider and a silenced console.warn (see useSimulatorProvider).
+ */
 export interface SimulatorProviderSuite<P> {
   /** The simulator, started once for the enclosing describe block. */
   readonly sim: PimsSimulator;

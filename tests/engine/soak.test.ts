@@ -12,7 +12,8 @@
  *    ever appears and the window's length changes nothing). Such a failed POST created nothing: no orphan. `up` is
  *    repeated if it fails (bounded). Afterwards the simulator holds exactly the declared objects — 20 live
  *    accounts, one per name, each the one in the state; volumes and secrets as declared — refresh reads only the
- *    projects' API-key listings, preview makes no call, neither sees a change, and destroy leaves no live account (20 deleted: none was created beyond those 20).
+ *    projects' API-key listings, preview makes no call, neither sees a change, and destroy leaves no live account (20
+ *    deleted: none was created beyond those 20).
  * 1b. 50 ServiceAccounts while 30% of their creates answer 503: before the service commits, one `up` converges with
  *    no duplicate; after it commits (the account exists, its token is lost), `up` fails and its errors name every
  *    orphan and none of the stack's own accounts (which share their names with the orphans).
@@ -24,7 +25,8 @@
  *      creates a second account. The first one is an orphan — live, holding a token nobody has — that the state
  *      does not know. This is the engine's documented behaviour for every provider; a ServiceAccount cannot
  *      adopt it (its token is returned only once). The test asserts this truth and shows the orphan is found
- *      through the API-key list (GET /v2/projects/{project_id}/api-keys: one key per live account, with principalId and name).
+ *      through the API-key list (GET /v2/projects/{project_id}/api-keys: one key per live account, with principalId and
+ *      name).
  *
  * 0. The provider host gets the stack's extra environment (createPimsStack's `env`): three 503s on a resize are
  *    retried after 20 ms-based backoffs (PIMS_RETRY_MIN_DELAY_MS=20), well under the default's 875 ms minimum.
@@ -500,7 +502,8 @@ describe("interrupted creates", () => {
     const [inState] = await stateIds(stack, "ServiceAccount");
     expect(live.map((a) => a.id).sort()).toEqual([inState, orphan.id].sort());
 
-    // the orphan is visible through the API-key list (GET /v2/projects/{project_id}/api-keys): principalId = the account, not in the state
+    // the orphan is visible through the API-key list (GET /v2/projects/{project_id}/api-keys): principalId = the
+    // account, not in the state
     const client = testClient(sim);
     const keys = await client.listApiKeys(projectId);
     const orphanKeys = keys.filter((k) => k.principalId !== undefined && k.principalId !== inState);

@@ -2,7 +2,8 @@
  * Live tier, one small stack through the real Pulumi engine (the built package, as the engine tier runs it): a
  * ServiceAccount named with the run's prefix and a getApiKeys read, taken through up → preview (no change) → rotation
  * (a new `rotationTrigger` replaces the account: the new token works, the old account is gone) → overlapping rotation
- * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left). The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
+ * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left).
+ * The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
  * PIMS_LIVE_SKIP_ENGINE=1 (it needs the `pulumi` CLI: scripts/ensure-pulumi finds or builds it).
  */
 import * as fs from "node:fs";

@@ -111,7 +111,8 @@ describe("pims tokens (default profile)", () => {
       ),
     ]);
 
-    // A wider window takes in the service account's token (3 days) too, not the 30-day key or the one that never expires.
+    // A wider window takes in the service account's token (3 days) too, not the 30-day key or the one that never
+    // expires.
     const wide = await pims(["tokens", p, "--expiring-within", "4d"]);
     expect(wide.code).toBe(4);
     expect(lines(wide.stderr)).toHaveLength(2);

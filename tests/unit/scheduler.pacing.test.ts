@@ -44,9 +44,9 @@ describe("Scheduler: adaptive pacing", () => {
   });
 
   it("cuts the pace once for the refusals of one burst, including requests sent in the instant of the first refusal", async () => {
-    // A fresh process meets a full bucket: 8 at a time, answered together every 10 ms. The third round is partly refused;
-    // the successes of that round start 4 more in the same instant, before the refusals are read. Those 4 are refused
-    // too, but they went out at the pace already refused: cutting again would leave 0.49 × that pace, below the
+    // A fresh process meets a full bucket: 8 at a time, answered together every 10 ms. The third round is partly
+    // refused; the successes of that round start 4 more in the same instant, before the refusals are read. Those 4 are
+    // refused too, but they went out at the pace already refused: cutting again would leave 0.49 × that pace, below the
     // service's rate, and the process would then climb back from below what the service allows.
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     const service = new FakeService(clock, { rate: 20, burst: 20 }, 10);

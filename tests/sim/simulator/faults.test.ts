@@ -1,4 +1,6 @@
-/** The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed. */
+/**
+ * The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed.
+ */
 import { PimsSimulator } from "../../../simulator";
 import { waitFor } from "../cliHarness";
 import { message, simCalls } from "./http";
