@@ -116,8 +116,10 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
       goal: "— (informative)",
       status: "N/A",
       reason:
-        `from a cold process V8 grows its heap during the first ~20 pages and then stays flat: RSS growth (MB) by lines read in the ${BIG / 1000}k run: ${trajectoryText(bigCold)}; ` +
-        `heap retained after GC: ${kb(smallCold.retainedHeapGrowthBytes)} (10k) vs ${kb(bigCold.retainedHeapGrowthBytes)} (100k)`,
+        `from a cold process V8 grows its heap during the first ~20 pages and then stays flat: RSS growth (MB) by ` +
+        `lines read in the ${BIG / 1000}k run: ${trajectoryText(bigCold)}; ` +
+        `heap retained after GC: ${kb(smallCold.retainedHeapGrowthBytes)} (10k) vs ` +
+        `${kb(bigCold.retainedHeapGrowthBytes)} (100k)`,
       raw: { smallCold, bigCold },
     },
     {
@@ -184,7 +186,8 @@ async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
 export async function p4({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 3 : 11;
   log(
-    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ${BIG}`,
+    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ` +
+      `${BIG}`,
   );
   const sim = await startSimProcess({
     projects: [PROJECT],

@@ -227,7 +227,8 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
 export async function p5({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 1 : 5;
   log(
-    `P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up each)`,
+    `P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up ` +
+      `each)`,
   );
   loadEngine();
   const sim = await PimsSimulator.start();

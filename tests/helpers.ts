@@ -222,7 +222,8 @@ export function expectNoPlaintextSecrets(text: string, secrets: Iterable<string>
   const hits = findPlaintextSecrets(text, secrets);
   if (hits.length > 0) {
     throw new Error(
-      `${hits.length} secret value(s) found in plaintext in ${where} (first begins ${JSON.stringify(hits[0].slice(0, 6))}…)`,
+      `${hits.length} secret value(s) found in plaintext in ${where} (first begins ` +
+        `${JSON.stringify(hits[0].slice(0, 6))}…)`,
     );
   }
 }

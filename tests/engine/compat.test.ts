@@ -170,7 +170,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
         if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
         sim = await PimsSimulator.start({ token });
         process.stdout.write(
-          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`,
+          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and ` +
+            `rewriting the stored pims:baseUrl\n`,
         );
         const moved = JSON.parse(fixture.stateText.split(baseUrl).join(sim.baseUrl)) as Deployment;
         await stack.importStack(moved);
@@ -282,7 +283,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       ).toEqual(ids);
       sim.clearRequests();
       const result = await stack.destroy(collect);
-      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
+      // the provider is not counted
+      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 });
       // ServiceAccounts are deleted in parallel: the order across resources is the engine's.
       expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
         [...stored.map((a) => `DELETE ${a.path} 200`), ...listings()].sort(),

@@ -190,7 +190,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       expect(stored).toHaveLength(3);
       sim.clearRequests();
       const result = await stack.destroy(collect);
-      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
+      // the provider is not counted
+      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 });
       expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
         [...stored, ...listings()].sort(),
       );

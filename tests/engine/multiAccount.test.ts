@@ -133,7 +133,8 @@ describe("examples/multi-account: two providers, two services, through the real 
       name: "ci",
     });
     expect(o.apiKeyNames.secret).toBe(true);
-    expect([...(o.apiKeyNames.value as string[])].sort()).toEqual(["ci", "project-deployer"]); // read once the CI account exists
+    // read once the CI account exists
+    expect([...(o.apiKeyNames.value as string[])].sort()).toEqual(["ci", "project-deployer"]);
     // Service B: only B's calls, with B's partner token.
     expect(calls(simB).sort()).toEqual(
       [

@@ -226,7 +226,8 @@ describe.each(["default", "quirky"] as const)(
       const count = (name: Name, outcome: Outcome): number =>
         consumers[name].outcomes.filter((x) => x === outcome).length;
       process.stdout.write(
-        `${profile}: consumer calls ${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
+        `${profile}: consumer calls ` +
+          `${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
       );
       for (const name of NAMES) expect(count(name, "other")).toBe(0);
       for (const name of ["overlap", "window"] as const) {
@@ -339,7 +340,8 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     abort.abort();
     const outcome = await interrupted;
     process.stdout.write(
-      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
+      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ` +
+        `${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
     );
     sim.clearFaults();
 

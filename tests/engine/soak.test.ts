@@ -176,7 +176,8 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
       (r) => r.method === "POST" && SA_PATH.test(r.path) && (r.status === 0 || r.status === 503),
     ).length;
     process.stdout.write(
-      `soak: converged after ${ups} run(s) of up; ${total} requests, ${faulted} failed by a fault (${((100 * faulted) / total).toFixed(0)}%), ` +
+      `soak: converged after ${ups} run(s) of up; ${total} requests, ${faulted} failed by a fault ` +
+        `(${((100 * faulted) / total).toFixed(0)}%), ` +
         `${failedPosts} service-account POSTs failed with 503 or a dropped connection\n`,
     );
     // the soak really soaked: roughly 30% of requests failed (plus the slow ones)
@@ -317,7 +318,8 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const orphans = sim.serviceAccounts(projectId).filter((a) => !own.includes(a.id));
     const named = new Set([...err.matchAll(/^\s*(sa-[0-9a-f]+) \(created /gm)].map((m) => m[1]));
     process.stdout.write(
-      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in the errors\n`,
+      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in ` +
+        `the errors\n`,
     );
     // The faults really hit. How many creates run before the engine stops starting new ones after the first error
     // depends on timing, so one orphan is the floor that always holds.

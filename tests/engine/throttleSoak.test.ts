@@ -89,7 +89,8 @@ function takeStats(step: string): { requests: number; refused: number } {
   const { requests, refused } = sim.stats();
   sim.resetStats();
   process.stdout.write(
-    `throttle soak ${step}: ${requests} requests, ${refused} refused (${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`,
+    `throttle soak ${step}: ${requests} requests, ${refused} refused ` +
+      `(${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`,
   );
   return { requests, refused };
 }

@@ -35,7 +35,8 @@ async function statusOfFailure(p: Promise<unknown>): Promise<number> {
   );
   if (!(outcome instanceof PimsError))
     throw new Error(
-      `expected the service to refuse, got ${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`,
+      `expected the service to refuse, got ` +
+        `${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`,
     );
   return outcome.status ?? 0;
 }
@@ -114,14 +115,16 @@ describe("requests that must fail (nothing is created)", () => {
   test("an unknown project", async () => {
     finding(
       s,
-      `api-keys of an unknown project answers ${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`,
+      `api-keys of an unknown project answers ` +
+        `${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`,
     );
   });
 
   test("a token that is not one", async () => {
     finding(
       s,
-      `a bad token is refused with ${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`,
+      `a bad token is refused with ` +
+        `${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`,
     );
   });
 

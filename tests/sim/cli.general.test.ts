@@ -86,7 +86,8 @@ describe("pims", () => {
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)).toEqual([
       expect.stringContaining(
-        'PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got "api.example.com/v2"',
+        "PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got " +
+          '"api.example.com/v2"',
       ),
     ]);
     const { p } = seedApp();
@@ -150,7 +151,8 @@ describe("pims", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe(
-      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/p-nope/invoices)`,
     );
   });
 

@@ -268,8 +268,10 @@ describe("liberal parsing (tiny real server)", () => {
     );
     expect(err).toMatchObject({ accountId: "sa-1", members: ["id"], status: 201 });
     expect(err.toString()).toBe(
-      'creating service account "ci" in project p 1: 201 the response names service account "sa-1" but no token secret could be identified in it ' +
-        '(members of its token object: "id"; values not shown). The account exists and its token is lost; please report these member names to the pulumi-pims maintainers',
+      'creating service account "ci" in project p 1: 201 the response names service account "sa-1" but no token ' +
+        "secret could be identified in it " +
+        '(members of its token object: "id"; values not shown). The account exists and its token is lost; please ' +
+        "report these member names to the pulumi-pims maintainers",
     );
     expect(err.path).toBe("/v2/projects/p%201/service-accounts");
     await srv.close();

@@ -68,7 +68,8 @@ describe("every operation under every fault kind (retries: 2)", () => {
       const err = await rejectionOf(op.run(testClient(sim, { ...opts, scheduler }), ids), RateLimitError);
       expect(err).toMatchObject({ kind: "rate_limit", status: 429, method: op.method, attempts: 1 });
       expect(err.serverMessage).toBe(
-        "rate limited; still rate limited (HTTP 429) after 0s (1 attempt); gave up at the 0s limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)",
+        "rate limited; still rate limited (HTTP 429) after 0s (1 attempt); gave up at the 0s limit for rate-limited " +
+          "requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)",
       );
       expect(sim.requests.map((r) => r.status)).toEqual([429]);
       expectUnchanged(sim, ids, before);

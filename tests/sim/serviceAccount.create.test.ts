@@ -203,7 +203,8 @@ describe("creates that fail", () => {
       );
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
       expect(err.look).toBe("found");
-      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST; named at the first look
+      // no retry of the POST; named at the first look
+      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]);
     } finally {
       delete process.env.PIMS_TIMEOUT_MS;
     }

@@ -118,7 +118,8 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
       `GET /api/v2/projects/${project.id}/api-keys 404`,
     ]);
     expect(err.message).toContain(
-      `DELETE ${wrongBase}/v2/projects/${project.id}/service-accounts/${id} answered 404, and so did GET ${wrongBase}/v2/projects/${project.id}/api-keys`,
+      `DELETE ${wrongBase}/v2/projects/${project.id}/service-accounts/${id} answered 404, and so did GET ` +
+        `${wrongBase}/v2/projects/${project.id}/api-keys`,
     );
     expect(err.message).toContain(`Either project ${project.id} was deleted outside Pulumi`);
     expect(err.message).toContain(`or pims:baseUrl (${wrongBase}) does not point at the service`);

@@ -120,7 +120,8 @@ async function rotate(
     .map((a: unknown[]) => String(a[0]))
     .find((l) => l.includes(`new account ${outs.serviceAccountId}`));
   expect(line).toBe(
-    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated (${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
+    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated ` +
+      `(${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
       `previous account ${before.serviceAccountId} kept until the next rotation${old ? `, ${old} deleted` : ""}`,
   );
   // Right after the rotation nothing is due: the next up changes nothing.

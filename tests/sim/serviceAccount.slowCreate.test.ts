@@ -88,7 +88,8 @@ describe("every service-account create slower than the client's timeout", () => 
     expect(suite.warn.mock.calls.map((c: unknown[]) => String(c[0]))).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET /v2/projects/${project.id}/api-keys`,
+          `POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET ` +
+            `/v2/projects/${project.id}/api-keys`,
         ),
       ),
     );
@@ -123,7 +124,8 @@ describe("every service-account create slower than the client's timeout", () => 
         /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed/,
       );
       expect(err.message).toContain(`pims service-accounts list ${project.id}`);
-      expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1); // looked again
+      // looked again
+      expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1);
       await waitFor(() => sim.serviceAccounts(project.id).length > 0, "the late create to commit");
       expect(posts(project.id)).toBe(1);
     });

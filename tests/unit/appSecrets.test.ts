@@ -41,7 +41,8 @@ describe("AppSecrets check", () => {
       [
         [
           "secrets",
-          "secrets must contain at least one secret: an empty map would change nothing in the service (its update only sets the names it is given, and it has no operation to delete secrets)",
+          "secrets must contain at least one secret: an empty map would change nothing in the service (its update " +
+            "only sets the names it is given, and it has no operation to delete secrets)",
         ],
       ],
     ],

@@ -102,7 +102,8 @@ describe("argument checks", () => {
     );
     pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "5m" });
     expect(() => new Provider("p10", {})).toThrow(
-      `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "5m")`,
+      `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds ` +
+        `(got "5m")`,
     );
   });
 });

@@ -217,7 +217,8 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = (await outcome) as RateLimitTimeoutError;
     expect(e).toBeInstanceOf(RateLimitTimeoutError);
     expect(e.detail).toBe(
-      "rate limited (HTTP 429) and asked to wait 1h, beyond the 1m limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
+      "rate limited (HTTP 429) and asked to wait 1h, beyond the 1m limit for rate-limited requests " +
+        "(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
     );
   });
 });
