@@ -89,7 +89,9 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
   for (const r of [small, big, smallCold, bigCold, collectBig])
     if (r.read !== r.lines) throw new Error(`P4 memory: read ${r.read} of ${r.lines} lines`);
   const ratio = growthRatio(big, small);
-  const heapText = `heap retained after GC ${kb(small.retainedHeapGrowthBytes)} vs ${kb(big.retainedHeapGrowthBytes)} and peak heap ${mb(small.peakHeapGrowthBytes)} vs ${mb(big.peakHeapGrowthBytes)}`;
+  const heapText =
+    `heap retained after GC ${kb(small.retainedHeapGrowthBytes)} vs ${kb(big.retainedHeapGrowthBytes)} ` +
+    `and peak heap ${mb(small.peakHeapGrowthBytes)} vs ${mb(big.peakHeapGrowthBytes)}`;
   return [
     {
       id: "P4",

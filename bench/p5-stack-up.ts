@@ -162,7 +162,8 @@ function timeRows(runs: UpRun[]): Row[] {
       reason:
         ratio <= 1.0
           ? undefined
-          : `ours ${spread(of("ours").map((r) => r.upMs))}, naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
+          : `ours ${spread(of("ours").map((r) => r.upMs))}, ` +
+            `naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
       raw: { runs },
     },
     {

@@ -185,7 +185,9 @@ function checkpointsSkippedRow(throttled: ThrottledOp): Row {
   const floorMs = startMs + (Math.max(0, throttled.requests - throttled.refused - RATE) / RATE) * 1000;
   return {
     id: "P6",
-    measure: `(engine checkpoints skipped, PULUMI_SKIP_CHECKPOINTS) pulumi up ${N} resources: wall ÷ (first request + (requests − burst) ÷ rate)`,
+    measure:
+      `(engine checkpoints skipped, PULUMI_SKIP_CHECKPOINTS) pulumi up ${N} resources: ` +
+      `wall ÷ (first request + (requests − burst) ÷ rate)`,
     ours: `${seconds(throttled.ms)} ÷ ${seconds(floorMs)}`,
     baseline: `first request after ${seconds(startMs)}`,
     ratio: round(throttled.ms / floorMs),

@@ -314,7 +314,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     ]);
     expect(err.message).toMatch(
       new RegExp(
-        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ \\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed \\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
+        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ ` +
+          `\\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed ` +
+          `\\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
       ),
     );
     // What the dynamic-provider host stores as the resource's new state: every live account, the new token first.
