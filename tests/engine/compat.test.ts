@@ -267,7 +267,7 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
     });
 
-    test("destroy: one DELETE per stored service account (200), current and previous; none left live; a warning for each of the others; an empty state", async () => {
+    test("destroy: a DELETE (200) per current and previous account; none left; others warned; no state", async () => {
       const stored = all(revealed, TYPE("ServiceAccount")).flatMap((r) =>
         accountsOf(r).map((a) => ({
           id: a.id,

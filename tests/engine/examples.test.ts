@@ -171,7 +171,7 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
 });
 
 describe("examples/rotation", () => {
-  test("once the rotateBeforeExpiry window opens, preview shows an in-place update (no call); up rotates with an overlap", async () => {
+  test("rotateBeforeExpiry window open: preview shows an in-place update, no call; up rotates, overlaps", async () => {
     const p = sim.addProject({ name: "rotation" });
     const app = sim.addApp(p.id, "web");
     const workDir = copyExample("rotation", scratch);

@@ -92,7 +92,7 @@ async function stateIds(stack: Stack, type: string): Promise<string[]> {
 
 // ---- 0. the stack's env reaches the provider host -------------------------------------------------------
 
-test("createPimsStack's env reaches the provider host: retries wait PIMS_RETRY_MIN_DELAY_MS (20), not the 250 ms default", async () => {
+test("the stack env reaches the provider host: retries wait PIMS_RETRY_MIN_DELAY_MS (20), not 250 ms", async () => {
   const projectId = "p-e0e00001";
   sim.addProject({ id: projectId });
   sim.addVolume(projectId, { id: "vol-env", sizeGb: 50 });
@@ -399,7 +399,7 @@ describe("interrupted creates", () => {
     sim.requests.filter((r) => r.method === "POST" && r.path === `/v2/projects/${projectId}/service-accounts`).length;
   afterEach(() => sim.clearFaults());
 
-  test("a POST dropped before the service handled it: its answer is lost, so it is not sent again; up fails saying none appeared, the next up creates it", async () => {
+  test("a POST dropped before being handled is not resent; up fails, none appeared; next up creates it", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({ method: "POST", path: `/v2/projects/${projectId}/service-accounts`, kind: "drop", times: 1 });
     const err = await stack.up({ onOutput: collect }).then(
@@ -426,7 +426,7 @@ describe("interrupted creates", () => {
     expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 
-  test("a graceful cancel (SIGINT) waits for the in-flight create and records it: the next up creates no duplicate", async () => {
+  test("a graceful cancel (SIGINT) waits for the in-flight create and records it: no duplicate next up", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({
       method: "POST",
@@ -456,7 +456,7 @@ describe("interrupted creates", () => {
     expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 
-  test("a hard kill (SIGKILL) mid-create leaves a pending create; the next up creates a second account and the first is an orphan, visible in the API-key list", async () => {
+  test("a SIGKILL mid-create: the next up creates a second account; the first, an orphan, is in the keys", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({
       method: "POST",

@@ -95,7 +95,7 @@ function takeStats(step: string): { requests: number; refused: number } {
   return { requests, refused };
 }
 
-test(`one up of ${ACCOUNTS + 3 * OTHERS} resources at parallel ${PARALLEL} against ${RATE} requests/s converges, without a duplicate account`, async () => {
+test(`one up of ${ACCOUNTS + 3 * OTHERS} resources, parallel ${PARALLEL}, ${RATE}/s: converges, no dupes`, async () => {
   sim.resetStats();
   const up = await stack.up({ parallel: PARALLEL, ...engine.opts });
   const { requests, refused } = takeStats("up");

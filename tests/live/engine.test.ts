@@ -134,7 +134,7 @@ suite("a small stack through the real engine", () => {
     expect(await tokenWorks(old.token)).toBe(false);
   });
 
-  test("overlapping rotation: switched on with no new token; each rotation in place keeps the previous token valid until the next", async () => {
+  test("overlapping rotation: on with no new token; each rotation in place keeps the previous one a turn", async () => {
     const first = now();
     const up = async (): Promise<{
       id: string;

@@ -57,7 +57,7 @@ describe("a service account's life", () => {
     return account;
   };
 
-  test("POST /v2/projects/{project_id}/service-accounts creates it and answers with a token the client can read", async () => {
+  test("POST /v2/projects/{project_id}/service-accounts creates it, answering a token the client reads", async () => {
     const sa = await client.createServiceAccount(s.projectId, {
       name,
       description: "pulumi-pims live tier: safe to delete",
@@ -97,7 +97,7 @@ describe("a service account's life", () => {
     expect(dated).toEqual([...dated].sort((a, b) => a - b));
   });
 
-  test("DELETE /v2/projects/{project_id}/service-accounts/{service_account_id} deletes it; its token is refused", async () => {
+  test("DELETE /v2/projects/{project_id}/service-accounts/{service_account_id} deletes it; token refused", async () => {
     const { id, token } = mine();
     await client.deleteServiceAccount(s.projectId, id);
     expect((await accountsWithPrefix(client, s.projectId, s.prefix)).map((a) => a.id)).not.toContain(id);

@@ -56,7 +56,7 @@ describe("pims", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it("missing PIMS_TOKEN or base URL: one line naming the environment variables and --base-url, no stack, exit 2", async () => {
+  it("missing PIMS_TOKEN or base URL: one line naming the variables and --base-url, no stack, exit 2", async () => {
     const cliText = (missing: Array<"token" | "baseUrl">): string =>
       `error: ${new MissingCredentialsError(missing, { audience: "cli" }).message}\n`;
     const noToken = await pims(["invoices", "p-1"], { env: { PIMS_TOKEN: undefined } });
@@ -98,7 +98,7 @@ describe("pims", () => {
     expect(sim.requests.map((q) => q.path)).toEqual([`/v2/projects/${p}/invoices`]);
   });
 
-  it("plain http to another machine exits 2 naming the rule and PIMS_ALLOW_INSECURE_HTTP; allowed, it is called", async () => {
+  it("plain http to another host: exit 2 naming the rule and PIMS_ALLOW_INSECURE_HTTP; allowed, it works", async () => {
     const { p } = seedApp();
     const refused = await pims(["api-keys", p, "--base-url", "http://192.0.2.1:8080"]);
     expect(refused.code).toBe(2);

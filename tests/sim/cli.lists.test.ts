@@ -76,7 +76,7 @@ describe("pims invoices", () => {
     ]).toEqual([end, end, end]);
   });
 
-  it("columns line up whatever createdAt looks like: not RFC 3339, wide or combining characters, control characters", async () => {
+  it("columns line up whatever createdAt is: not RFC 3339, wide or combining characters, control chars", async () => {
     const { p } = seedApp();
     sim.addInvoice(p, { id: "in_epoch", createdAt: "1714564800", amountDue: 1234, currency: "usd" });
     // é as e + combining accent

@@ -35,7 +35,7 @@ describe("pims service-accounts", () => {
     expect(r.stdout + r.stderr).not.toMatch(/pims_\.\.\.|pims…|pims_sa_|pims_live_/);
   }
 
-  it("list: one row per account that has a key (id, name, status, created, expires), no key value; user keys are not accounts", async () => {
+  it("list: a row per account with a key (id, name, status, created, expires), no key value, no user key", async () => {
     const { p, ci, web } = await seedAccounts();
     const live = new Map(sim.serviceAccounts(p).map((a) => [a.id, a]));
     const r = await pims(["service-accounts", "list", p]);

@@ -277,7 +277,7 @@ describe("errors the simulator produces", () => {
     expect(sim.appSecrets(projectId, appId)).toEqual({});
   });
 
-  it("boundaries the service accepts: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
+  it("boundaries accepted: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
     const { projectId } = seed();
     const many = Array.from({ length: 49 }, () => sim.addProject().id);
     await client.createServiceAccount(

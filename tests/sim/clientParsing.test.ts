@@ -255,7 +255,7 @@ describe("liberal parsing (tiny real server)", () => {
     expect(sa).toMatchObject({ id: "sa-1", description: "", createdByUserId: "" });
   });
 
-  it("service account token as a bare string; a response naming the account without a token is UnreadableTokenError", async () => {
+  it("token as a bare string; a response naming the account without a token is UnreadableTokenError", async () => {
     srv = await tinyServer(fixed(201, JSON.stringify({ id: "sa-1", name: "ci", token: "bare-secret-0123" })));
     expect(
       (await tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 })).token.secret,

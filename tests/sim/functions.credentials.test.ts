@@ -107,7 +107,7 @@ describe("errors and credentials", () => {
     expect(await getInvoices({ projectId: p }, opts())).toEqual({ invoices: [] });
   });
 
-  it("the program's scheduler takes pims:maxConcurrency / pims:rateLimitTimeoutMs from the stack config; a bad one fails before any request", async () => {
+  it("the program's scheduler takes maxConcurrency / rateLimitTimeoutMs from config; bad ones fail first", async () => {
     const p = sim.addProject().id;
     const before = processScheduler().settings;
     try {

@@ -163,7 +163,7 @@ describe("settings not known at preview", () => {
     ),
   );
 
-  test("the Promise form fails pointing at the Output form; the Output form stays unknown; nothing is sent", async () => {
+  test("the Promise form fails pointing at the Output form, which stays unknown; nothing is sent", async () => {
     const seeded = seedProject(sim);
     const account = new ServiceAccount("deployer", {
       projectId: seeded.projectId,

@@ -141,7 +141,7 @@ async function rotatedOnce(
 }
 
 describe("overlapping rotation (keepPreviousToken)", () => {
-  test("five rotations (trigger and window, short expiries): two live accounts after each, the one two rotations old deleted", async () => {
+  test("five rotations (trigger and window, short expiries): two live accounts each time; oldest deleted", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     let news = await checked(
@@ -193,7 +193,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     expect(await works(project.id, outs.token)).toBe(false);
   });
 
-  test("switching on mints no token and makes no call; the next rotation keeps the first account as the previous one", async () => {
+  test("turned on: mints no token, makes no call; the next rotation keeps the first account as previous", async () => {
     const project = suite.sim.addProject();
     const plain = await checked(inputsFor(project.id, "switch-on", LIFETIME));
     const { id, outs } = await provider().create(plain);
@@ -256,7 +256,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("without the option nothing changed: a trigger or a reached window replaces, and update makes no call", async () => {
+  test("without the option nothing changed: a trigger or reached window replaces; update makes no call", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     const plain = await checked(inputsFor(project.id, "plain", LIFETIME));
@@ -297,7 +297,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("a refused DELETE of the old previous account: the update fails with the new token in its state; the next update deletes it", async () => {
+  test("a refused DELETE of the old previous: update fails, new token in state; next update deletes it", async () => {
     const { sim } = suite;
     const { projectId, id, on, outs, second } = await rotatedOnce("refused");
     const third = { ...on, rotationTrigger: "3" };

@@ -95,7 +95,7 @@ describe("every service-account create slower than the client's timeout", () => 
     );
   });
 
-  test("slower than the watch window: the error says none appeared and how to check; one POST; the account commits later", async () => {
+  test("beyond the watch window: the error says none appeared, how to check; one POST; commits later", async () => {
     const project = sim.addProject();
     await withEnv({ PIMS_LOST_CREATE_WATCH_MS: "500" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 2500, times: 1 });
@@ -113,7 +113,7 @@ describe("every service-account create slower than the client's timeout", () => 
     });
   });
 
-  test("the listing fails during the watch: 'could not be checked', with the command to check later; one POST", async () => {
+  test("the listing fails during the watch: 'could not be checked', with the command to check; one POST", async () => {
     const project = sim.addProject();
     await withEnv({ PIMS_MAX_RETRIES: "0" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: SLOW_MS, times: 1 });
@@ -145,7 +145,7 @@ test("a create just under the timeout succeeds: one POST, one account, no listin
   });
 });
 
-test("a project create slower than the timeout: not sent again, exactly one project, the error says it may exist", async () => {
+test("a project create slower than the timeout: not resent, one project, the error says it may exist", async () => {
   sim.addFault({ method: "POST", path: "/v2/projects", kind: "delay", delayMs: SLOW_MS, times: 1 });
   const provider = new ProjectProvider();
   await provider.configure(configureRequest(simConfig(sim)));

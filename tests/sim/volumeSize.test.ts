@@ -95,7 +95,7 @@ describe("VolumeSize against the simulator", () => {
     ]);
   });
 
-  test("above 1024 GB in an unprotected project: the service refuses, the error names the volume and the rule", async () => {
+  test("above 1024 GB in an unprotected project: refused; the error names the volume and the rule", async () => {
     const vol = { projectId: "p-open0001", volumeId: "vol-3-us-east-1" };
     const olds = { ...vol, sizeGb: 500 };
     expect((await ctx.provider.check(olds, { ...vol, sizeGb: 2048 })).failures).toEqual([]);

@@ -194,7 +194,7 @@ describe("the provider's configure (runs at preview, before check)", () => {
     }
   }
 
-  it("fails on an invalid pims:baseUrl with a message naming the key and the rule, and every later call repeats it", async () => {
+  it("fails on an invalid pims:baseUrl naming the key and the rule, and every later call repeats it", async () => {
     const p = new Probe();
     const err = await p
       .configure(configureRequest({ "pims:token": TOKEN, "pims:baseUrl": "https://api.example.com/v2?x=1" }))

@@ -83,7 +83,7 @@ describe("npm run simulator", () => {
     expect(Date.parse(refused.headers.get("retry-after") ?? "")).toBeGreaterThan(Date.now() - 1000);
   });
 
-  it("--delay: the route answers late and commits after the client has gone; other routes are not delayed", async () => {
+  it("--delay: the route answers late and commits after the client has gone; other routes are not late", async () => {
     const vars = await startMain(["--delay", "POST /v2/projects/*/service-accounts=2000"]);
     expect(vars.PIMS_SIM_DELAY).toBe("POST /v2/projects/*/service-accounts=2000");
     const headers = { Authorization: `Bearer ${vars.PIMS_TOKEN}`, "Content-Type": "application/json" };
