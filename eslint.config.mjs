@@ -46,8 +46,8 @@ export default tseslint.config(
     rules: { "max-len": ["error", { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },
   {
-    // Tests and tooling parse JSON from processes and HTTP bodies and reach into jest mocks: `any` flows there by
-    // design.
+    // Tests and tooling parse JSON from processes and HTTP bodies and reach into jest mocks:
+    // `any` flows there by design.
     files: ["tests/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
     rules: {
       "@typescript-eslint/no-unsafe-assignment": "off",

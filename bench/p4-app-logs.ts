@@ -188,8 +188,8 @@ async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
 export async function p4({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 3 : 11;
   log(
-    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ` +
-      `${BIG}`,
+    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), ` +
+      `iterator memory ${SMALL} vs ${BIG}`,
   );
   const sim = await startSimProcess({
     projects: [PROJECT],

@@ -199,8 +199,8 @@ function checkpointsSkippedRow(throttled: ThrottledOp): Row {
 
 export async function p6(): Promise<Row[]> {
   log(
-    `P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, simulator limited to ${RATE} requests/s ` +
-      `(burst ${RATE})`,
+    `P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, ` +
+      `simulator limited to ${RATE} requests/s (burst ${RATE})`,
   );
   loadEngine();
   const baseline = await runBoth("ours", false);

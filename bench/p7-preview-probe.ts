@@ -53,8 +53,8 @@ export async function p7probe({ quick }: BenchOptions): Promise<Row[]> {
   const sizes = quick ? [50] : [500];
   const reps = quick ? 1 : 2;
   log(
-    `P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ${PROBES.length} variants (${reps} ` +
-      `runs each)`,
+    `P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ` +
+      `${PROBES.length} variants (${reps} runs each)`,
   );
   const options = { ops: ["up", "preview"] as const, env: { PULUMI_SKIP_CHECKPOINTS: "true" } };
   const runs: ScaleRun[] = [];

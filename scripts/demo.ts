@@ -78,8 +78,8 @@ async function main(): Promise<void> {
     const appProject = sim.addProject({ name: "demo-apps" });
     const app = sim.addApp(appProject.id, "web");
     info(
-      `seeded an existing project ${appProject.id} with the app ${app.id} (the quickstart puts the token into its ` +
-        `secrets)`,
+      `seeded an existing project ${appProject.id} with the app ${app.id} ` +
+        `(the quickstart puts the token into its secrets)`,
     );
 
     // 2. engine
@@ -163,8 +163,8 @@ async function main(): Promise<void> {
     info(`done in ${secs(Date.now() - t)}: ${summary(destroyed.summary.resourceChanges)}`);
     must(sim.serviceAccounts(projectId).length === 0, "service accounts are left in the simulator");
     info(
-      `simulator: no service account left; project ${projectId} and the app's secrets remain (the service cannot ` +
-        `delete them)`,
+      `simulator: no service account left; project ${projectId} and the app's secrets remain ` +
+        `(the service cannot delete them)`,
     );
 
     // Self-check: no token the simulator issued, in any engine output or file of the backend.

@@ -200,8 +200,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       };
       sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
 
-      // every stored service account (current, previous, retired), with its id, token id and token: destroy deletes
-      // each (200)
+      // every stored service account (current, previous, retired), with its id, token id and token:
+      // destroy deletes each (200)
       const tokens: string[] = [];
       for (const r of all(revealed, TYPE("ServiceAccount"))) {
         const sa = reveal(r.outputs) as StoredAccount;

@@ -119,8 +119,8 @@ describe("examples/multi-account: two providers, two services, through the real 
         [ciId, "ci"],
       ].sort(),
     );
-    // Service A: the bootstrap calls as the admin; the CI account and the read of the API keys as the project's
-    // account.
+    // Service A: the bootstrap calls as the admin;
+    // the CI account and the read of the API keys as the project's account.
     expect(calls(simA).sort()).toEqual(
       [
         "POST /v2/projects as admin",

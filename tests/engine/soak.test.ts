@@ -318,8 +318,8 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const orphans = sim.serviceAccounts(projectId).filter((a) => !own.includes(a.id));
     const named = new Set([...err.matchAll(/^\s*(sa-[0-9a-f]+) \(created /gm)].map((m) => m[1]));
     process.stdout.write(
-      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in ` +
-        `the errors\n`,
+      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ` +
+        `${named.size} ids named in the errors\n`,
     );
     // The faults really hit. How many creates run before the engine stops starting new ones after the first error
     // depends on timing, so one orphan is the floor that always holds.

@@ -116,8 +116,8 @@ describe("AppSecrets against the simulator", () => {
       expect(ctx.warn.mock.calls).toEqual([
         [
           `pulumi-pims: secret(s) "API_KEY" were dropped from AppSecrets of app ${appId} in project ${projectId}, ` +
-            "but the API has no operation to delete a secret: if the service merges updates they remain in the app " +
-            "with their " +
+            "but the API has no operation to delete a secret: " +
+            "if the service merges updates they remain in the app with their " +
             "last values; remove them in the web console if they should go.",
         ],
       ]);

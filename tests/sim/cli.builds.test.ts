@@ -144,8 +144,8 @@ describe("pims runs cancel", () => {
     const r = await pims(["runs", "cancel", p, app, run.id]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `cancelling run ${run.id} of app ${app} in project ${p}: 409 run ${run.id} has already finished (status: ` +
-        `finished)`,
+      `cancelling run ${run.id} of app ${app} in project ${p}: ` +
+        `409 run ${run.id} has already finished (status: finished)`,
     );
     expect(sim.runs().find((x) => x.id === run.id)?.status).toBe("finished");
   });

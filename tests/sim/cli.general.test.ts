@@ -163,8 +163,8 @@ describe("pims", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
       `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in PIMS_TOKEN was ` +
-        "refused: check that it is the whole token of a live service account of this service and that it has not " +
-        "expired)",
+        "refused: " +
+        "check that it is the whole token of a live service account of this service and that it has not expired)",
     );
     expectNoPlaintextSecrets(r.stdout + r.stderr, [badToken], "the CLI output");
   });

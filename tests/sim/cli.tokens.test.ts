@@ -106,14 +106,14 @@ describe("pims tokens (default profile)", () => {
     expect(lines(r.stderr)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^expiring: soon \\(key-\\w+, service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) ` +
-            `left\\)$`,
+          `^expiring: soon \\(key-\\w+, ` +
+            `service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) left\\)$`,
         ),
       ),
     ]);
 
-    // A wider window takes in the service account's token (3 days) too, not the 30-day key or the one that never
-    // expires.
+    // A wider window takes in the service account's token (3 days) too,
+    // not the 30-day key or the one that never expires.
     const wide = await pims(["tokens", p, "--expiring-within", "4d"]);
     expect(wide.code).toBe(4);
     expect(lines(wide.stderr)).toHaveLength(2);

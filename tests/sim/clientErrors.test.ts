@@ -177,8 +177,8 @@ describe("errors the simulator produces", () => {
       serverMessage: "volumes above 1024 GB require a protected project",
     });
     expect(err.toString()).toBe(
-      `resizing volume ${vol.id} in project ${projectId} to 1025 GB: 403 volumes above 1024 GB require a protected ` +
-        `project`,
+      `resizing volume ${vol.id} in project ${projectId} to 1025 GB: ` +
+        `403 volumes above 1024 GB require a protected project`,
     );
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
     await client.resizeVolume(projectId, vol.id, 1024);
@@ -333,8 +333,8 @@ describe("errors the simulator produces", () => {
       serverMessage: `run ${done.id} has already finished (status: finished)`,
     });
     expect(err.toString()).toBe(
-      `cancelling run ${done.id} of app ${appId} in project ${projectId}: 409 run ${done.id} has already finished ` +
-        `(status: finished)`,
+      `cancelling run ${done.id} of app ${appId} in project ${projectId}: ` +
+        `409 run ${done.id} has already finished (status: finished)`,
     );
     expect(sim.runs().find((r) => r.id === done.id)?.status).toBe("finished");
 

@@ -104,8 +104,8 @@ describe("VolumeSize against the simulator", () => {
       .catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toBe(
-      "resizing volume vol-3-us-east-1 in project p-open0001 to 2048 GB: 403 volumes above 1024 GB require a " +
-        "protected project",
+      "resizing volume vol-3-us-east-1 in project p-open0001 to 2048 GB: " +
+        "403 volumes above 1024 GB require a protected project",
     );
     expect(ctx.sim.volume(vol.projectId, vol.volumeId)?.sizeGb).toBe(500);
     expect((err as Error).message.includes(ctx.sim.token)).toBe(false);

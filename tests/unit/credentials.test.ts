@@ -42,8 +42,8 @@ describe("MissingCredentialsError", () => {
     );
     expect(e.message).not.toContain("pulumi config");
     expect(new MissingCredentialsError(["baseUrl"], { audience: "cli" }).message).toBe(
-      "pims is not configured: set the service address with --base-url <url> or the PIMS_BASE_URL environment " +
-        "variable.",
+      "pims is not configured: " +
+        "set the service address with --base-url <url> or the PIMS_BASE_URL environment variable.",
     );
   });
 
@@ -115,8 +115,8 @@ describe("resolveCredentials", () => {
       throw new Error("resolveCredentials accepted an invalid base address");
     };
     expect(fail({ token: TOKEN, baseUrl: "api.example.com" }, {})).toBe(
-      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": not an ` +
-        `absolute URL)`,
+      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": ` +
+        `not an absolute URL)`,
     );
     expect(fail({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" })).toContain(
       `PIMS_BASE_URL ${BASE_URL_RULE}`,
@@ -204,8 +204,8 @@ describe("the provider's configure (runs at preview, before check)", () => {
       );
     expect(err).toBeInstanceOf(InvalidBaseUrlError);
     expect((err as Error).message).toBe(
-      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "https://api.example.com/v2?***": ` +
-        `it has a query)`,
+      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} ` +
+        `(got "https://api.example.com/v2?***": it has a query)`,
     );
     expect(hostLine(err as Error)).toBe((err as Error).message);
     expect(() => p.build()).toThrow((err as Error).message);

@@ -144,16 +144,16 @@ describe("check", () => {
     [604_800, 3600],
     [60, 0],
   ])(
-    "keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, explaining why and " +
-      "what to choose",
+    "keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, " +
+      "explaining why and what to choose",
     async (expiresIn, w) => {
       const failures = await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w, keepPreviousToken: true });
       expect(failures).toEqual([
         {
           property: "rotateBeforeExpiry",
           reason: expect.stringContaining(
-            `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${w} < ${expiresIn} / ` +
-              `2)`,
+            `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken ` +
+              `(got ${w} < ${expiresIn} / 2)`,
           ) as unknown,
         },
       ]);

@@ -104,8 +104,8 @@ describe("npm run simulator", () => {
       body: JSON.stringify({ name: "quick" }),
     });
     expect(project.status).toBe(201);
-    // The handler ran anyway once the delay was over: the account's key appears in GET
-    // /v2/projects/{project_id}/api-keys.
+    // The handler ran anyway once the delay was over:
+    // the account's key appears in GET /v2/projects/{project_id}/api-keys.
     const accountKeys = async (): Promise<string[]> => {
       const keys = (await (await get(vars, "/api-keys")).json()) as Array<{ name: string; principalId?: string }>;
       return keys.filter((k) => k.principalId).map((k) => k.name);
