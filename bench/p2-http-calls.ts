@@ -49,7 +49,9 @@ function inputsOf(projectId: string, appId: string): Record<Kind, Inputs> {
   };
 }
 
-/** create, no-change preview, refresh, update, delete of one resource, in that order (each step uses the last outputs). */
+/**
+ * create, no-change preview, refresh, update, delete of one resource, in that order (each step uses the last outputs).
+ */
 function stepsOf(
   kind: Kind,
   provider: pulumi.dynamic.ResourceProvider,

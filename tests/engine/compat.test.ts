@@ -79,7 +79,9 @@ function reveal(v: unknown): unknown {
   return v;
 }
 
-/** A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0). */
+/**
+ * A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0).
+ */
 interface StoredAccount {
   projectId: string;
   name: string;
@@ -168,7 +170,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
         if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
         sim = await PimsSimulator.start({ token });
         process.stdout.write(
-          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`,
+          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and ` +
+            `rewriting the stored pims:baseUrl\n`,
         );
         const moved = JSON.parse(fixture.stateText.split(baseUrl).join(sim.baseUrl)) as Deployment;
         await stack.importStack(moved);
@@ -197,7 +200,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       };
       sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
 
-      // every stored service account (current, previous, retired), with its id, token id and token: destroy deletes each (200)
+      // every stored service account (current, previous, retired), with its id, token id and token:
+      // destroy deletes each (200)
       const tokens: string[] = [];
       for (const r of all(revealed, TYPE("ServiceAccount"))) {
         const sa = reveal(r.outputs) as StoredAccount;
@@ -263,7 +267,7 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
     });
 
-    test("destroy: one DELETE per stored service account (200), current and previous; none left live; a warning for each of the others; an empty state", async () => {
+    test("destroy: a DELETE (200) per current and previous account; none left; others warned; no state", async () => {
       const stored = all(revealed, TYPE("ServiceAccount")).flatMap((r) =>
         accountsOf(r).map((a) => ({
           id: a.id,
@@ -279,7 +283,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       ).toEqual(ids);
       sim.clearRequests();
       const result = await stack.destroy(collect);
-      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
+      // the provider is not counted
+      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 });
       // ServiceAccounts are deleted in parallel: the order across resources is the engine's.
       expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
         [...stored.map((a) => `DELETE ${a.path} 200`), ...listings()].sort(),

@@ -174,7 +174,7 @@ async function recover(): Promise<void> {
   await stack.refresh(engine.opts);
 }
 
-test("a killed first up (a create in each mode), then the documented recovery: every account accounted for", async () => {
+test("a killed first up (one create per mode), then the documented recovery: every account accounted for", async () => {
   await killedUp();
   const orphans = live();
   await recover();

@@ -342,7 +342,7 @@ describe.each(["default", "quirky"] as const)(
       }
     });
 
-    test("destroy deletes the service accounts; the project, volume size and app secrets stay (no delete operation)", async () => {
+    test("destroy deletes the accounts; project, volume size and app secrets stay (no delete operation)", async () => {
       const res = await stack.destroy(engine.opts);
       expect(res.summary.resourceChanges).toEqual({ delete: 6 });
       expect(sim.serviceAccounts(projectId)).toEqual([]);

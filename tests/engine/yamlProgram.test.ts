@@ -281,14 +281,14 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     expect(out.trim()).toBe("[secret]");
   });
 
-  test("a no-change preview: nothing changes, no resource calls the service (only the two function reads)", async () => {
+  test("no-change preview: nothing changes, no resource calls the service (only the two function reads)", async () => {
     sim.clearRequests();
     const preview = await stack.preview(engine.opts);
     expect(preview.changeSummary).toEqual({ same: 8 });
     expect(calls().sort()).toEqual(FUNCTION_READS());
   });
 
-  test("rotation by replacement: a new deployer first, the app's secret updated, the old account deleted last", async () => {
+  test("rotation by replacement: a new deployer first, the app's secret updated, the old account last", async () => {
     await stack.setConfig("rotation", { value: "r2" });
     sim.clearRequests();
     const up = await stack.up(engine.opts);
@@ -331,7 +331,7 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     );
   });
 
-  test("refresh keeps the state; its only calls are each project's API-key listing, once, by its provider", async () => {
+  test("refresh keeps state; its only calls are each project's API-key listing, once, by its provider", async () => {
     sim.clearRequests();
     const refresh = await stack.refresh(engine.opts);
     expect(refresh.summary.resourceChanges).toEqual({ same: 8 });
@@ -344,7 +344,7 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     expect((await shown("deployer")).token).toBe(deployerToken);
   });
 
-  test("destroy: every account the stack made is deleted (the partner's own account stays), the state is empty", async () => {
+  test("destroy: every account the stack made is deleted (the partner's own stays), the state is empty", async () => {
     sim.clearRequests();
     const down = await stack.destroy(engine.opts);
     expect(down.summary.resourceChanges).toEqual({ delete: 8 });

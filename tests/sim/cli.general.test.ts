@@ -56,7 +56,7 @@ describe("pims", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it("missing PIMS_TOKEN or base URL: one line naming the environment variables and --base-url, no stack, exit 2", async () => {
+  it("missing PIMS_TOKEN or base URL: one line naming the variables and --base-url, no stack, exit 2", async () => {
     const cliText = (missing: Array<"token" | "baseUrl">): string =>
       `error: ${new MissingCredentialsError(missing, { audience: "cli" }).message}\n`;
     const noToken = await pims(["invoices", "p-1"], { env: { PIMS_TOKEN: undefined } });
@@ -86,7 +86,8 @@ describe("pims", () => {
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)).toEqual([
       expect.stringContaining(
-        'PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got "api.example.com/v2"',
+        "PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got " +
+          '"api.example.com/v2"',
       ),
     ]);
     const { p } = seedApp();
@@ -97,7 +98,7 @@ describe("pims", () => {
     expect(sim.requests.map((q) => q.path)).toEqual([`/v2/projects/${p}/invoices`]);
   });
 
-  it("plain http to another machine exits 2 naming the rule and PIMS_ALLOW_INSECURE_HTTP; allowed, it is called", async () => {
+  it("plain http to another host: exit 2 naming the rule and PIMS_ALLOW_INSECURE_HTTP; allowed, it works", async () => {
     const { p } = seedApp();
     const refused = await pims(["api-keys", p, "--base-url", "http://192.0.2.1:8080"]);
     expect(refused.code).toBe(2);
@@ -150,7 +151,8 @@ describe("pims", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe(
-      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/p-nope/invoices)`,
     );
   });
 
@@ -161,8 +163,8 @@ describe("pims", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
       `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in PIMS_TOKEN was ` +
-        "refused: check that it is the whole token of a live service account of this service and that it has not " +
-        "expired)",
+        "refused: " +
+        "check that it is the whole token of a live service account of this service and that it has not expired)",
     );
     expectNoPlaintextSecrets(r.stdout + r.stderr, [badToken], "the CLI output");
   });

@@ -24,7 +24,7 @@ describe("app log paging", () => {
     return ids;
   }
 
-  it("1000 lines, two containers, container filter, pageSize 100: 5 GETs, all 500 lines newest first, no duplicates", async () => {
+  it("1000 lines, two containers, container filter, pageSize 100: 5 GETs, 500 lines, newest first, once", async () => {
     const { projectId, appId } = seedLogs(1000);
     const lines = [];
     for await (const line of client.iterateAppLogs(projectId, appId, { container: "web", pageSize: 100 }))

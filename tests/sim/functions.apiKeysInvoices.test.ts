@@ -42,7 +42,7 @@ describe("getApiKeys", () => {
     expect(sim.countRequests({ method: "GET", path: `/v2/projects/${p}/api-keys` })).toBe(1);
   });
 
-  it("reads epoch-number expiries (seconds or milliseconds, number or digits) as the CLI's `pims tokens` does", async () => {
+  it("reads epoch-number expiries (seconds or milliseconds, number or digits) like `pims tokens`", async () => {
     const p = sim.addProject().id;
     const at = Date.UTC(2030, 0, 1);
     // The service's documentation shows RFC 3339; epoch numbers have been seen from clients in the wild.

@@ -120,7 +120,8 @@ async function rotate(
     .map((a: unknown[]) => String(a[0]))
     .find((l) => l.includes(`new account ${outs.serviceAccountId}`));
   expect(line).toBe(
-    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated (${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
+    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated ` +
+      `(${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
       `previous account ${before.serviceAccountId} kept until the next rotation${old ? `, ${old} deleted` : ""}`,
   );
   // Right after the rotation nothing is due: the next up changes nothing.
@@ -140,7 +141,7 @@ async function rotatedOnce(
 }
 
 describe("overlapping rotation (keepPreviousToken)", () => {
-  test("five rotations (trigger and window, short expiries): two live accounts after each, the one two rotations old deleted", async () => {
+  test("five rotations (trigger and window, short expiries): two live accounts each time; oldest deleted", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     let news = await checked(
@@ -192,7 +193,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     expect(await works(project.id, outs.token)).toBe(false);
   });
 
-  test("switching on mints no token and makes no call; the next rotation keeps the first account as the previous one", async () => {
+  test("turned on: mints no token, makes no call; the next rotation keeps the first account as previous", async () => {
     const project = suite.sim.addProject();
     const plain = await checked(inputsFor(project.id, "switch-on", LIFETIME));
     const { id, outs } = await provider().create(plain);
@@ -255,7 +256,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("without the option nothing changed: a trigger or a reached window replaces, and update makes no call", async () => {
+  test("without the option nothing changed: a trigger or reached window replaces; update makes no call", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     const plain = await checked(inputsFor(project.id, "plain", LIFETIME));
@@ -296,7 +297,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("a refused DELETE of the old previous account: the update fails with the new token in its state; the next update deletes it", async () => {
+  test("a refused DELETE of the old previous: update fails, new token in state; next update deletes it", async () => {
     const { sim } = suite;
     const { projectId, id, on, outs, second } = await rotatedOnce("refused");
     const third = { ...on, rotationTrigger: "3" };
@@ -313,7 +314,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     ]);
     expect(err.message).toMatch(
       new RegExp(
-        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ \\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed \\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
+        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ ` +
+          `\\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed ` +
+          `\\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
       ),
     );
     // What the dynamic-provider host stores as the resource's new state: every live account, the new token first.

@@ -61,7 +61,7 @@ describe("argument checks before any request", () => {
     expect(err.message).toBe("checking cancelRun arguments: runId must not be empty");
   });
 
-  it("an argument error is its own type, not dressed as an answer of the service (no status, method or path)", async () => {
+  it("an argument error is its own type, not dressed as a service answer (no status, method or path)", async () => {
     const err = await rejectionOf(getInvoices({ projectId: " " }), ArgumentError);
     expect(err).not.toBeInstanceOf(PimsError);
     expect({ ...err, name: err.name }).toEqual({

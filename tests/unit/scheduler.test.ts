@@ -217,7 +217,8 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = (await outcome) as RateLimitTimeoutError;
     expect(e).toBeInstanceOf(RateLimitTimeoutError);
     expect(e.detail).toBe(
-      "rate limited (HTTP 429) and asked to wait 1h, beyond the 1m limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
+      "rate limited (HTTP 429) and asked to wait 1h, beyond the 1m limit for rate-limited requests " +
+        "(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
     );
   });
 });
@@ -234,7 +235,7 @@ describe("formatDuration", () => {
 });
 
 describe("settings from stack config and the environment", () => {
-  it("pims:maxConcurrency first, then PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS; unset values are left out", () => {
+  it("pims:maxConcurrency, then PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS; unset values are left out", () => {
     expect(schedulerSettings({}, {})).toEqual({});
     const env = { PIMS_MAX_CONCURRENCY: "16", PIMS_RATE_LIMIT_TIMEOUT_MS: "60000" };
     expect(schedulerSettings({ maxConcurrency: "3" }, env)).toEqual({ maxConcurrency: 3, rateLimitTimeoutMs: 60_000 });
@@ -270,7 +271,7 @@ describe("settings from stack config and the environment", () => {
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
-  it("a provider's configure() applies pims:maxConcurrency and pims:rateLimitTimeoutMs to the process's scheduler, and rejects bad ones", async () => {
+  it("a provider's configure() applies pims:maxConcurrency and rateLimitTimeoutMs, rejecting bad ones", async () => {
     const request = (config: Record<string, string>) => ({
       config: { get: (k: string) => config[k], require: (k: string) => config[k] },
     });

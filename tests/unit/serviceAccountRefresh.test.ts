@@ -92,7 +92,7 @@ test("created moments ago, or by this process: kept with a line, never asked", a
   expect(asked).toEqual([]);
 });
 
-test("a listing that shows none of the run's accounts: tokens asked; 401 is gone, a working one proves it blind", async () => {
+test("a listing with none of the run's accounts: tokens asked; 401: gone; a working one proves it blind", async () => {
   const { c, asked, run } = context([], { "tok-cur-secret": "live" });
   const out = await refreshAccounts("sa-first", { ...stored }, c);
   expect(out.props).toEqual(stored); // everything kept

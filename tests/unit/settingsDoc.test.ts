@@ -13,7 +13,7 @@ describe("docs/settings.md", () => {
     expect(withSettingsTable(doc)).toBe(doc);
   });
 
-  it("the table has one row per setting, naming its environment variable, stack config key and provider argument", () => {
+  it("the table has one row per setting, naming its environment variable, config key and provider argument", () => {
     const table = doc.slice(doc.indexOf(BEGIN), doc.indexOf(END));
     const rows = table.split("\n").filter((l) => l.startsWith("| `PIMS_"));
     expect(rows).toHaveLength(Object.keys(SETTINGS).length);

@@ -1,4 +1,6 @@
-/** The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed. */
+/**
+ * The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed.
+ */
 import { PimsSimulator } from "../../../simulator";
 import { waitFor } from "../cliHarness";
 import { message, simCalls } from "./http";
@@ -129,7 +131,7 @@ describe("faults", () => {
 });
 
 describe("faults after the change is committed (afterCommit)", () => {
-  it("status: the service account is created, the answer is 503, the request log keeps the handler's status", async () => {
+  it("status: the service account is created, the answer is 503, the request log keeps the handler's", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "status", method: "POST", path: /\/service-accounts$/, afterCommit: true, times: 1 });
     const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
@@ -180,7 +182,7 @@ describe("faults after the change is committed (afterCommit)", () => {
     expect(sim.requests[0].handledStatus).toBe(422);
   });
 
-  it("delay: commits after the client has gone (the handler runs when the delay is over, answered or not)", async () => {
+  it("delay: commits after the client has gone (the handler runs once the delay is over, answered or no)", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "delay", method: "POST", path: /\/service-accounts$/, delayMs: 1000, times: 1 });
     // The client stops waiting after 50 ms: POST /v2/projects/{project_id}/service-accounts gets no answer.
@@ -208,7 +210,7 @@ describe("faults after the change is committed (afterCommit)", () => {
 });
 
 describe("removeProject: a project deleted outside any tool", () => {
-  it("answers 404 on every route under it, deletes its accounts and their keys, leaves other projects alone", async () => {
+  it("answers 404 on every route under it, deletes its accounts and keys, leaves other projects alone", async () => {
     const { projectId, appId } = seedApp();
     const other = seedApp("api");
     const volume = sim.addVolume(projectId, { sizeGb: 100 });
