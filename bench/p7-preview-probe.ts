@@ -5,8 +5,9 @@
  * of 7, every output key of its class declared (sent as a mostly undefined input: `NaiveTypedServiceAccount`, P7's
  * baseline) — and by pulumi-pims itself. Each run deploys with the engine's `PULUMI_SKIP_CHECKPOINTS` (state
  * written once, at the end: only to make the `up` that sets up the stack fast; never for real stacks) and times one
- * no-change `preview`. Every figure is informative: CPU time per resource (the program, the CLI and the provider host: it hardly moves with the load
- * of a shared machine, where wall time does) ÷ the plain docs-style provider's, with wall time beside it.
+ * no-change `preview`. Every figure is informative: CPU time per resource (the program, the CLI and the provider
+ * host: it hardly moves with the load of a shared machine, where wall time does) ÷ the plain docs-style provider's,
+ * with wall time beside it.
  */
 import { abba, loadPims, log, round, type BenchOptions, type Row } from "./harness";
 import { inputs, perResource, scaleRun, type Declare, type ScaleRun } from "./p7-scale";
