@@ -214,7 +214,7 @@ main().then(
     process.stderr.write(
       `\ndemo FAILED: ${message.includes("\n[ensure-pulumi]") ? message.split("\n")[0] : message}\n`,
     );
-    process.stderr.write(`(run from ${REPO_ROOT}; see README "Demo")\n`);
+    process.stderr.write(`(run from ${REPO_ROOT}; see CONTRIBUTING.md "The demo")\n`);
     process.exit(1);
   },
 );

@@ -101,7 +101,8 @@ async function main(): Promise<number> {
     console.log(`test:live: findings\n${fs.readFileSync(findings, "utf8").trimEnd().replace(/^/gm, "  ")}`);
   const lines = text.split("\n").filter((l) => l !== "").length;
   console.log(
-    `test:live: wire recording (${lines} requests, shapes only, no values): ${recording}\n  please attach it to an issue (README: Testing against your account)`,
+    `test:live: wire recording (${lines} requests, shapes only, no values): ${recording}\n` +
+      "  please attach it to an issue (docs/testing-against-your-account.md)",
   );
   return code;
 }

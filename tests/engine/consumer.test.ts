@@ -1,11 +1,12 @@
 /**
- * The consumer matrix: the packed package installed the way the README's "Use it in your own project" tells a user
- * to, in a fresh project outside this repository, once per `@pulumi/pulumi` version — the oldest this package
- * supports (its peer range's floor), the one this repository pins, and the newest the registry serves — then
+ * The consumer matrix: the packed package installed the way the guide "Use it in your own project"
+ * (docs/installation-configuration.md) tells a user to, in a fresh project outside this repository, once per
+ * `@pulumi/pulumi` version — the oldest this package supports (its peer range's floor), the one this repository
+ * pins, and the newest the registry serves — then
  * `pulumi up`, a no-change `pulumi preview` and `pulumi destroy` with the real engine against the simulator.
  * Each install must hold exactly one copy of the SDK (`npm ls`).
  *
- * The files and commands come from README.md itself (blocks marked `<!-- guide:file NAME -->` and
+ * The files and commands come from that page itself (blocks marked `<!-- guide:file NAME -->` and
  * `<!-- guide:shell -->`), so the guide cannot rot. Three substitutions only, all about this test's sandbox:
  * `pulumi-pims` is the packed tarball and `@pulumi/pulumi` gets the version under test; `pulumi login --local`
  * logs in to a temporary `file://` backend; `pulumi up` gets `--yes` (no terminal to confirm on). The token reaches
@@ -38,7 +39,10 @@ interface Guide {
   commands: string[];
 }
 
-/** The README's guide: every `guide:file` block and the commands of the `guide:shell` block, in order. */
+/** The page that holds the guide a new user follows, whose blocks this test runs. */
+const GUIDE_PAGE = path.join(REPO_ROOT, "docs", "installation-configuration.md");
+
+/** The guide: every `guide:file` block and the commands of the `guide:shell` block, in order. */
 export function readGuide(readme: string): Guide {
   const files: Guide["files"] = [];
   const commands: string[] = [];
@@ -112,8 +116,8 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test("the README's guide has the files and the commands this test runs", () => {
-  const guide = readGuide(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
+test("the guide has the files and the commands this test runs", () => {
+  const guide = readGuide(fs.readFileSync(GUIDE_PAGE, "utf8"));
   expect(guide.files.map((f) => f.name)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);
   expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
   expect(guide.commands).toContain("pulumi up");
@@ -127,13 +131,13 @@ describe.each([
   ["the pinned", () => PINNED],
   ["the newest", newest],
 ])("a new project with %s @pulumi/pulumi", (_label, version) => {
-  test("follows the README: install, config, up; then a no-change preview and destroy; one SDK copy", async () => {
+  test("follows the guide: install, config, up; then a no-change preview and destroy; one SDK copy", async () => {
     const v = version();
     const dir = path.join(scratch, `project-${v}`);
     const backend = path.join(scratch, `backend-${v}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(backend, { recursive: true });
-    const guide = readGuide(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
+    const guide = readGuide(fs.readFileSync(GUIDE_PAGE, "utf8"));
     for (const f of guide.files) fs.writeFileSync(path.join(dir, f.name), f.text);
 
     // A user's machine: the pulumi CLI and Node 22 on PATH; nothing from this repository's node_modules.

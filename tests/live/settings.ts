@@ -1,7 +1,7 @@
 /**
  * The live tier's environment: what is required (an address, a token, a project to work in), what each optional
  * variable enables, and the one line printed when the tier is not configured. Read by `scripts/live-tier.ts` (the gate
- * of `npm run test:live`) and by every suite of tests/live. README "Testing against your account" documents these.
+ * of `npm run test:live`) and by every suite of tests/live. docs/testing-against-your-account.md documents these.
  */
 import * as crypto from "node:crypto";
 
@@ -25,7 +25,8 @@ export const LIVE_ENV = {
 
 /** The line `npm run test:live` prints (and exits 0) when a required variable is missing. */
 export const NOT_CONFIGURED =
-  "test:live skipped: set PIMS_LIVE_BASE_URL, PIMS_LIVE_TOKEN and PIMS_LIVE_PROJECT to run the live tier against your account (README: Testing against your account)";
+  "test:live skipped: set PIMS_LIVE_BASE_URL, PIMS_LIVE_TOKEN and PIMS_LIVE_PROJECT to run the live tier against " +
+  "your account (docs/testing-against-your-account.md)";
 
 /** The name prefix of every service account (and project) the tier creates: `pims-live-<8 hex>-`, unique per run. */
 export const newPrefix = (): string => `pims-live-${crypto.randomBytes(4).toString("hex")}-`;
