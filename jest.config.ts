@@ -18,6 +18,8 @@ const tier = (name: string, extra: Partial<Config> = {}): Config => ({
   roots: [`<rootDir>/tests/${name}`],
   testMatch: ["**/*.test.ts"],
   transform,
+  // Closes the inspector sessions @pulumi/pulumi's closure serializer leaves open (tests/inspectorSessions.ts).
+  setupFilesAfterEnv: ["<rootDir>/tests/inspectorSessions.ts"],
   ...extra,
 });
 

@@ -118,7 +118,9 @@ export async function configuredProvider(
 export interface SimProcess {
   baseUrl: string;
   token: string;
-  /** The request counters since the last call, and the first request's arrival (the child resets them when it answers). */
+  /**
+   * The request counters since the last call, and the first request's arrival (the child resets them when it answers).
+   */
   stats(): Promise<SimulatorStats & { firstAt?: number }>;
   stop(): Promise<void>;
 }

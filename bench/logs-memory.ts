@@ -6,8 +6,8 @@
  * - mode `collect`: `getAppLogs({ limit })` (holds every line in memory: the contrast).
  *
  * The baseline is taken after the modules are loaded, `warmupLines` lines of another app have been read through
- * the same path (warm-up: sockets, JIT, V8's heap sizing) and a full GC. Then RSS and heap are sampled after every page (no forced GC: what the process really reaches), and once
- * more after a final forced GC.
+ * the same path (warm-up: sockets, JIT, V8's heap sizing) and a full GC. Then RSS and heap are sampled after every page
+ * (no forced GC: what the process really reaches), and once more after a final forced GC.
  */
 import type { PimsClient as PimsClientType } from "../provider/client";
 

@@ -31,7 +31,9 @@ const APP_SMALL = `${PROJECT}-small`;
 /** Warm: the baseline is taken after 30 000 lines of warm-up (V8 has sized its heap). Cold: after one page. */
 const WARM = 30_000;
 const COLD = 1000;
-/** Growth below 1 MB is noise (one page is ~0.3 MB of JSON): the denominator is clamped so the ratio means something. */
+/**
+ * Growth below 1 MB is noise (one page is ~0.3 MB of JSON): the denominator is clamped so the ratio means something.
+ */
 const FLOOR = 1024 * 1024;
 
 const growthRatio = (a: MemoryResult, b: MemoryResult): number =>
@@ -87,7 +89,9 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
   for (const r of [small, big, smallCold, bigCold, collectBig])
     if (r.read !== r.lines) throw new Error(`P4 memory: read ${r.read} of ${r.lines} lines`);
   const ratio = growthRatio(big, small);
-  const heapText = `heap retained after GC ${kb(small.retainedHeapGrowthBytes)} vs ${kb(big.retainedHeapGrowthBytes)} and peak heap ${mb(small.peakHeapGrowthBytes)} vs ${mb(big.peakHeapGrowthBytes)}`;
+  const heapText =
+    `heap retained after GC ${kb(small.retainedHeapGrowthBytes)} vs ${kb(big.retainedHeapGrowthBytes)} ` +
+    `and peak heap ${mb(small.peakHeapGrowthBytes)} vs ${mb(big.peakHeapGrowthBytes)}`;
   return [
     {
       id: "P4",
@@ -114,8 +118,10 @@ async function memoryRows(sim: SimProcess, quick: boolean): Promise<Row[]> {
       goal: "— (informative)",
       status: "N/A",
       reason:
-        `from a cold process V8 grows its heap during the first ~20 pages and then stays flat: RSS growth (MB) by lines read in the ${BIG / 1000}k run: ${trajectoryText(bigCold)}; ` +
-        `heap retained after GC: ${kb(smallCold.retainedHeapGrowthBytes)} (10k) vs ${kb(bigCold.retainedHeapGrowthBytes)} (100k)`,
+        `from a cold process V8 grows its heap during the first ~20 pages and then stays flat: RSS growth (MB) by ` +
+        `lines read in the ${BIG / 1000}k run: ${trajectoryText(bigCold)}; ` +
+        `heap retained after GC: ${kb(smallCold.retainedHeapGrowthBytes)} (10k) vs ` +
+        `${kb(bigCold.retainedHeapGrowthBytes)} (100k)`,
       raw: { smallCold, bigCold },
     },
     {
@@ -182,7 +188,8 @@ async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
 export async function p4({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 3 : 11;
   log(
-    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), iterator memory ${SMALL} vs ${BIG}`,
+    `P4: getAppLogs over ${BIG} lines vs a raw paging loop (${reps} interleaved runs), ` +
+      `iterator memory ${SMALL} vs ${BIG}`,
   );
   const sim = await startSimProcess({
     projects: [PROJECT],

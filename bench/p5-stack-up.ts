@@ -39,14 +39,14 @@ interface UpRun {
   previewChanges: number;
   providerBytes: Record<string, number>;
   tokenInStatePlaintext: boolean;
-  /** Issued tokens (the provider's and the service accounts') and AppSecrets values found in plaintext in the stored state. */
+  /** Issued tokens (the provider's and the service accounts') and AppSecrets values in plaintext in the state. */
   plaintextSecretsInState: number;
 }
 
-const PROJECTS = ["p-bench0051", "p-bench0052"];
+export const PROJECTS = ["p-bench0051", "p-bench0052"];
 
 /** 20 ServiceAccounts, 15 VolumeSizes, 15 AppSecrets: the same inputs and the same HTTP calls in both variants. */
-function plan(i: number): {
+export function plan(i: number): {
   sa: ServiceAccountArgs;
   vol: VolumeSizeArgs;
   sec: AppSecretsArgs & { secrets: Record<string, string> };
@@ -159,7 +159,8 @@ function timeRows(runs: UpRun[]): Row[] {
       reason:
         ratio <= 1.0
           ? undefined
-          : `ours ${spread(of("ours").map((r) => r.upMs))}, naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
+          : `ours ${spread(of("ours").map((r) => r.upMs))}, ` +
+            `naive ${spread(of("naive").map((r) => r.upMs))}: see bench/README.md`,
       raw: { runs },
     },
     {
@@ -224,7 +225,8 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
 export async function p5({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 1 : 5;
   log(
-    `P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers (${reps} timed runs each after one warm-up each)`,
+    `P5: pulumi up of 50 resources, pulumi-pims vs docs-style providers ` +
+      `(${reps} timed runs each after one warm-up each)`,
   );
   loadEngine();
   const sim = await PimsSimulator.start();

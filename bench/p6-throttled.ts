@@ -119,7 +119,8 @@ async function runBoth(
       const text = (x: ThrottledOp): string =>
         `${seconds(x.ms)}, ${x.failures} failures, ${x.refused}/${x.requests} refused`;
       log(
-        `P6: ${variant}${throttled ? " throttled" : " unthrottled"}${env ? " (checkpoints skipped)" : ""}: up ${text(up)}; destroy ${text(destroy)}`,
+        `P6: ${variant}${throttled ? " throttled" : " unthrottled"}${env ? " (checkpoints skipped)" : ""}: up ` +
+          `${text(up)}; destroy ${text(destroy)}`,
       );
       return { up, destroy };
     });
@@ -184,7 +185,9 @@ function checkpointsSkippedRow(throttled: ThrottledOp): Row {
   const floorMs = startMs + (Math.max(0, throttled.requests - throttled.refused - RATE) / RATE) * 1000;
   return {
     id: "P6",
-    measure: `(engine checkpoints skipped, PULUMI_SKIP_CHECKPOINTS) pulumi up ${N} resources: wall ÷ (first request + (requests − burst) ÷ rate)`,
+    measure:
+      `(engine checkpoints skipped, PULUMI_SKIP_CHECKPOINTS) pulumi up ${N} resources: ` +
+      `wall ÷ (first request + (requests − burst) ÷ rate)`,
     ours: `${seconds(throttled.ms)} ÷ ${seconds(floorMs)}`,
     baseline: `first request after ${seconds(startMs)}`,
     ratio: round(throttled.ms / floorMs),
@@ -196,7 +199,8 @@ function checkpointsSkippedRow(throttled: ThrottledOp): Row {
 
 export async function p6(): Promise<Row[]> {
   log(
-    `P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, simulator limited to ${RATE} requests/s (burst ${RATE})`,
+    `P6: pulumi up/destroy of ${N} resources at --parallel ${PARALLEL}, ` +
+      `simulator limited to ${RATE} requests/s (burst ${RATE})`,
   );
   loadEngine();
   const baseline = await runBoth("ours", false);

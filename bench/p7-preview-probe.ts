@@ -35,7 +35,7 @@ const PROBES: Array<[string, string, Declare]> = [
   ],
   [
     "typed",
-    "11 outputs, token secret, the 17 output keys of pulumi-pims' class declared (P7's baseline)",
+    "11 outputs, token secret, the 19 output keys of pulumi-pims' class declared (P7's baseline)",
     (i, n) => new n.NaiveTypedServiceAccount(`sa-${i}`, inputs(i)),
   ],
   ["ours", "pulumi-pims", (i) => new (loadPims().ServiceAccount)(`sa-${i}`, inputs(i))],
@@ -46,7 +46,8 @@ export async function p7probe({ quick }: BenchOptions): Promise<Row[]> {
   const sizes = quick ? [50] : [500];
   const reps = quick ? 1 : 2;
   log(
-    `P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ${PROBES.length} variants (${reps} runs each)`,
+    `P7 probe: no-change preview of N ServiceAccounts, N = ${sizes.join(", ")}, ` +
+      `${PROBES.length} variants (${reps} runs each)`,
   );
   const options = { ops: ["up", "preview"] as const, env: { PULUMI_SKIP_CHECKPOINTS: "true" } };
   const runs: ScaleRun[] = [];
@@ -59,7 +60,8 @@ export async function p7probe({ quick }: BenchOptions): Promise<Row[]> {
     const per = (name: string, of: "ms" | "cpuMs" | "programCpuMs"): number =>
       perResource(runs, name, n, "preview", of);
     const text = (name: string): string =>
-      `${per(name, "cpuMs").toFixed(2)} ms (program ${per(name, "programCpuMs").toFixed(2)}, wall ${per(name, "ms").toFixed(1)})`;
+      `${per(name, "cpuMs").toFixed(2)} ms ` +
+      `(program ${per(name, "programCpuMs").toFixed(2)}, wall ${per(name, "ms").toFixed(1)})`;
     for (const [name, label] of PROBES) {
       rows.push({
         id: "P7probe",
@@ -69,7 +71,9 @@ export async function p7probe({ quick }: BenchOptions): Promise<Row[]> {
         ratio: round(per(name, "cpuMs") / per("plain7", "cpuMs")),
         goal: "— (informative)",
         status: "N/A",
-        reason: `program CPU ratio ${(per(name, "programCpuMs") / per("plain7", "programCpuMs")).toFixed(2)}, wall ratio ${(per(name, "ms") / per("plain7", "ms")).toFixed(2)}`,
+        reason:
+          `program CPU ratio ${(per(name, "programCpuMs") / per("plain7", "programCpuMs")).toFixed(2)}, ` +
+          `wall ratio ${(per(name, "ms") / per("plain7", "ms")).toFixed(2)}`,
         raw: {
           preview: runs
             .filter((r) => r.variant === name && r.n === n)

@@ -209,7 +209,8 @@ export async function p7({ quick }: BenchOptions): Promise<Row[]> {
       `P7: the baseline declares ${declared.join(", ")}; ServiceAccount: ${SERVICE_ACCOUNT_OUTPUT_KEYS.join(", ")}`,
     );
   log(
-    `P7: up / no-change preview / refresh / destroy of N ServiceAccounts, N = ${sizes.join(", ")}, ${variants.join(" vs ")} (${reps} runs each)`,
+    `P7: up / no-change preview / refresh / destroy of N ServiceAccounts, N = ${sizes.join(", ")}, ` +
+      `${variants.join(" vs ")} (${reps} runs each)`,
   );
   log("P7: warm-up runs");
   for (const v of variants) await scaleRun(v, VARIANTS[v], 10, 0);

@@ -6,6 +6,7 @@ import {
   EXIT_FAILED,
   EXIT_OK,
   EXIT_STILL_RUNNING,
+  EXIT_USAGE,
   callOptions,
   interruptSignal,
   io,
@@ -98,7 +99,10 @@ export function addBuildLogsCommand(program: Command, run: Runner): void {
     .option("--json", "the result as JSON; with --follow one JSON object per entry, then a status object")
     .addHelpText(
       "after",
-      `\nExit codes: 0 the build succeeded (${BUILD_SUCCESS_STATUSES.join(", ")}) or is not finished (without --follow); 1 the build failed\n(${BUILD_FAILURE_STATUSES.join(", ")}) or the service refused; 2 usage;\n3 following stopped (--max-polls ran out, or Ctrl-C) while the build was still running.`,
+      `\nExit codes: ${EXIT_OK} the build succeeded (${BUILD_SUCCESS_STATUSES.join(", ")}) or is not finished ` +
+        `(without --follow); ${EXIT_FAILED} the build failed\n(${BUILD_FAILURE_STATUSES.join(", ")}) or the service ` +
+        `refused; ${EXIT_USAGE} usage;\n${EXIT_STILL_RUNNING} following stopped (--max-polls ran out, or Ctrl-C) ` +
+        "while the build was still running.",
     )
     .action((project: string, app: string, build: string, o: BuildLogsOptions, cmd: Command) =>
       run(buildLogsCommand(project, app, build, o, cmd)),

@@ -1,6 +1,6 @@
 /**
- * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose, --record),
- * credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
+ * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose and
+ * --record), credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,12 +9,24 @@ import { retryLine } from "../provider/client/retry";
 import { resolveCredentials } from "../provider/settings";
 import type { PimsCallOptions } from "../sdk/functions";
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_STILL_RUNNING = 3;
+/** The exit codes of `pims`, once, in order: the commands return them by name, and `--help` prints this table. */
+const EXIT_CODES = [
+  ["OK", "success"],
+  ["FAILED", "the service refused or failed the request (its message is printed on stderr), or the build failed"],
+  ["USAGE", "usage or configuration error (bad flag or argument, missing PIMS_TOKEN / base URL)"],
+  ["STILL_RUNNING", "build-logs --follow stopped (--max-polls ran out, or Ctrl-C) while the build was still running"],
+  ["EXPIRING", "tokens --expiring-within: a token expires (or has expired) within the window"],
+] as const;
+const exitCode = (name: (typeof EXIT_CODES)[number][0]): number => EXIT_CODES.findIndex(([n]) => n === name);
+export const EXIT_OK = exitCode("OK");
+export const EXIT_FAILED = exitCode("FAILED");
+export const EXIT_USAGE = exitCode("USAGE");
+export const EXIT_STILL_RUNNING = exitCode("STILL_RUNNING");
 /** `pims tokens --expiring-within`: a token expires (or has expired) within the window. */
-export const EXIT_EXPIRING = 4;
+export const EXIT_EXPIRING = exitCode("EXPIRING");
+
+/** The `Exit codes:` section of `--help`, from the table above. */
+export const exitCodesHelp = (): string => EXIT_CODES.map(([, meaning], code) => `  ${code}  ${meaning}`).join("\n");
 
 /** Runs a command's promise and records its exit code (set by `buildProgram`). */
 export type Runner = (command: Promise<number>) => Promise<void>;
@@ -61,8 +73,13 @@ export function packageVersion(): string {
  */
 export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
-  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, process.env, { audience: "cli" });
-  const opts: PimsCallOptions = { token, baseUrl, userAgent: `pims-cli/${packageVersion()}` };
+  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, undefined, { audience: "cli" });
+  const opts: PimsCallOptions = {
+    token,
+    tokenSource: "PIMS_TOKEN",
+    baseUrl,
+    userAgent: `pims-cli/${packageVersion()}`,
+  };
   // --record wins over PIMS_WIRE_RECORD (read with the other tuning in provider/settings).
   if (globals.record) opts.record = globals.record;
   if (globals.verbose) {

@@ -1,6 +1,6 @@
 /** Text helpers of the `pims` command-line tool: tables, masking, log lines, argument parsing. */
 import type { AppLogLine, BuildLogEntry } from "../provider/client";
-import { quote } from "../provider/client/values";
+import { isRfc3339, quote } from "../provider/client/values";
 
 /** A usage or configuration problem found before any request: exit code 2. */
 export class UsageError extends Error {
@@ -23,8 +23,14 @@ export function maskSecret(value: string): string {
 /** Characters that take no column: combining marks, format characters (zero-width space, joiners, BOM). */
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 /** East Asian wide and fullwidth characters (CJK, Hangul, fullwidth forms) and emoji: two columns each. */
-const WIDE =
-  /^[\u{1100}-\u{115F}\u{2E80}-\u{303E}\u{3041}-\u{33FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{A000}-\u{A4CF}\u{AC00}-\u{D7A3}\u{F900}-\u{FAFF}\u{FE30}-\u{FE4F}\u{FF00}-\u{FF60}\u{FFE0}-\u{FFE6}\u{20000}-\u{3FFFD}\p{Extended_Pictographic}]$/u;
+const WIDE = new RegExp(
+  "^[" +
+    "\\u{1100}-\\u{115F}\\u{2E80}-\\u{303E}\\u{3041}-\\u{33FF}\\u{3400}-\\u{4DBF}\\u{4E00}-\\u{9FFF}" +
+    "\\u{A000}-\\u{A4CF}\\u{AC00}-\\u{D7A3}\\u{F900}-\\u{FAFF}\\u{FE30}-\\u{FE4F}\\u{FF00}-\\u{FF60}" +
+    "\\u{FFE0}-\\u{FFE6}\\u{20000}-\\u{3FFFD}" +
+    "\\p{Extended_Pictographic}]$",
+  "u",
+);
 
 /** Columns a terminal gives `s`: wide characters count 2, combining and zero-width ones 0, others 1. */
 export function displayWidth(s: string): number {
@@ -114,7 +120,6 @@ export function intOption(flag: string, min: number, max: number): (raw: string)
   };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const RELATIVE = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -136,27 +141,6 @@ export function durationOption(flag: string): (raw: string) => number {
 }
 
 /**
- * A length of time for people, in its two largest units: `6d 3h`, `2h 5m`, `4m 10s`, `9s` (whole units, rounded
- * down; a negative `ms` is shown as its size).
- */
-export function formatDuration(ms: number): string {
-  const total = Math.floor(Math.abs(ms) / 1000);
-  const parts: Array<[number, string]> = [
-    [Math.floor(total / 86_400), "d"],
-    [Math.floor(total / 3600) % 24, "h"],
-    [Math.floor(total / 60) % 60, "m"],
-    [total % 60, "s"],
-  ];
-  const first = parts.findIndex(([n]) => n > 0);
-  if (first === -1) return "0s";
-  return parts
-    .slice(first, first + 2)
-    .filter(([n]) => n > 0)
-    .map(([n, unit]) => `${n}${unit}`)
-    .join(" ");
-}
-
-/**
  * An instant for --before/--after: an RFC 3339 timestamp (passed through unchanged), or a duration ago such as
  * `30s`, `15m`, `2h`, `1d` (turned into a timestamp relative to `now`).
  */
@@ -165,9 +149,10 @@ export function instantOption(flag: string, now: () => number = Date.now): (raw:
     const v = raw.trim();
     const ago = durationMs(v);
     if (ago !== undefined) return new Date(now() - ago).toISOString();
-    if (RFC3339.test(v) && !Number.isNaN(Date.parse(v.replace(" ", "T")))) return v;
+    if (isRfc3339(v)) return v;
     throw new UsageError(
-      `${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d (got ${quote(raw)})`,
+      `${flag} must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z, or a duration ago such as 15m, 2h, 1d ` +
+        `(got ${quote(raw)})`,
     );
   };
 }

@@ -6,17 +6,14 @@
  * expiry (tokens, the alarm when rotation stops). One module per command group.
  *
  * Credentials: the token comes only from PIMS_TOKEN (never from an argument, so it stays out of shell history
- * and `ps`); the address from --base-url or PIMS_BASE_URL. Exit codes: 0 ok; 1 the service refused or failed
- * (its message on stderr) or the build failed; 2 usage or configuration error; 3 build-logs --follow stopped
- * (--max-polls or Ctrl-C) before the build finished; 4 `tokens --expiring-within` found a token that expires
- * within the window.
+ * and `ps`); the address from --base-url or PIMS_BASE_URL. Exit codes: the table of ./context (`--help` prints it).
  */
 import { Command, CommanderError } from "commander";
-import { PimsError } from "../provider/client";
+import { ArgumentError, PimsError } from "../provider/client";
 import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, io, packageVersion } from "./context";
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodesHelp, io, packageVersion } from "./context";
 import { UsageError } from "./format";
 import { addInvoicesCommand } from "./invoices";
 import { addLogsCommand } from "./logs";
@@ -26,16 +23,14 @@ import { addTokensCommand } from "./tokens";
 
 const EXIT_CODES_HELP = `
 Credentials:
-  PIMS_TOKEN        service-account token (required; never passed as an argument)
-  PIMS_BASE_URL     service address (or --base-url)
-  PIMS_WIRE_RECORD  file to append a wire recording to (or --record)
+  PIMS_TOKEN                service-account token (required; never passed as an argument)
+  PIMS_BASE_URL             service address (or --base-url)
+  PIMS_ALLOW_INSECURE_HTTP  true: allow a plain http:// address to another machine (private network, TLS proxy)
+  PIMS_WIRE_RECORD          file to append a wire recording to (or --record)
+  Every setting: docs/settings.md
 
 Exit codes:
-  0  success
-  1  the service refused or failed the request (its message is printed on stderr), or the build failed
-  2  usage or configuration error (bad flag, missing PIMS_TOKEN / base URL)
-  3  build-logs --follow stopped (--max-polls ran out, or Ctrl-C) while the build was still running
-  4  tokens --expiring-within: a token expires (or has expired) within the window`;
+${exitCodesHelp()}`;
 
 export function buildProgram(setCode: (code: number) => void): Command {
   const run = async (command: Promise<number>): Promise<void> => setCode(await command);
@@ -66,7 +61,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
 /** Exit code for an error, after printing it: one line, no stack, never the token (the client redacts it). */
 function reportError(e: unknown): number {
   if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander printed it
-  if (e instanceof UsageError) {
+  if (e instanceof UsageError || e instanceof ArgumentError) {
     io.err(`error: ${e.message}\n`);
     return EXIT_USAGE;
   }
@@ -77,8 +72,7 @@ function reportError(e: unknown): number {
   }
   if (e instanceof PimsError) {
     io.err(`${e.toString()}\n`);
-    // An argument rejected before sending (no HTTP status) is a usage error; anything from the service is 1.
-    return e.kind === "validation" && e.status === undefined ? EXIT_USAGE : EXIT_FAILED;
+    return EXIT_FAILED;
   }
   io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
   return EXIT_FAILED;

@@ -76,7 +76,8 @@ async function serviceAccountsListCommand(
     const orphans = held ? accounts.filter((a) => !held.has(a.id)).length : 0;
     if (orphans > 0) {
       io.out(
-        `\n${orphans} account${orphans === 1 ? "" : "s"} with STACK no ${orphans === 1 ? "is" : "are"} held by none of the states given: ` +
+        `\n${orphans} account${orphans === 1 ? "" : "s"} with STACK no ${orphans === 1 ? "is" : "are"} held by ` +
+          "none of the states given: " +
           `if no other stack or person uses one, delete it with \`pims service-accounts delete ${project} <id>\`.\n`,
       );
     }
@@ -101,7 +102,8 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
   accounts
     .command("list")
     .description(
-      "list the project's service accounts that have an API key: id, name, key status, created, expires (never a key value)",
+      "list the project's service accounts that have an API key: id, name, key status, created, expires (never a " +
+        "key value)",
     )
     .argument("<project>", "project id")
     .option(
@@ -110,14 +112,19 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
     )
     .option(
       "--state <file|->",
-      "`pulumi stack export` JSON (a file, or - for stdin; repeatable): mark each account a stack holds (column STACK yes/no; --json: stack true/false)",
+      "`pulumi stack export` JSON (a file, or - for stdin; repeatable): mark each account a stack holds (column " +
+        "STACK yes/no; --json: stack true/false)",
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .addHelpText(
       "after",
-      "\nThe service has no operation that lists service accounts: this shows the accounts seen through the project's\nAPI keys (each key with a principalId belongs to that account), so an account without a key is not shown.\n" +
-        "\nAfter a failed `pulumi up` against a slow service: `pims service-accounts list <project> --state <(pulumi stack export)`\n" +
-        "marks the stack's own accounts (its serviceAccountId outputs); one with STACK no that no other stack holds is an orphan.",
+      "\nThe service has no operation that lists service accounts: this shows the accounts seen through the " +
+        "project's\nAPI keys (each key with a principalId belongs to that account), so an account without a key is " +
+        "not shown.\n" +
+        "\nAfter a failed `pulumi up` against a slow service: `pims service-accounts list <project> --state " +
+        "<(pulumi stack export)`\n" +
+        "marks the stack's own accounts (its serviceAccountId outputs); one with STACK no that no other stack " +
+        "holds is an orphan.",
     )
     .action((project: string, o: ListOptions, cmd: Command) => run(serviceAccountsListCommand(project, o, cmd)));
   accounts
@@ -129,7 +136,8 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
     .argument("<id>", "service account id, e.g. from `pims service-accounts list`")
     .addHelpText(
       "after",
-      "\nDelete only an account no stack uses: a stack still holding its token would break. Accounts a stack manages are\nbetter removed with `pulumi destroy` or by removing the resource from the program.",
+      "\nDelete only an account no stack uses: a stack still holding its token would break. Accounts a stack " +
+        "manages are\nbetter removed with `pulumi destroy` or by removing the resource from the program.",
     )
     .action((project: string, id: string, _o: unknown, cmd: Command) =>
       run(serviceAccountsDeleteCommand(project, id, cmd)),

@@ -6,10 +6,11 @@
  * Never prints a key value, not even masked: the listing is for watching expiries, not for reading keys.
  */
 import type { Command } from "commander";
-import { normalizeExpiry } from "../provider/client";
+import { readExpiry } from "../provider/client";
 import { getApiKeys, type ApiKeyResult } from "../sdk/functions";
 import { EXIT_EXPIRING, EXIT_OK, callOptions, io, printJson, type Runner } from "./context";
-import { cellText, durationOption, formatDuration, table } from "./format";
+import { formatDuration } from "../provider/client/values";
+import { cellText, durationOption, table } from "./format";
 
 /** A window as typed (shown back in --json and the table header) and in milliseconds. */
 interface Window {
@@ -38,12 +39,14 @@ export interface TokenView {
   expiring: boolean;
 }
 
-/** A key's expiry, read liberally: RFC 3339, `never` (also null or absent: the client reads those as `never`), epoch numbers. */
+/**
+ * A key's expiry, by the one expiry parser (provider/client/token.ts, as getApiKeys' `expiresAtEpochMs`): RFC 3339,
+ * `never` (also null or absent: the client reads those as `never`), epoch numbers.
+ */
 function expiryOf(k: ApiKeyResult): { expiresAt: string | null; ms: number | null } {
-  const e = normalizeExpiry(k.expiresAt);
-  if (e === "never") return { expiresAt: "never", ms: null };
-  const ms = e === "" ? NaN : Date.parse(e);
-  return Number.isNaN(ms) ? { expiresAt: null, ms: null } : { expiresAt: e, ms };
+  const e = readExpiry(k.expiresAt);
+  if (e.never) return { expiresAt: "never", ms: null };
+  return e.epochMs === null ? { expiresAt: null, ms: null } : { expiresAt: e.expiresAt, ms: e.epochMs };
 }
 
 /** Soonest expiry first, then unreadable expiries, then `never`; the service's order among equals. */
@@ -128,7 +131,8 @@ export function addTokensCommand(program: Command, run: Runner): void {
   program
     .command("tokens")
     .description(
-      "list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within --expiring-within (never a key value)",
+      "list a project's tokens (API keys) by expiry, soonest first; exit 4 if one expires within " +
+        "--expiring-within (never a key value)",
     )
     .argument("<project>", "project id")
     .option(
@@ -139,7 +143,8 @@ export function addTokensCommand(program: Command, run: Runner): void {
     .option("--service-accounts", "only the keys of service accounts (keys with a principal)")
     .option(
       "--json",
-      "JSON instead of a table: {project, now, within, withinSeconds, tokens: [{id, name, principalId, status, expiresAt, secondsLeft, expiring}], expiring}",
+      "JSON instead of a table: {project, now, within, withinSeconds, tokens: [{id, name, principalId, status, " +
+        "expiresAt, secondsLeft, expiring}], expiring}",
     )
     .addHelpText(
       "after",

@@ -48,6 +48,8 @@ const OUTPUT_KEY_SET: Record<keyof AppSecretsOutputs, true> = {
 };
 /** The output keys, which the SDK class seeds on the resource. */
 export const APP_SECRETS_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
+/** The outputs stored as secrets (`additionalSecretOutputs` of the SDK class; `secret` in the plugin's schema). */
+export const APP_SECRETS_SECRET_OUTPUTS = ["secrets"] satisfies Array<keyof AppSecretsOutputs>;
 
 /** Rules for secret names. */
 export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -77,9 +79,9 @@ const nameList = (names: readonly string[]): string => names.map((n) => JSON.str
 /** Warning when keys were dropped from the map: whether they are gone depends on the service. Names only. */
 export function removedKeysWarning(projectId: string, appId: string, removed: readonly string[]): string {
   return (
-    `pulumi-pims: secret(s) ${nameList(removed)} were dropped from AppSecrets of app ${appId} in project ${projectId}, ` +
-    `but the API has no operation to delete a secret: if the service merges updates they remain in the app with their ` +
-    `last values; remove them in the web console if they should go.`
+    `pulumi-pims: secret(s) ${nameList(removed)} were dropped from AppSecrets of app ${appId} in project ` +
+    `${projectId}, but the API has no operation to delete a secret: if the service merges updates they remain in ` +
+    "the app with their last values; remove them in the web console if they should go."
   );
 }
 
@@ -87,8 +89,9 @@ export function removedKeysWarning(projectId: string, appId: string, removed: re
 export function appSecretsDeleteWarning(projectId: string, appId: string, names: readonly string[]): string {
   const which = names.length > 0 ? `secret(s) ${nameList(names)}` : "its secrets";
   return (
-    `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but ${which} remain in the app: ` +
-    `the service has no delete operation for secrets; remove them in the web console if they should go.`
+    `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but ${which} ` +
+    "remain in the app: the service has no delete operation for secrets; remove them in the web console if they " +
+    "should go."
   );
 }
 
@@ -115,12 +118,14 @@ export class AppSecretsProvider
     } else if (!isPlainObject(secrets)) {
       failures.add(
         "secrets",
-        `secrets must be a map of secret names to string values (got ${Array.isArray(secrets) ? "an array" : typeof secrets})`,
+        "secrets must be a map of secret names to string values (got " +
+          `${Array.isArray(secrets) ? "an array" : typeof secrets})`,
       );
     } else if (Object.keys(secrets).length === 0) {
       failures.add(
         "secrets",
-        "secrets must contain at least one secret: an empty map would change nothing in the service (its update only sets the names it is given, and it has no operation to delete secrets)",
+        "secrets must contain at least one secret: an empty map would change nothing in the service (its update " +
+          "only sets the names it is given, and it has no operation to delete secrets)",
       );
     } else {
       for (const [name, value] of Object.entries(secrets)) {
@@ -132,7 +137,8 @@ export class AppSecretsProvider
         } else if (!SECRET_NAME_PATTERN.test(name)) {
           failures.add(
             "secrets",
-            `secret name ${quote(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then letters, digits or underscores)`,
+            `secret name ${quote(name)} must match ${SECRET_NAME_PATTERN.source} (a letter or underscore, then ` +
+              "letters, digits or underscores)",
           );
         }
         if (value === undefined || value === null)
@@ -173,7 +179,8 @@ export class AppSecretsProvider
     ) {
       throw new Error(
         `pulumi-pims: app secrets ${id} cannot be imported: the service has no operation to read secrets. ` +
-          `Declare an AppSecrets with the full map of secrets the app should have instead: creating it sends them to the app.`,
+          "Declare an AppSecrets with the full map of secrets the app should have instead: creating it sends them " +
+          "to the app.",
       );
     }
     return { id, props };
@@ -223,7 +230,8 @@ export class AppSecretsProvider
       const values = Object.values(i.secrets ?? {}).filter((v): v is string => typeof v === "string");
       const message = redact(e instanceof Error ? e.message : String(e), values);
       if (e instanceof Error && message === e.message) throw e;
-      // eslint-disable-next-line preserve-caught-error -- the caught error's text holds the secret values: it must not travel on as a cause
+      // The caught error's text holds the secret values: it must not travel on as a cause.
+      // eslint-disable-next-line preserve-caught-error -- see above
       throw new Error(message);
     }
   }

@@ -14,7 +14,10 @@ export const isUnknown = (v: unknown): boolean =>
 
 export type CheckFailure = pulumi.dynamic.CheckFailure;
 
-/** Collects check failures; `add` skips a property whose value is unknown at preview. */
+/**
+ * Collects check failures. `add` records what it is given: a rule skips a value unknown at preview before it adds
+ * (see `isUnknown`), as `requiredId` does.
+ */
 export class Failures {
   readonly list: CheckFailure[] = [];
   add(property: string, reason: string): void {

@@ -50,10 +50,12 @@ export class MissingCredentialsError extends PimsConfigurationError {
       m === "token"
         ? cli
           ? "set the service-account token in the PIMS_TOKEN environment variable"
-          : "set the service-account token with `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN environment variable"
+          : "set the service-account token with `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN " +
+            "environment variable"
         : cli
           ? "set the service address with --base-url <url> or the PIMS_BASE_URL environment variable"
-          : "set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment variable",
+          : "set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment " +
+            "variable",
     );
     super(cli ? "pims is not configured" : "pulumi-pims is not configured", `${lines.join("; and ")}.`);
     this.missing = [...missing];

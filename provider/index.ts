@@ -38,7 +38,10 @@ export function userFacing(e: unknown): Error {
   return out;
 }
 
-/** A plain object of the provider's methods bound to it (errors made {@link userFacing}), ready to be copied onto the shim. */
+/**
+ * A plain object of the provider's methods bound to it (errors made {@link userFacing}), ready to be copied onto the
+ * shim.
+ */
 function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
   const out: Record<string, unknown> = {};
   const record = p as unknown as Record<string, unknown>;

@@ -63,10 +63,12 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
       ? "the service did not answer, and may still create it"
       : "the service failed after it may have created it";
   return (
-    `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, because the service cannot list or ` +
-    `delete projects and a second attempt could leave a second project. Before you run \`pulumi up\` again, check in the service's web console for a ` +
-    `project named ${JSON.stringify(name)} created after ${startedAt}. If it exists, use it: pass its id (a string, e.g. from stack config) wherever a ` +
-    `projectId is needed instead of declaring this Project, or the next \`pulumi up\` creates another one. If it does not, run \`pulumi up\` again.`
+    `A project named ${JSON.stringify(name)} may exist anyway: ${why}. pulumi-pims did not send the create again, ` +
+    "because the service cannot list or delete projects and a second attempt could leave a second project. Before " +
+    "you run `pulumi up` again, check in the service's web console for a project named " +
+    `${JSON.stringify(name)} created after ${startedAt}. If it exists, use it: pass its id (a string, e.g. from ` +
+    "stack config) wherever a projectId is needed instead of declaring this Project, or the next `pulumi up` " +
+    "creates another one. If it does not, run `pulumi up` again."
   );
 }
 
@@ -100,7 +102,10 @@ export class ProjectProvider
   }
 
   // ---- diff ----
-  /** A name change (or a name unknown at preview) replaces the project; the new one is created first. */
+  /**
+   * A name change (or a name unknown at preview) replaces the project; the new one is created first. Nothing else
+   * changes, so there is no update: diff never answers an in-place change.
+   */
   async diff(_id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.DiffResult> {
     const replaces = changedKeys(olds, news, REPLACE_ON);
     return replaces.length > 0
@@ -134,25 +139,11 @@ export class ProjectProvider
     if (!props || typeof props.name !== "string") {
       throw new Error(
         `pulumi-pims: project ${id} cannot be imported: the service has no operation to read a project. ` +
-          `Use the existing project's id directly (a string or stack config) wherever a projectId is needed, or declare a new Project.`,
+          "Use the existing project's id directly (a string or stack config) wherever a projectId is needed, or " +
+          "declare a new Project.",
       );
     }
     return { id, props };
-  }
-
-  // ---- update ----
-  /** Not reached in practice (every change replaces); keeps the outputs intact if the engine calls it. */
-  async update(
-    id: string,
-    olds: ProjectOutputs,
-    news: ProjectInputs,
-  ): Promise<pulumi.dynamic.UpdateResult<ProjectOutputs>> {
-    if (news.name !== olds.name) {
-      throw new Error(
-        `pulumi-pims: project ${id} cannot be renamed in place (the service has no rename operation); a name change replaces the project.`,
-      );
-    }
-    return { outs: outputs({ name: olds.name, projectId: olds.projectId ?? id }) };
   }
 
   // ---- delete ----

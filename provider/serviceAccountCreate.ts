@@ -24,11 +24,12 @@ import {
   type ServiceAccountToken,
   UnreadableTokenError,
 } from "./client";
-import { backoffMs, createFailureKind, formatDuration, progressLine } from "./client/retry";
+import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "./client/retry";
+import { formatDuration } from "./client/values";
 import { orphanCandidates, type OrphanCandidate } from "./serviceAccountListing";
 
-/** Repeats of a create after an answered failure that the listing shows created nothing. */
-export const CREATE_RETRIES = 7;
+/** Repeats of a create after an answered failure that the listing shows created nothing (client/retry.ts). */
+export const CREATE_RETRIES = RETRY_DEFAULTS.createRetries;
 /** Most candidates named in an {@link UncertainCreateError} message (all are in `candidates`). */
 const MAX_CANDIDATES_SHOWN = 10;
 /**
@@ -44,7 +45,8 @@ const NO_DATE_MARGIN_MS = 60_000;
  * A service that missed the timeout has then had three times the timeout to finish the request; an account that
  * appears within that time is named in the error. (PIMS_LOST_CREATE_WATCH_MS overrides it.)
  */
-export const lostCreateWatchMs = (timeoutMs: number): number => Math.max(10_000, 2 * timeoutMs);
+export const lostCreateWatchMs = (timeoutMs: number): number =>
+  Math.max(RETRY_DEFAULTS.lostCreateMinWatchMs, 2 * timeoutMs);
 
 /**
  * What one provider instance remembers across its creates (one instance serves every ServiceAccount of a provider
@@ -107,8 +109,9 @@ export class UncertainCreateError extends Error {
     const del = `pims service-accounts delete ${projectId} <id>`;
     const since = new Date(c.startedAt).toISOString();
     const check =
-      `Check with \`${list}\`: an account named ${JSON.stringify(name)} created after ${since} that no stack holds (a stack's own ids are its serviceAccountId outputs) ` +
-      `was created by this attempt; its token is unknown to Pulumi, so delete it with \`${del}\`.`;
+      `Check with \`${list}\`: an account named ${JSON.stringify(name)} created after ${since} that no stack ` +
+      "holds (a stack's own ids are its serviceAccountId outputs) was created by this attempt; its token is " +
+      `unknown to Pulumi, so delete it with \`${del}\`.`;
     const lines = [original.message];
     if (look.kind === "found") {
       const n = look.candidates.length;
@@ -117,27 +120,33 @@ export class UncertainCreateError extends Error {
         .slice(0, MAX_CANDIDATES_SHOWN)
         .map(
           (x) =>
-            `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ${projectId} ${x.id}`,
+            `  ${x.id} (created ${x.createdAt || "at an unknown time"}): pims service-accounts delete ` +
+            `${projectId} ${x.id}`,
         );
       if (n > MAX_CANDIDATES_SHOWN) shown.push(`  …and ${n - MAX_CANDIDATES_SHOWN} more: ${list}`);
       lines.push(
-        `The service may have created the account anyway. Project ${projectId} has ${n} live service account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} ` +
-          `created since this create started that this stack does not hold (seen through its API keys), newest first:`,
+        `The service may have created the account anyway. Project ${projectId} has ${n} live service ` +
+          `account${n === 1 ? "" : "s"} named ${JSON.stringify(name)} created since this create started that this ` +
+          "stack does not hold (seen through its API keys), newest first:",
         ...shown,
-        `Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which this attempt did not receive, so an account it created is an orphan nobody can use. ` +
-          `An account listed may also belong to another stack creating the same name at the same time: pulumi-pims never deletes one by itself. ` +
-          `If no stack uses one, delete it with: ${del}`,
+        "Their tokens are unknown to Pulumi: the service returns a token only in the creation response, which " +
+          "this attempt did not receive, so an account it created is an orphan nobody can use. An account listed " +
+          "may also belong to another stack creating the same name at the same time: pulumi-pims never deletes one " +
+          `by itself. If no stack uses one, delete it with: ${del}`,
       );
     } else if (look.kind === "none") {
       lines.push(
-        `The service did not answer, so it may still create the account: no account named ${JSON.stringify(name)} appeared in project ${projectId} ` +
-          `within ${formatDuration(c.watchedMs ?? 0)} (${look.looks} looks at GET /v2/projects/${projectId}/api-keys). ` +
-          `The create was not sent again, so at most one such account can appear. Before you run \`pulumi up\` again: ${check}`,
+        `The service did not answer, so it may still create the account: no account named ${JSON.stringify(name)} ` +
+          `appeared in project ${projectId} within ${formatDuration(c.watchedMs ?? 0)} (${look.looks} looks at ` +
+          `GET /v2/projects/${projectId}/api-keys). The create was not sent again, so at most one such account can ` +
+          `appear. Before you run \`pulumi up\` again: ${check}`,
       );
     } else {
+      const tries = look.looks > 1 ? `; ${look.looks} tries` : "";
       lines.push(
-        `The service may have created the account anyway, and that could not be checked: GET /v2/projects/${projectId}/api-keys failed ` +
-          `(${look.error}${look.looks > 1 ? `; ${look.looks} tries` : ""}). The create was not sent again. Before you run \`pulumi up\` again: ${check}`,
+        "The service may have created the account anyway, and that could not be checked: GET " +
+          `/v2/projects/${projectId}/api-keys failed (${look.error}${tries}). The create was not sent again. ` +
+          `Before you run \`pulumi up\` again: ${check}`,
       );
     }
     super(lines.join("\n"), { cause: original });
@@ -185,13 +194,14 @@ export interface CreateOptions {
   watchMs: number;
   /** Default {@link CREATE_RETRIES}. */
   retries?: number;
-  /** First backoff delay in ms (doubles each retry; also the first pause between looks). Default 250. */
+  /** First backoff delay in ms (doubles each retry; also the first pause between looks). Default: client/retry.ts. */
   minDelayMs?: number;
   /** Progress lines (method, path, reason, what next; never a credential). */
   progress?: (line: string) => void;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const timedOut = (e: PimsError): boolean => e.kind === "timeout" || (e.code !== undefined && TIMEOUT_CODES.has(e.code));
 
 /**
  * POST /v2/projects/{project_id}/service-accounts until it succeeds, without ever leaving an account nobody holds
@@ -206,9 +216,9 @@ export async function createAccount(
   const key = `${projectId}\n${req.name}`;
   const startedAt = Date.now();
   const retries = opts.retries ?? CREATE_RETRIES;
-  const minDelayMs = opts.minDelayMs ?? 250;
+  const minDelayMs = opts.minDelayMs ?? RETRY_DEFAULTS.minDelayMs;
   const listPath = `GET /v2/projects/${projectId}/api-keys`;
-  /** Accounts named `req.name` created since the first attempt started (service clock) that this process does not hold. */
+  /** Accounts named `req.name` created since the first attempt started (service clock) that this process lacks. */
   const candidates = async (): Promise<OrphanCandidate[]> => {
     const keys: ApiKey[] = await client.listApiKeys(projectId);
     const held = await opts.ledger.settled(key);
@@ -247,12 +257,13 @@ export async function createAccount(
     }
     if (found.length > 0) throw fail(failure, { kind: "found", candidates: found });
     if (attempt > retries) throw failure;
-    const delay = backoffMs(attempt, { minDelayMs, maxDelayMs: 8_000 });
+    const delay = backoffMs(attempt, { minDelayMs, maxDelayMs: RETRY_DEFAULTS.maxDelayMs });
     opts.progress?.(
       progressLine(
         "pulumi-pims",
         `${failure.method} ${failure.path}`,
-        `${failure.status ?? failure.code ?? "no response"}, and ${listPath} shows no new account named ${JSON.stringify(req.name)}`,
+        `${failure.status ?? failure.code ?? "no response"}, and ${listPath} shows no new account named ` +
+          `${JSON.stringify(req.name)}`,
         `create retry ${attempt} of ${retries} in ${formatDuration(delay)}`,
       ),
     );
@@ -280,12 +291,12 @@ async function watchLostCreate(
     progressLine(
       "pulumi-pims",
       `${failure.method} ${failure.path}`,
-      `${failure.code === "ECONNABORTED" || failure.kind === "timeout" ? "timeout" : (failure.code ?? "no answer")}: the service may still create the account`,
+      `${timedOut(failure) ? "timeout" : (failure.code ?? "no answer")}: the service may still create the account`,
       `not sent again; watching ${w.listPath} for up to ${formatDuration(w.watchMs)} to name it if it appears`,
     ),
   );
   let [looks, answered, lastError] = [0, 0, ""];
-  for (let pause = w.minDelayMs; ; pause = Math.min(5_000, pause * 2)) {
+  for (let pause = w.minDelayMs; ; pause = Math.min(RETRY_DEFAULTS.lostCreateMaxPauseMs, pause * 2)) {
     looks++;
     try {
       const found = await w.candidates();
@@ -321,12 +332,15 @@ export async function discardUnreadable(
     outcome = `The account (${e.accountId}) was deleted at once, so nothing is left behind.`;
   } catch (d) {
     outcome =
-      `Deleting it failed (${d instanceof Error ? d.message : String(d)}): account ${e.accountId} is live in project ${projectId} and nobody holds its token. ` +
-      `Delete it with: pims service-accounts delete ${projectId} ${e.accountId}`;
+      `Deleting it failed (${d instanceof Error ? d.message : String(d)}): account ${e.accountId} is live in ` +
+      `project ${projectId} and nobody holds its token. Delete it with: pims service-accounts delete ${projectId} ` +
+      e.accountId;
   }
   return new Error(
-    `${e.message}\nThe service created the account but its token object has no member pulumi-pims can identify as the secret (members seen: ${members}). ${outcome}\n` +
-      `Please report this: open an issue for pulumi-pims quoting the member names above (names only, never their values).`,
+    `${e.message}\nThe service created the account but its token object has no member pulumi-pims can identify as ` +
+      `the secret (members seen: ${members}). ${outcome}\n` +
+      "Please report this: open an issue for pulumi-pims quoting the member names above (names only, never their " +
+      "values).",
     { cause: e },
   );
 }

@@ -19,33 +19,12 @@ export async function deleteAccount(
   }
 }
 
-/** Projects the user confirms were deleted outside Pulumi: a JSON list or comma-separated ids. */
-export function parseGoneProjects(raw: string | undefined): Set<string> {
-  const text = raw?.trim() ?? "";
-  if (text === "") return new Set();
-  let items: unknown[] = text.split(",");
-  if (text.startsWith("[")) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) items = parsed;
-    } catch {
-      // not JSON: the comma-separated form
-    }
-  }
-  return new Set(
-    items
-      .filter((v): v is string => typeof v === "string")
-      .map((v) => v.trim().replace(/^"|"$/g, ""))
-      .filter((v) => v !== ""),
-  );
-}
-
 export interface GoneCheck {
   projectId: string;
   accountId: string;
   /** The DELETE's 404. */
   notFound: NotFoundError;
-  /** From {@link parseGoneProjects}. */
+  /** Projects the user confirms were deleted outside Pulumi (`pims:goneProjects`, parsed by provider/settings.ts). */
   goneProjects: ReadonlySet<string>;
   warn: (line: string) => void;
 }
@@ -60,14 +39,17 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
   const base = client.baseUrl;
   const deleteUrl = `${c.notFound.method} ${base}${c.notFound.path}`;
   const listUrl = `GET ${base}/v2/projects/${encodeURIComponent(c.projectId)}/api-keys`;
-  const head = `pulumi-pims: service account ${c.accountId} in project ${c.projectId} was kept in the state: ${deleteUrl} answered 404`;
+  const head =
+    `pulumi-pims: service account ${c.accountId} in project ${c.projectId} was kept in the state: ${deleteUrl} ` +
+    "answered 404";
   let keys: ApiKey[];
   try {
     keys = await client.listApiKeys(c.projectId);
   } catch (e) {
     if (!(e instanceof NotFoundError)) {
       throw new Error(
-        `${head}, and its absence could not be confirmed (${listUrl}: ${e instanceof Error ? e.message : String(e)}). Run the operation again.`,
+        `${head}, and its absence could not be confirmed (${listUrl}: ` +
+          `${e instanceof Error ? e.message : String(e)}). Run the operation again.`,
         {
           cause: e,
         },
@@ -75,22 +57,26 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
     }
     if (c.goneProjects.has(c.projectId)) {
       c.warn(
-        `pulumi-pims: service account ${c.accountId} was dropped from the state without a delete: project ${c.projectId} answers 404 (${listUrl}) and is named in pims:goneProjects (or PIMS_GONE_PROJECTS) as deleted outside Pulumi.`,
+        `pulumi-pims: service account ${c.accountId} was dropped from the state without a delete: project ` +
+          `${c.projectId} answers 404 (${listUrl}) and is named in pims:goneProjects (or PIMS_GONE_PROJECTS) as ` +
+          "deleted outside Pulumi.",
       );
       return;
     }
     throw new Error(
-      `${head}, and so did ${listUrl}. Either project ${c.projectId} was deleted outside Pulumi (its accounts with it), ` +
-        `or pims:baseUrl (${base}) does not point at the service (every route answers 404 there). ` +
-        `If the base address is wrong, fix pims:baseUrl (or PIMS_BASE_URL) and run again. If you have confirmed the project is gone, ` +
-        `name it and run again: \`pulumi config set pims:goneProjects ${c.projectId}\` (a JSON list or comma-separated project ids; or the PIMS_GONE_PROJECTS environment variable): ` +
-        `its accounts are then dropped from the state with a warning.`,
+      `${head}, and so did ${listUrl}. Either project ${c.projectId} was deleted outside Pulumi (its accounts ` +
+        `with it), or pims:baseUrl (${base}) does not point at the service (every route answers 404 there). ` +
+        "If the base address is wrong, fix pims:baseUrl (or PIMS_BASE_URL) and run again. If you have confirmed " +
+        `the project is gone, name it and run again: \`pulumi config set pims:goneProjects ${c.projectId}\` (a ` +
+        "JSON list or comma-separated project ids; or the PIMS_GONE_PROJECTS environment variable): its accounts " +
+        "are then dropped from the state with a warning.",
       { cause: e },
     );
   }
   if (accountsFromKeys(keys).some((a) => a.id === c.accountId)) {
     throw new Error(
-      `${head}, but ${listUrl} still shows an API key of this account: it is live. Check pims:baseUrl and run the operation again.`,
+      `${head}, but ${listUrl} still shows an API key of this account: it is live. Check pims:baseUrl and run the ` +
+        "operation again.",
     );
   }
 }

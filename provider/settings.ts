@@ -1,14 +1,17 @@
 /**
- * Every setting of the provider process, the program's functions and the CLI, and where each comes from: stack config
- * (`pims:*`, or a `pims.Provider`'s inputs) first, then the environment (`PIMS_*`). Each is read at call time (never
- * at module load or serialization time) and parsed here, once: a value that breaks its rule fails naming where it was
- * set and the rule.
+ * Every setting of the provider process, the program's functions and the CLI: the one table (`SETTINGS`, which
+ * docs/settings.md is rendered from), the one parser, and the one place that reads them. Configured text comes first
+ * (`ConfiguredSettings`: a dynamic provider's stack config or `pims.Provider` inputs, the program's stack config, the
+ * CLI's flags, or a native plugin's `Configure` variables), then the environment (`PIMS_*`). Each is read at call time
+ * (never at module load or serialization time) and parsed once: a bad value fails naming where it was set and the rule.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { PimsClient, type ClientOptions } from "./client";
-import { baseUrlProblem, normalizeBaseUrl } from "./client/baseUrl";
-import { processScheduler, type SchedulerSettings } from "./client/scheduler";
-import { wholeNumberProblem } from "./client/values";
-export { wholeNumberProblem };
+import { baseUrlProblem, insecureHttpProblem, normalizeBaseUrl } from "./client/baseUrl";
+import { RETRY_DEFAULTS } from "./client/retry";
+import { processScheduler, SCHEDULER_DEFAULTS, SCHEDULER_MINIMUMS, type SchedulerSettings } from "./client/scheduler";
+import { flagValue, parseList, wholeNumberProblem } from "./client/values";
+import { isUnknown } from "./checks";
 import {
   InvalidBaseUrlError,
   MissingCredentialsError,
@@ -16,64 +19,312 @@ import {
   type CredentialsOptions,
 } from "./configErrors";
 
-export interface Credentials {
-  token: string;
-  /** Normalized: no trailing slash, no trailing `/v2`. */
-  baseUrl: string;
-}
+/** How a setting's text is read: the one parser ({@link parseSetting}) has one rule per kind. */
+export type SettingKind = "secret" | "url" | "flag" | "count" | "list" | "path";
 
-/** Values read from stack config (or, for the CLI, from its flags); any may be missing. Text, as config gives it. */
-export interface ConfiguredCredentials {
-  token?: string;
-  baseUrl?: string;
-  /** `pims:maxConcurrency`: requests in flight at once in this process. */
-  maxConcurrency?: string;
-  /** `pims:rateLimitTimeoutMs`: how long one request may keep being refused with 429 before it fails. */
-  rateLimitTimeoutMs?: string;
-}
-
-/** A whole-number setting: its stack config key (when it has one), its environment variable, least value and unit. */
-export interface WholeNumberSetting {
-  configKey?: `pims:${string}`;
+/**
+ * One setting: where it can be set (`env`: only its environment variable; `config`: also stack config `pims:<name>`
+ * and a plugin's `Configure`; `argument`: also an argument of `pims.Provider`), how it is parsed (for `count`: the
+ * least value and the unit the rule names), and what the docs say of it (default, and one or two sentences).
+ */
+export interface SettingSpec {
   env: string;
-  min: number;
-  unit: string;
+  set: "env" | "config" | "argument";
+  kind: SettingKind;
+  min?: number;
+  unit?: string;
+  default: string;
+  doc: string;
 }
 
-/** The whole-number settings, once. The scheduler's two are also stack config keys and `pims.Provider` arguments. */
+const ms = " of milliseconds";
+
+/** Every setting, once, in the docs' order. */
 export const SETTINGS = {
-  maxConcurrency: { configKey: "pims:maxConcurrency", env: "PIMS_MAX_CONCURRENCY", min: 1, unit: "" },
-  rateLimitTimeoutMs: {
-    configKey: "pims:rateLimitTimeoutMs",
-    env: "PIMS_RATE_LIMIT_TIMEOUT_MS",
-    min: 0,
-    unit: " of milliseconds",
+  token: {
+    env: "PIMS_TOKEN",
+    set: "argument",
+    kind: "secret",
+    default: "none: required",
+    doc:
+      "Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret " +
+      "(`pulumi config set --secret pims:token`). The `pims` CLI reads it only from `PIMS_TOKEN`.",
   },
-  timeoutMs: { env: "PIMS_TIMEOUT_MS", min: 1, unit: " of milliseconds" },
-  retries: { env: "PIMS_MAX_RETRIES", min: 0, unit: "" },
-  minDelayMs: { env: "PIMS_RETRY_MIN_DELAY_MS", min: 0, unit: " of milliseconds" },
-  /** How long a create whose answer was lost is watched for (provider/serviceAccountCreate.ts: lostCreateWatchMs). */
-  lostCreateWatchMs: { env: "PIMS_LOST_CREATE_WATCH_MS", min: 0, unit: " of milliseconds" },
-} as const satisfies Record<string, WholeNumberSetting>;
+  baseUrl: {
+    env: "PIMS_BASE_URL",
+    set: "argument",
+    kind: "url",
+    default: "none: required",
+    doc:
+      "Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused " +
+      "unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. " +
+      "The CLI also takes `--base-url`.",
+  },
+  allowInsecureHttp: {
+    env: "PIMS_ALLOW_INSECURE_HTTP",
+    set: "argument",
+    kind: "flag",
+    default: "`false`",
+    doc:
+      "`true` allows a plain `http://` base address to another machine, for a private network or a proxy that " +
+      "terminates TLS: every token then crosses that network unencrypted.",
+  },
+  maxConcurrency: {
+    env: "PIMS_MAX_CONCURRENCY",
+    set: "argument",
+    kind: "count",
+    min: SCHEDULER_MINIMUMS.maxConcurrency,
+    default: `${SCHEDULER_DEFAULTS.maxConcurrency}`,
+    doc: "Requests in flight at once in one process (each `pims.Provider` is a process of its own).",
+  },
+  rateLimitTimeoutMs: {
+    env: "PIMS_RATE_LIMIT_TIMEOUT_MS",
+    set: "argument",
+    kind: "count",
+    min: SCHEDULER_MINIMUMS.rateLimitTimeoutMs,
+    unit: ms,
+    default: `${SCHEDULER_DEFAULTS.rateLimitTimeoutMs} (5 minutes)`,
+    doc:
+      "How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting " +
+      "is safe). 0 fails at the first refusal.",
+  },
+  goneProjects: {
+    env: "PIMS_GONE_PROJECTS",
+    set: "config",
+    kind: "list",
+    default: "none",
+    doc:
+      "Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account " +
+      "whose delete and project both answer 404 is then dropped from the state instead of failing.",
+  },
+  timeoutMs: {
+    env: "PIMS_TIMEOUT_MS",
+    set: "env",
+    kind: "count",
+    min: 1,
+    unit: ms,
+    default: `${RETRY_DEFAULTS.timeoutMs}`,
+    doc: "Per-attempt timeout of a request.",
+  },
+  retries: {
+    env: "PIMS_MAX_RETRIES",
+    set: "env",
+    kind: "count",
+    min: 0,
+    default: `${RETRY_DEFAULTS.retries}`,
+    doc: "Repeats of a request that failed in a way a repeat may fix (HTTP 408, 502, 503, 504, a network error).",
+  },
+  minDelayMs: {
+    env: "PIMS_RETRY_MIN_DELAY_MS",
+    set: "env",
+    kind: "count",
+    min: 0,
+    unit: ms,
+    default: `${RETRY_DEFAULTS.minDelayMs}`,
+    doc: `First pause before a repeat; it doubles each repeat, up to ${RETRY_DEFAULTS.maxDelayMs} ms.`,
+  },
+  record: {
+    env: "PIMS_WIRE_RECORD",
+    set: "env",
+    kind: "path",
+    default: "none",
+    doc:
+      "A file to append a wire recording to: one JSON line per request with the route, status and the shape of " +
+      "the body, never a value. The CLI also takes `--record`.",
+  },
+  lostCreateWatchMs: {
+    env: "PIMS_LOST_CREATE_WATCH_MS",
+    set: "env",
+    kind: "count",
+    min: 0,
+    unit: ms,
+    default: `twice \`PIMS_TIMEOUT_MS\`, at least ${RETRY_DEFAULTS.lostCreateMinWatchMs}`,
+    doc:
+      "How long the project's API keys are watched after a service-account create got no answer, so that an " +
+      "account the service creates late is named in the error.",
+  },
+  listingLagMs: {
+    env: "PIMS_LISTING_LAG_MS",
+    set: "env",
+    kind: "count",
+    min: 0,
+    unit: ms,
+    default: "120000 (2 minutes)",
+    doc:
+      "On refresh, how long after its creation a service account the project's API-key listing does not show yet " +
+      "is kept as it is (a listing may lag behind a create); older ones the listing no longer shows are gone.",
+  },
+} as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;
+/** Names of the settings a source of configured text may hold (stack config keys without `pims:`). */
+export type ConfigKey = { [K in SettingName]: (typeof SETTINGS)[K]["set"] extends "env" ? never : K }[SettingName];
+/** Configured text by key without the namespace (`token`, `baseUrl`, …), as stack config or `Configure` gives it. */
+export type ConfiguredSettings = Partial<Record<ConfigKey, string>>;
+
+export const CONFIG_KEYS = (Object.keys(SETTINGS) as SettingName[]).filter(
+  (k): k is ConfigKey => SETTINGS[k].set !== "env",
+);
+
+/** The value of each kind, as the one parser gives it. */
+type KindValue = { secret: string; url: string; flag: boolean; count: number; list: ReadonlySet<string>; path: string };
+/**
+ * Every setting, parsed, by its name in the table (the base address normalized: no trailing slash or `/v2`); unset
+ * ones are absent (their defaults apply where they are used), but for the flag and the list. `tokenSource`: where the
+ * token came from, as a 401 or 403 names it (`pims:token`, `PIMS_TOKEN`, a provider's `token`).
+ */
+export type Settings = { [K in SettingName]?: KindValue[(typeof SETTINGS)[K]["kind"]] } & {
+  tokenSource?: string;
+  allowInsecureHttp: boolean;
+  goneProjects: ReadonlySet<string>;
+};
+
+/** The token and the normalized base address (no trailing slash, no trailing `/v2`). */
+export type Credentials = { token: string; baseUrl: string };
+
+/** Options of {@link readSettings}: who reads the messages (the CLI names `--base-url` and the environment). */
+export interface SettingsOptions extends CredentialsOptions {
+  /** Token and base address must be set: `MissingCredentialsError` (before any other check) when one is not. */
+  requireCredentials?: boolean;
+  /** Where a configured token came from, when the source knows better than `pims:token`. */
+  tokenSource?: string;
+}
 
 const nonEmpty = (v: string | undefined): string | undefined =>
   v !== undefined && v.trim() !== "" ? v.trim() : undefined;
 
-/** A setting's value: config (when it has a key) first, then the environment; undefined when neither is set. */
-export function readSetting(
-  name: SettingName,
-  fromConfig: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): number | undefined {
-  const s: WholeNumberSetting = SETTINGS[name];
-  const configured = s.configKey !== undefined ? nonEmpty(fromConfig) : undefined;
-  const text = configured ?? nonEmpty(env[s.env]);
-  if (text === undefined) return undefined;
-  const problem = wholeNumberProblem(text, configured !== undefined ? (s.configKey ?? s.env) : s.env, s.min, s.unit);
+/**
+ * The configured text of every config key `lookup` holds (keys without the namespace: `token`, `baseUrl`, …). A
+ * native plugin's `Configure` variables (a `Record<string, string>`) are already in this form.
+ */
+export function configuredFrom(lookup: (key: ConfigKey) => string | undefined): ConfiguredSettings {
+  const out: ConfiguredSettings = {};
+  for (const k of CONFIG_KEYS) {
+    const v = lookup(k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** Stack config as a dynamic provider's `configure` receives it (`pims:<key>`; or a `pims.Provider`'s inputs). */
+export function configuredFromStack(config: { get(key: string): string | undefined }): ConfiguredSettings {
+  return configuredFrom((key) => config.get(`pims:${key}`));
+}
+
+/** The program's stack config (`pims:*`, Pulumi loaded when asked): its text, and the token as a secret Output. */
+export function programConfig(): { configured: ConfiguredSettings; token?: pulumi.Output<string> } {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const config = new (require("@pulumi/pulumi") as typeof pulumi).Config("pims");
+    return { configured: configuredFrom((key) => config.get(key)), token: config.getSecret("token") };
+  } catch {
+    return { configured: {} };
+  }
+}
+
+/** Why `value` breaks the rule of setting `name` (named `where`), or undefined. Accepts text or a typed value. */
+export function settingProblem(name: SettingName, value: unknown, where: string): string | undefined {
+  const s: SettingSpec = SETTINGS[name];
+  switch (s.kind) {
+    case "count":
+      return wholeNumberProblem(value, where, s.min ?? 0, s.unit ?? "");
+    case "url":
+      return baseUrlProblem(value, where);
+    case "flag":
+      return flagValue(value) !== undefined
+        ? undefined
+        : `${where} must be true or false (got ${typeof value === "string" ? JSON.stringify(value) : String(value)})`;
+    case "secret":
+      if (typeof value !== "string") return `${where} must be a string (got ${value === null ? "null" : typeof value})`;
+      return value.trim() === "" ? `${where} must not be empty` : undefined;
+    default:
+      return typeof value === "string" ? undefined : `${where} must be text (got ${typeof value})`;
+  }
+}
+
+/** The one parser: the text of setting `name` as its value, or a configuration error naming `where` and the rule. */
+export function parseSetting(name: SettingName, text: string, where: string): string | number | boolean | Set<string> {
+  const problem = settingProblem(name, text, where);
+  if (problem !== undefined && SETTINGS[name].kind === "url") throw new InvalidBaseUrlError(problem);
   if (problem !== undefined) throw new PimsConfigurationError("pulumi-pims is not configured correctly", problem);
-  return Number(text);
+  switch (SETTINGS[name].kind) {
+    case "count":
+      return Number(text);
+    case "url":
+      return normalizeBaseUrl(text);
+    case "flag":
+      return flagValue(text) === true;
+    case "list":
+      return parseList(text);
+    default:
+      return text.trim();
+  }
+}
+
+/**
+ * Every setting from `configured` first (values unknown at preview are left unchecked, with no fallback), then the
+ * environment; parsed and checked (a plain `http://` address to another machine included). Token and base address
+ * may be missing here: {@link credentialsOf} requires them.
+ */
+export function readSettings(
+  configured: ConfiguredSettings = {},
+  env: NodeJS.ProcessEnv = process.env,
+  options: SettingsOptions = {},
+): Settings {
+  const texts: Partial<Record<SettingName, string>> = {};
+  const where: Partial<Record<SettingName, string>> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const s: SettingSpec = SETTINGS[name];
+    const raw = s.set !== "env" ? configured[name as ConfigKey] : undefined;
+    if (raw !== undefined && isUnknown(raw)) continue;
+    const fromConfig = nonEmpty(raw);
+    texts[name] = fromConfig ?? nonEmpty(env[s.env]);
+    const cli = options.audience === "cli" && name === "baseUrl";
+    where[name] = fromConfig === undefined ? s.env : cli ? "--base-url" : `pims:${name}`;
+  }
+  if (options.requireCredentials) {
+    const missing = (["token", "baseUrl"] as const).filter((k) => texts[k] === undefined);
+    if (missing.length > 0) throw new MissingCredentialsError(missing, options);
+  }
+  const out: Record<string, unknown> = { allowInsecureHttp: false, goneProjects: new Set<string>() };
+  for (const [name, text] of Object.entries(texts) as Array<[SettingName, string | undefined]>)
+    if (text !== undefined) out[name] = parseSetting(name, text, where[name] ?? name);
+  const settings = out as unknown as Settings;
+  if (settings.token !== undefined)
+    settings.tokenSource = where.token === SETTINGS.token.env ? where.token : (options.tokenSource ?? where.token);
+  const byEnv = `${SETTINGS.allowInsecureHttp.env}=true`;
+  const wayOut =
+    options.audience === "cli"
+      ? byEnv
+      : `pims:allowInsecureHttp set to true (or ${byEnv}, or a pims.Provider's argument)`;
+  const insecure = settings.allowInsecureHttp ? undefined : settings.baseUrl;
+  const problem = insecure && insecureHttpProblem(insecure, where.baseUrl ?? "baseUrl", wayOut);
+  if (problem) throw new InvalidBaseUrlError(problem);
+  return settings;
+}
+
+/**
+ * The plain-http rule for a value checked outside {@link readSettings} (a `pims.Provider`'s plain arguments): why
+ * `baseUrl` (valid, set at `where`) must not be used, unless `allow` (text; else PIMS_ALLOW_INSECURE_HTTP) says true.
+ */
+export function plainHttpProblem(
+  baseUrl: string,
+  where: string,
+  allow: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (flagValue(nonEmpty(allow) ?? nonEmpty(env[SETTINGS.allowInsecureHttp.env])) === true) return undefined;
+  return insecureHttpProblem(baseUrl, where, "allowInsecureHttp: true (or pims:allowInsecureHttp)");
+}
+
+/** The token and base address of `settings`, or `MissingCredentialsError` naming what is missing. */
+export function credentialsOf(settings: Settings, options: CredentialsOptions = {}): Credentials {
+  const { token, baseUrl } = settings;
+  const missing: Array<"token" | "baseUrl"> = [];
+  if (!token) missing.push("token");
+  if (!baseUrl) missing.push("baseUrl");
+  if (missing.length > 0 || !token || !baseUrl) throw new MissingCredentialsError(missing, options);
+  return { token, baseUrl };
 }
 
 /**
@@ -82,62 +333,58 @@ export function readSetting(
  * (`pims:baseUrl`, or `--base-url` for the CLI, or `PIMS_BASE_URL`) and the rule.
  */
 export function resolveCredentials(
-  configured: ConfiguredCredentials = {},
+  configured: ConfiguredSettings = {},
   env: NodeJS.ProcessEnv = process.env,
-  options: CredentialsOptions = {},
+  options: SettingsOptions = {},
 ): Credentials {
-  const token = nonEmpty(configured.token) ?? nonEmpty(env.PIMS_TOKEN);
-  const fromConfig = nonEmpty(configured.baseUrl);
-  const baseUrl = fromConfig ?? nonEmpty(env.PIMS_BASE_URL);
-  const missing: Array<"token" | "baseUrl"> = [];
-  if (!token) missing.push("token");
-  if (!baseUrl) missing.push("baseUrl");
-  if (missing.length > 0 || !token || !baseUrl) throw new MissingCredentialsError(missing, options);
-  const field =
-    fromConfig !== undefined ? (options.audience === "cli" ? "--base-url" : "pims:baseUrl") : "PIMS_BASE_URL";
-  const problem = baseUrlProblem(baseUrl, field);
-  if (problem !== undefined) throw new InvalidBaseUrlError(problem);
-  return { token, baseUrl: normalizeBaseUrl(baseUrl) };
+  return credentialsOf(readSettings(configured, env, { ...options, requireCredentials: true }), options);
 }
 
-/** Client tuning from the environment: PIMS_TIMEOUT_MS, PIMS_MAX_RETRIES, PIMS_RETRY_MIN_DELAY_MS, PIMS_WIRE_RECORD. */
-export function tuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ClientOptions> {
+/** The scheduler's settings among `settings` (unset ones left out: the scheduler keeps its defaults). */
+function schedulerPart(settings: Settings): SchedulerSettings {
+  const out: SchedulerSettings = {};
+  if (settings.maxConcurrency !== undefined) out.maxConcurrency = settings.maxConcurrency;
+  if (settings.rateLimitTimeoutMs !== undefined) out.rateLimitTimeoutMs = settings.rateLimitTimeoutMs;
+  return out;
+}
+
+/** The scheduler's settings of `configured` and the environment (unset ones left out). */
+export function schedulerSettings(
+  configured: ConfiguredSettings = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SchedulerSettings {
+  return schedulerPart(readSettings(configured, env));
+}
+
+/** The one place a scheduler (the process's, unless one is given) takes the user's settings. */
+export function configureScheduler(settings: Settings, scheduler = processScheduler()): void {
+  scheduler.configure(schedulerPart(settings));
+}
+
+/** Client tuning among `settings`: timeout, retries, first delay, wire record. */
+export function clientTuning(settings: Settings): Partial<ClientOptions> {
   const out: Partial<ClientOptions> = {};
-  for (const name of ["timeoutMs", "retries", "minDelayMs"] as const) {
-    const v = readSetting(name, undefined, env);
-    if (v !== undefined) out[name] = v;
+  for (const name of ["timeoutMs", "retries", "minDelayMs", "record"] as const) {
+    const v = settings[name];
+    if (v !== undefined) (out as Record<string, unknown>)[name] = v;
   }
-  // PIMS_WIRE_RECORD=<file>: the wire recorder (provider/client/recorder), in the provider host and the program alike.
-  const record = nonEmpty(env.PIMS_WIRE_RECORD);
-  if (record !== undefined) out.record = record;
   return out;
 }
 
 /**
- * Settings of the process's request scheduler (`pims:maxConcurrency` / PIMS_MAX_CONCURRENCY,
- * `pims:rateLimitTimeoutMs` / PIMS_RATE_LIMIT_TIMEOUT_MS). Unset values are left out (the scheduler keeps its
- * defaults: 8, 5 minutes).
+ * A client for the settings of `configured` and the environment; the scheduler it uses (the process's unless `extra`
+ * names one) takes the scheduler settings. A 401 or 403 names where the token came from.
  */
-export function schedulerSettings(
-  configured: ConfiguredCredentials = {},
-  env: NodeJS.ProcessEnv = process.env,
-): SchedulerSettings {
-  const out: SchedulerSettings = {};
-  const maxConcurrency = readSetting("maxConcurrency", configured.maxConcurrency, env);
-  const rateLimitTimeoutMs = readSetting("rateLimitTimeoutMs", configured.rateLimitTimeoutMs, env);
-  if (maxConcurrency !== undefined) out.maxConcurrency = maxConcurrency;
-  if (rateLimitTimeoutMs !== undefined) out.rateLimitTimeoutMs = rateLimitTimeoutMs;
-  return out;
-}
-
-/** A client for the resolved credentials; the scheduler it uses (the process's unless `extra` names one) takes the settings above. */
 export function clientFor(
-  configured: ConfiguredCredentials = {},
+  configured: ConfiguredSettings = {},
   extra: Partial<ClientOptions> = {},
   env: NodeJS.ProcessEnv = process.env,
-  options: CredentialsOptions = {},
+  options: SettingsOptions = {},
 ): PimsClient {
-  const credentials = resolveCredentials(configured, env, options);
-  (extra.scheduler ?? processScheduler()).configure(schedulerSettings(configured, env));
-  return new PimsClient({ ...tuningFromEnv(env), ...extra, ...credentials });
+  const settings = readSettings(configured, env, { ...options, requireCredentials: true });
+  const credentials = credentialsOf(settings, options);
+  configureScheduler(settings, extra.scheduler);
+  return new PimsClient({ ...clientTuning(settings), tokenSource: settings.tokenSource, ...extra, ...credentials });
 }
+/** The stack config the engine gives every plugin process (`PULUMI_CONFIG`, JSON), parsed by provider/native/config. */
+export const pluginConfigText = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PULUMI_CONFIG;

@@ -125,7 +125,8 @@ export class VolumeSizeProvider
     if (!props || typeof props.projectId !== "string" || typeof props.volumeId !== "string") {
       throw new Error(
         `pulumi-pims: volume size ${id} cannot be imported: the service has no operation to read a volume. ` +
-          `Declare a VolumeSize with the volume's projectId, volumeId and its current (or a larger) sizeGb instead: creating it resizes the existing volume.`,
+          "Declare a VolumeSize with the volume's projectId, volumeId and its current (or a larger) sizeGb " +
+          "instead: creating it resizes the existing volume.",
       );
     }
     return { id, props };

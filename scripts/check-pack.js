@@ -6,11 +6,15 @@
 const { execFileSync } = require("node:child_process");
 const path = require("node:path");
 
-/** Largest unpacked size of the package, in bytes (0.1.0: 355 kB with source maps; now about 400 kB of code and types). */
-const MAX_UNPACKED_BYTES = 512 * 1024;
+/**
+ * Largest unpacked size of the package, in bytes (0.1.0: 355 kB with source maps; 0.2.0 about 400 kB of code and
+ * types; the native plugin, its schema and the functions it shares with the SDK bring it to about 610 kB).
+ */
+const MAX_UNPACKED_BYTES = 640 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^(README\.md|LICENSE|CHANGELOG\.md|PulumiPlugin\.yaml|package\.json)$/,
+  /^plugin\/pulumi-resource-pims$/,
 ];
 const REQUIRED = [
   "README.md",
@@ -21,6 +25,8 @@ const REQUIRED = [
   "bin/sdk/index.d.ts",
   "bin/provider/index.js",
   "bin/cli/pims.js",
+  "bin/provider/native/main.js",
+  "plugin/pulumi-resource-pims",
 ];
 
 const root = path.resolve(__dirname, "..");

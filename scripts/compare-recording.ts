@@ -135,7 +135,9 @@ export function shapeFacts(shape: Shape, at = "(body)"): string[] {
 const routeOf = (r: WireRecord): string => `${r.method} ${r.route}`;
 const outcome = (status: number): string => (status === 0 ? "no answer" : status < 300 ? "success" : "error");
 
-/** What one route's answers show: statuses, and per outcome (success, error) content types, header names and body facts. */
+/**
+ * What one route's answers show: statuses, and per outcome (success, error) content types, header names and body facts.
+ */
 interface RouteFacts {
   statuses: Set<number>;
   byOutcome: Map<string, { contentTypes: Set<string>; headers: Set<string>; facts: Set<string> }>;

@@ -78,7 +78,8 @@ async function main(): Promise<void> {
     const appProject = sim.addProject({ name: "demo-apps" });
     const app = sim.addApp(appProject.id, "web");
     info(
-      `seeded an existing project ${appProject.id} with the app ${app.id} (the quickstart puts the token into its secrets)`,
+      `seeded an existing project ${appProject.id} with the app ${app.id} ` +
+        `(the quickstart puts the token into its secrets)`,
     );
 
     // 2. engine
@@ -124,7 +125,8 @@ async function main(): Promise<void> {
       "the app's PIMS_TOKEN secret is not the new token",
     );
     info(
-      `simulator: project ${projectId}, live service account ${firstAccount}, app ${app.id} holds PIMS_TOKEN (= the token) and PIMS_PROJECT_ID`,
+      `simulator: project ${projectId}, live service account ${firstAccount}, app ${app.id} holds PIMS_TOKEN (= the ` +
+        `token) and PIMS_PROJECT_ID`,
     );
 
     // 5. rotation
@@ -161,7 +163,8 @@ async function main(): Promise<void> {
     info(`done in ${secs(Date.now() - t)}: ${summary(destroyed.summary.resourceChanges)}`);
     must(sim.serviceAccounts(projectId).length === 0, "service accounts are left in the simulator");
     info(
-      `simulator: no service account left; project ${projectId} and the app's secrets remain (the service cannot delete them)`,
+      `simulator: no service account left; project ${projectId} and the app's secrets remain ` +
+        `(the service cannot delete them)`,
     );
 
     // Self-check: no token the simulator issued, in any engine output or file of the backend.
@@ -169,7 +172,8 @@ async function main(): Promise<void> {
     const leaks = scan([engine.captured.join(""), ...readAll(backendDir), ...readAll(workDir)], secrets);
     must(leaks === 0, `${leaks} plaintext secret value(s) found in the engine output or the state`);
     info(
-      `checked: none of the ${secrets.length} tokens the simulator issued (its admin token included) appears in the engine output, the state or the stack config`,
+      `checked: none of the ${secrets.length} tokens the simulator issued (its admin token included) appears in the ` +
+        `engine output, the state or the stack config`,
     );
   } finally {
     await sim?.stop();

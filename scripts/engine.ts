@@ -208,7 +208,8 @@ export async function createPimsStack(opts: PimsStackOptions): Promise<Stack> {
   } else {
     if (opts.workDir === undefined || !fs.existsSync(path.join(workDir, "Pulumi.yaml"))) {
       throw new Error(
-        `createPimsStack: without a program, workDir must be a project directory with a Pulumi.yaml (got ${JSON.stringify(opts.workDir)})`,
+        `createPimsStack: without a program, workDir must be a project directory with a Pulumi.yaml (got ` +
+          `${JSON.stringify(opts.workDir)})`,
       );
     }
     stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir }, workspace);

@@ -80,7 +80,8 @@ async function main(): Promise<number> {
   let code = interrupted ? 130 : jestCode;
   if (left instanceof Error) {
     console.error(
-      `test:live: the final listing failed (${left.message}); check for accounts named ${s.prefix}* with: npx pims service-accounts list ${s.projectId}`,
+      `test:live: the final listing failed (${left.message}); check for accounts named ${s.prefix}* with: npx pims ` +
+        `service-accounts list ${s.projectId}`,
     );
     code ||= 1;
   } else if (left.length > 0) {

@@ -1,5 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { APP_SECRETS_OUTPUT_KEYS, type AppSecretsInputs, type AppSecretsOutputs } from "../provider/appSecrets";
+import {
+  APP_SECRETS_OUTPUT_KEYS,
+  APP_SECRETS_SECRET_OUTPUTS,
+  type AppSecretsInputs,
+  type AppSecretsOutputs,
+} from "../provider/appSecrets";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 
@@ -59,7 +64,7 @@ export class AppSecrets extends pulumi.dynamic.Resource {
       name,
       // the map travels as a secret input, so the state's inputs hold it encrypted too
       { ...resourceProps(args, APP_SECRETS_OUTPUT_KEYS), secrets: pulumi.secret(args.secrets) },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secrets"] }),
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: APP_SECRETS_SECRET_OUTPUTS }),
       "pims",
       "AppSecrets",
     );

@@ -18,6 +18,7 @@ export {
   AuthError,
   PaymentError,
   ValidationError,
+  ArgumentError,
   ConflictError,
   RateLimitError,
   ServerError,

@@ -9,9 +9,8 @@
  * {@link Provider.callSettings}).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { baseUrlProblem } from "../provider/client/baseUrl";
 import { PimsConfigurationError } from "../provider/configErrors";
-import { SETTINGS, wholeNumberProblem } from "../provider/settings";
+import { parseSetting, plainHttpProblem, programConfig, settingProblem } from "../provider/settings";
 
 /** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
 export interface ProviderArgs {
@@ -38,6 +37,12 @@ export interface ProviderArgs {
    * else `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
    */
   rateLimitTimeoutMs?: pulumi.Input<number>;
+  /**
+   * Allows a plain `http://` base address to another machine (a private network, or a proxy that terminates TLS):
+   * the token then crosses that network unencrypted. Default: stack config `pims:allowInsecureHttp`, else
+   * `PIMS_ALLOW_INSECURE_HTTP`, else false (plain http only to this machine: `localhost`, 127.0.0.0/8, `[::1]`).
+   */
+  allowInsecureHttp?: pulumi.Input<boolean>;
 }
 
 /** A provider's settings as the SDK functions use them, once known (absent ones fall back to the environment). */
@@ -46,26 +51,26 @@ export interface ProviderCallSettings {
   token?: string;
   /** The provider's base address, when it has one. */
   baseUrl?: string;
+  /** The provider's `allowInsecureHttp`, when it has one. */
+  allowInsecureHttp?: boolean;
 }
 
-/** An argument of `new pims.Provider(...)` that breaks a rule; the message names the provider, the field and the rule. */
+/**
+ * An argument of `new pims.Provider(...)` that breaks a rule; the message names the provider, the field and the rule.
+ */
 export class ProviderArgumentError extends PimsConfigurationError {
   constructor(providerName: string, problem: string) {
     super(`pims.Provider ${JSON.stringify(providerName)} has an invalid argument`, problem);
   }
 }
 
-/** Why `v` cannot be a token, or undefined. Only presence and type are checked: the value is never shown. */
-function tokenProblem(v: unknown, field: string): string | undefined {
-  if (typeof v !== "string") return `${field} must be a string (got ${v === null ? "null" : typeof v})`;
-  if (v.trim() === "") return `${field} must not be empty`;
-  return undefined;
-}
+/** The settings a provider takes as arguments besides the token (their config key, rule and unit: SETTINGS). */
+const TEXT_ARGS = ["baseUrl", "allowInsecureHttp", "maxConcurrency", "rateLimitTimeoutMs"] as const;
 
-/** The whole-number settings a provider takes as arguments (their config key, rule and unit: provider/settings.ts). */
-const WHOLE_NUMBER_ARGS = ["maxConcurrency", "rateLimitTimeoutMs"] as const;
+/** A checked `allowInsecureHttp` text as a boolean. */
+const allowed = (text: string): boolean => parseSetting("allowInsecureHttp", text, "pims:allowInsecureHttp") === true;
 
-const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
+const isPlain = <T>(v: pulumi.Input<T>): v is T => !pulumi.Output.isInstance(v) && !(v instanceof Promise);
 
 /**
  * An explicit provider for pulumi-pims resources and functions: its own token and service address, so one program
@@ -103,7 +108,11 @@ const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v ins
  * });
  * const teamA = new pims.Provider("team-a", { token: deployer.token });
  *
- * new pims.VolumeSize("data", { projectId: project.projectId, volumeId: "default-us-east-1", sizeGb: 100 }, { provider: teamA });
+ * new pims.VolumeSize(
+ *   "data",
+ *   { projectId: project.projectId, volumeId: "default-us-east-1", sizeGb: 100 },
+ *   { provider: teamA },
+ * );
  * export const keyNames = pims
  *   .getApiKeysOutput({ projectId: project.projectId }, { provider: teamA })
  *   .apply((r) => r.keys.map((k) => k.name));
@@ -114,11 +123,16 @@ const isPlain = (v: unknown): boolean => !pulumi.Output.isInstance(v) && !(v ins
  * ```ts
  * const cfg = new pulumi.Config();
  * const eu = new pims.Provider("eu", { baseUrl: cfg.require("euBaseUrl"), token: cfg.requireSecret("euToken") });
- * new pims.AppSecrets("eu-web", { projectId: "p-1a2b3c4d", appId: "p-1a2b3c4d-web", secrets: { REGION: "eu" } }, { provider: eu });
+ * new pims.AppSecrets(
+ *   "eu-web",
+ *   { projectId: "p-1a2b3c4d", appId: "p-1a2b3c4d-web", secrets: { REGION: "eu" } },
+ *   { provider: eu },
+ * );
  * ```
  */
 export class Provider extends pulumi.ProviderResource {
   private readonly settings: pulumi.Output<ProviderCallSettings>;
+  private readonly tokenFrom: string;
 
   /** True when `obj` is a {@link Provider} (also across copies of this package). */
   static override isInstance(obj: unknown): obj is Provider {
@@ -127,43 +141,57 @@ export class Provider extends pulumi.ProviderResource {
 
   /**
    * @param name The unique name of the provider resource.
-   * @param args Token, service address, concurrency cap and rate-limit timeout; each optional (see {@link ProviderArgs}).
+   * @param args Token, service address, plain-http allowance, concurrency cap and rate-limit timeout; each optional
+   *   (see {@link ProviderArgs}).
    * @param opts Resource options.
    */
   constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
-    const config = new pulumi.Config("pims");
+    const { configured, token: configToken } = programConfig();
     const fail = (problem: string | undefined): void => {
       if (problem !== undefined) throw new ProviderArgumentError(name, problem);
     };
-    if (args.token !== undefined && isPlain(args.token)) fail(tokenProblem(args.token, "token"));
-    if (args.baseUrl !== undefined && isPlain(args.baseUrl)) fail(baseUrlProblem(args.baseUrl, "baseUrl"));
-
+    if (args.token !== undefined && isPlain(args.token)) fail(settingProblem("token", args.token, "token"));
     // Missing settings come from the stack config here: the provider process receives only these inputs.
-    const token = args.token !== undefined ? pulumi.secret(args.token) : config.getSecret("token");
-    const baseUrl = args.baseUrl ?? config.get("baseUrl");
+    const token = args.token !== undefined ? pulumi.secret(args.token) : configToken;
     const props: pulumi.Inputs = {};
     if (token !== undefined) props["pims:token"] = token;
-    if (baseUrl !== undefined) props["pims:baseUrl"] = baseUrl;
-    for (const field of WHOLE_NUMBER_ARGS) {
-      const { configKey, min, unit } = SETTINGS[field];
+    // Plain values (arguments or stack config) as text, with where each was set, for the plain-http rule below.
+    const plain: Partial<Record<(typeof TEXT_ARGS)[number], { text: string; where: string }>> = {};
+    for (const field of TEXT_ARGS) {
       const arg = args[field];
-      const fromConfig = config.get(field);
-      // Sent as text, the form stack config gives the default provider.
+      const fromConfig = configured[field];
       if (arg !== undefined) {
-        if (isPlain(arg)) fail(wholeNumberProblem(arg, field, min, unit));
-        props[configKey] = pulumi.output(arg).apply((n) => {
-          fail(wholeNumberProblem(n, field, min, unit));
-          return String(n);
-        });
+        if (isPlain(arg)) {
+          fail(settingProblem(field, arg, field));
+          plain[field] = { text: String(arg), where: field };
+        }
+        // The base address as given: one known only later is checked by the provider process, at preview, before
+        // any call. The others are sent as text, the form stack config gives the default provider.
+        props[`pims:${field}`] =
+          field === "baseUrl"
+            ? arg
+            : pulumi.output(arg).apply((v) => {
+                fail(settingProblem(field, v, field));
+                return String(v);
+              });
       } else if (fromConfig !== undefined) {
-        fail(wholeNumberProblem(fromConfig, configKey, min, unit));
-        props[configKey] = fromConfig.trim();
+        if (field !== "baseUrl") fail(settingProblem(field, fromConfig, `pims:${field}`));
+        props[`pims:${field}`] = field === "baseUrl" ? fromConfig : fromConfig.trim();
+        plain[field] = { text: fromConfig, where: `pims:${field}` };
       }
     }
+    const url = plain.baseUrl;
+    if (url !== undefined && settingProblem("baseUrl", url.text, url.where) === undefined)
+      fail(plainHttpProblem(url.text, url.where, plain.allowInsecureHttp?.text));
     super("pulumi-nodejs", name, props, opts);
     Object.defineProperty(this, "__pimsProvider", { value: true, enumerable: false });
     // A secret Output whenever the token is one (always, when a token is set here or in the stack config).
-    this.settings = pulumi.output({ token, baseUrl });
+    const baseUrl = args.baseUrl ?? configured.baseUrl;
+    const allowInsecureHttp =
+      args.allowInsecureHttp ?? (plain.allowInsecureHttp ? allowed(plain.allowInsecureHttp.text) : undefined);
+    this.settings = pulumi.output({ token, baseUrl, allowInsecureHttp });
+    this.tokenFrom =
+      args.token !== undefined ? `the token argument of pims.Provider ${JSON.stringify(name)}` : "pims:token";
   }
 
   /**
@@ -172,5 +200,10 @@ export class Provider extends pulumi.ProviderResource {
    */
   callSettings(): pulumi.Output<ProviderCallSettings> {
     return this.settings;
+  }
+
+  /** Where this provider's token came from, as a 401 or 403 of a function call names it. */
+  tokenSource(): string {
+    return this.tokenFrom;
   }
 }

@@ -72,7 +72,8 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  *   rotateBeforeExpiry: 14 * 24 * 3600, // new token once fewer than 14 days are left
  * });
  *
- * // Two valid tokens at every moment: a 90-day token rotated every 30 days, the previous one kept until the next rotation.
+ * // Two valid tokens at every moment: a 90-day token rotated every 30 days, the previous one kept until the next
+ * // rotation.
  * const app = new pims.ServiceAccount("app", {
  *   projectId: project.id,
  *   name: "app",

@@ -47,6 +47,8 @@ export class AccountStore {
   private readonly accounts = new Map<string, AccountState>();
   private readonly accountIdBySecret = new Map<string, string>();
   private readonly issued: string[] = [];
+  /** How long a new account's key stays out of the listing (a service whose listing lags behind its creates). */
+  listingLagMs = 0;
 
   constructor(
     readonly adminToken: string,
@@ -140,6 +142,7 @@ export class AccountStore {
   apiKeys(projectId: string): ApiKey[] {
     return [...this.accounts.values()]
       .filter((s) => !s.deleted && s.account.projectId === projectId)
+      .filter((s) => Date.parse(s.account.createdAt) <= this.now().getTime() - this.listingLagMs)
       .map((s): ApiKey => ({
         id: s.tokenId,
         name: s.account.name,

@@ -1,2 +1,2 @@
-/** The PIMS simulator: a real HTTP server on loopback with seeding, inspection, profiles, faults and a rate limit (README.md). */
+/** The PIMS simulator: a real HTTP server on loopback; seeding, inspection, profiles, faults, rate limit (README). */
 export * from "./server";

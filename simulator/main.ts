@@ -1,9 +1,9 @@
 /**
  * `npm run simulator [-- --port N] [--profile default|quirky] [--token-layout L] [--rate R --burst B]
- * [--retry-after seconds|date] [--delay '[METHOD ]PATH=MS' ...]`: starts the simulator with a seeded demo project and prints, one per line,
- * PIMS_BASE_URL=..., PIMS_TOKEN=... (and the demo ids as PIMS_PROJECT_ID=..., etc.), then runs until SIGINT or
- * SIGTERM. The port comes from --port, else the env PIMS_SIM_PORT, else a free one; the profile from --profile,
- * else PIMS_SIM_PROFILE, else "default". --rate alone gives a burst of the same size.
+ * [--retry-after seconds|date] [--delay '[METHOD ]PATH=MS' ...]`: starts the simulator with a seeded demo project and
+ * prints, one per line, PIMS_BASE_URL=..., PIMS_TOKEN=... (and the demo ids as PIMS_PROJECT_ID=..., etc.), then runs
+ * until SIGINT or SIGTERM. The port comes from --port, else the env PIMS_SIM_PORT, else a free one; the profile from
+ * --profile, else PIMS_SIM_PROFILE, else "default". --rate alone gives a burst of the same size.
  */
 import { isSimulatorProfile, SIMULATOR_PROFILES } from "./dialect";
 import type { FaultRule } from "./options";

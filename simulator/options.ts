@@ -53,6 +53,8 @@ export interface FaultRule {
   kind: "status" | "rateLimit" | "delay" | "drop";
   /** For kind status; default 503. */
   status?: number;
+  /** For status: the JSON body answered instead of `{"message":"injected fault"}` (e.g. 200 and `[]`). */
+  body?: unknown;
   /** Retry-After header value for rateLimit; default "0". */
   retryAfter?: string;
   /** For delay: wait this long, then handle normally. */

@@ -262,6 +262,10 @@ export class PimsSimulator {
   now(): Date {
     return this.state.now();
   }
+  /** A listing that lags: accounts created less than `ms` ago (simulator clock) are left out of their API keys. */
+  setListingLag(ms: number): void {
+    this.state.accounts.listingLagMs = ms;
+  }
   advanceClock(ms: number): void {
     this.state.advanceClock(ms);
   }
@@ -305,7 +309,8 @@ export class PimsSimulator {
     }
 
     const fault = this.faultSet.take(method, url.pathname);
-    const injected: Reply = { kind: "json", status: fault?.status ?? 503, body: { message: "injected fault" } };
+    const body = fault?.body ?? { message: "injected fault" };
+    const injected: Reply = { kind: "json", status: fault?.status ?? 503, body };
     if (fault?.kind === "drop" && !fault.afterCommit) return this.drop(req);
     if (fault?.kind === "status" && !fault.afterCommit) return this.send(res, entry, injected);
     if (fault?.kind === "rateLimit") {

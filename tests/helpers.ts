@@ -54,7 +54,9 @@ export function simConfig(sim: PimsSimulator): Record<string, string> {
   return { "pims:token": sim.token, "pims:baseUrl": sim.baseUrl };
 }
 
-/** The suite's simulator and, per test, a configured provider and a silenced console.warn (see useSimulatorProvider). */
+/**
+ * The suite's simulator and, per test, a configured provider and a silenced console.warn (see useSimulatorProvider).
+ */
 export interface SimulatorProviderSuite<P> {
   /** The simulator, started once for the enclosing describe block. */
   readonly sim: PimsSimulator;
@@ -220,7 +222,8 @@ export function expectNoPlaintextSecrets(text: string, secrets: Iterable<string>
   const hits = findPlaintextSecrets(text, secrets);
   if (hits.length > 0) {
     throw new Error(
-      `${hits.length} secret value(s) found in plaintext in ${where} (first begins ${JSON.stringify(hits[0].slice(0, 6))}…)`,
+      `${hits.length} secret value(s) found in plaintext in ${where} (first begins ` +
+        `${JSON.stringify(hits[0].slice(0, 6))}…)`,
     );
   }
 }

@@ -3,7 +3,8 @@
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    const line = `tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`;
+    const counts = `tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed`;
+    const line = `${counts}${skipped ? `, ${skipped} skipped` : ""}`;
     process.stderr.write(`\n${line}\n`);
   }
 }

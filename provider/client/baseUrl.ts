@@ -49,3 +49,29 @@ function safeForDisplay(text: string): string {
     .replace(/\?[^#]*/, "?***")
     .replace(/#.*$/, "#***");
 }
+
+/** This machine: `localhost`, 127.0.0.0/8, `[::1]`. Plain http to it never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === "localhost" || h === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Why a valid base address must not be used as it is: plain `http://` to another machine would carry the bearer
+ * token, and every new service-account token, across the network unencrypted. `field` names where it was set,
+ * `wayOut` the setting that allows it. Undefined for https and for this machine.
+ */
+export function insecureHttpProblem(baseUrl: string, field: string, wayOut: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return undefined; // baseUrlProblem reports it
+  }
+  if (url.protocol !== "http:" || isLoopbackHost(url.hostname)) return undefined;
+  return (
+    `${field} uses plain http to ${url.host}, another machine (got ${quote(baseUrl, 100)}): the token and every new ` +
+    "service-account token would cross the network unencrypted. Use an https:// address; or, on a private network " +
+    `or behind a proxy that terminates TLS, allow plain http with ${wayOut}`
+  );
+}

@@ -1,13 +1,13 @@
 /**
  * The PIMS client: setup, the ten operations, and the one request path (`call`) that turns every failure into a
- * `PimsError` (./errors) after the retries of ./retry. One instance per (baseUrl, token); nothing is read from the
+ * `PimsError` (./callErrors) after the retries of ./retry. One instance per (baseUrl, token); nothing is read from the
  * environment or at module load.
  */
 import * as http from "node:http";
 import * as https from "node:https";
 import axios, { type AxiosAdapter, type AxiosInstance, type AxiosResponse } from "axios";
+import { callError, unexpectedAnswer, unreadableTokenError, type Call, type Caller } from "./callErrors";
 import { baseUrlProblem, normalizeBaseUrl } from "./baseUrl";
-import { errorForStatus, NetworkError, PimsError, redact, TimeoutError, UnreadableTokenError } from "./errors";
 import { validateLogsQuery } from "./logsQuery";
 import {
   asArray,
@@ -21,10 +21,9 @@ import {
   parseJson,
   plainText,
   PLAIN_ID,
-  serverMessage,
 } from "./parse";
-import { installRetry, type RetryOptions } from "./retry";
-import { processScheduler, RateLimitTimeoutError, type Scheduler } from "./scheduler";
+import { installRetry, RETRY_DEFAULTS, type RetryOptions } from "./retry";
+import { processScheduler, type Scheduler } from "./scheduler";
 import { recordingAdapter, type WireSink } from "./recorder";
 import { readServiceAccountToken } from "./token";
 import type {
@@ -45,11 +44,16 @@ import { isPlainObject, quote } from "./values";
 
 /** How a {@link PimsClient} reaches the service: address, token, timeouts and retry tuning. */
 export interface ClientOptions extends RetryOptions {
-  /** Service base address, e.g. `https://api.example.com` (a trailing `/v2` is accepted); paths (`/v2/...`) are appended. */
+  /**
+   * Service base address, e.g. `https://api.example.com` (a trailing `/v2` is accepted); paths (`/v2/...`) are
+   * appended.
+   */
   baseUrl: string;
   /** Service-account token sent as `Authorization: Bearer <token>`. */
   token: string;
-  /** Per-attempt timeout in ms. Default 30000. */
+  /** Where the token came from (`pims:token`, `PIMS_TOKEN`, …): a 401 or 403 names it. provider/settings.ts sets it. */
+  tokenSource?: string;
+  /** Per-attempt timeout in ms. Default `RETRY_DEFAULTS.timeoutMs` (./retry: 30000). */
   timeoutMs?: number;
   /** Replaces axios' transport (tests, proxies). */
   adapter?: AxiosAdapter;
@@ -64,14 +68,6 @@ export interface ClientOptions extends RetryOptions {
   scheduler?: Scheduler;
 }
 
-interface Call {
-  action: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  path: string;
-  body?: unknown;
-  query?: Record<string, string | number | undefined>;
-}
-
 // One keep-alive agent pair per process: connections are reused across client instances.
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
@@ -84,7 +80,8 @@ const seg = (s: string): string => encodeURIComponent(s);
  */
 export class PimsClient {
   private readonly http: AxiosInstance;
-  private readonly token: string;
+  /** What the errors of ./callErrors need: the token (to redact it), the base address, where the token came from. */
+  private readonly who: Caller;
   /** The normalized base address (no trailing slash, no trailing `/v2`). */
   readonly baseUrl: string;
 
@@ -93,13 +90,13 @@ export class PimsClient {
     if (!options.token) throw new Error("PimsClient: token is required");
     const problem = baseUrlProblem(options.baseUrl, "baseUrl");
     if (problem) throw new Error(`PimsClient: ${problem}`);
-    this.token = options.token;
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.who = { token: options.token, baseUrl: this.baseUrl, tokenSource: options.tokenSource };
     const scheduler = options.scheduler ?? processScheduler();
     const transport = recordingAdapter(axios.getAdapter(options.adapter ?? axios.defaults.adapter), options.record);
     this.http = axios.create({
       baseURL: this.baseUrl,
-      timeout: options.timeoutMs ?? 30_000,
+      timeout: options.timeoutMs ?? RETRY_DEFAULTS.timeoutMs,
       httpAgent,
       httpsAgent,
       // Each attempt (the retries of ./retry too) waits for a slot and the pace of the scheduler, which repeats an
@@ -153,12 +150,15 @@ export class PimsClient {
     };
     const res = await this.call(c);
     const body = parseJson(res.data);
-    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON service account object", { sensitive: true });
+    if (!isPlainObject(body))
+      throw unexpectedAnswer(this.who, c, res, "a JSON service account object", { sensitive: true });
     const account = normalizeServiceAccount(body);
     const reading = readServiceAccountToken(body);
     if (reading.token) return { ...account, token: reading.token };
-    if (!account.id) throw this.unexpected(c, res, "the one-time token", { detail: "the response carried no token" });
-    throw this.unreadableToken(c, res, account.id, reading.members, reading.hadTokenMember ? [] : Object.keys(body));
+    if (!account.id)
+      throw unexpectedAnswer(this.who, c, res, "the one-time token", { detail: "the response carried no token" });
+    const accountMembers = reading.hadTokenMember ? [] : Object.keys(body);
+    throw unreadableTokenError(this.who, c, res, { id: account.id, members: reading.members, accountMembers });
   }
 
   // DELETE /v2/projects/{project_id}/service-accounts/{service_account_id}
@@ -180,6 +180,7 @@ export class PimsClient {
       method: "PATCH",
       path: `/v2/projects/${seg(projectId)}/volumes/${seg(volumeId)}/resize`,
       body: { newSizeGb },
+      ruleOn403: true,
     });
     return plainText(res.data);
   }
@@ -199,8 +200,8 @@ export class PimsClient {
     const id = isPlainObject(body)
       ? (optString(body.id) ?? optString(body.projectId) ?? "").trim()
       : plainText(res.data);
-    if (!id) throw this.unexpected(c, res, "a project id", { detail: "the response carried no project id" });
-    if (!PLAIN_ID.test(id)) throw this.unexpected(c, res, "a project id");
+    if (!id) throw unexpectedAnswer(this.who, c, res, "a project id", { detail: "the response carried no project id" });
+    if (!PLAIN_ID.test(id)) throw unexpectedAnswer(this.who, c, res, "a project id");
     return id;
   }
 
@@ -229,7 +230,7 @@ export class PimsClient {
     const res = await this.call(c);
     const body = parseJson(res.data);
     if (body === undefined) return { hasMore: false, logs: [] };
-    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON log page");
+    if (!isPlainObject(body)) throw unexpectedAnswer(this.who, c, res, "a JSON log page");
     const logs = asArray(body.logs).map(normalizeLogLine);
     const next = optString(body.nextPageToken);
     return {
@@ -278,7 +279,7 @@ export class PimsClient {
     };
     const res = await this.call(c);
     const body = parseJson(res.data);
-    if (!isPlainObject(body)) throw this.unexpected(c, res, "a JSON build logs object");
+    if (!isPlainObject(body)) throw unexpectedAnswer(this.who, c, res, "a JSON build logs object");
     const o = body;
     return {
       app_id: optString(o.app_id) ?? appId,
@@ -312,50 +313,6 @@ export class PimsClient {
     return messageOf(res.data);
   }
 
-  /**
-   * The account exists and nobody holds its token. Names only (members of the token object, or of the account when
-   * it carried no token object), never a value: any of them may be the secret.
-   */
-  private unreadableToken(
-    c: Call,
-    res: AxiosResponse<string>,
-    accountId: string,
-    members: string[],
-    accountMembers: string[],
-  ): UnreadableTokenError {
-    const names = (list: string[]): string =>
-      list.length === 0
-        ? "none"
-        : list
-            .slice(0, 20)
-            .map((n) => quote(n, 40))
-            .join(", ") + (list.length > 20 ? ", …" : "");
-    const seen =
-      accountMembers.length > 0
-        ? `no token object; members of the account: ${names(accountMembers)}`
-        : `members of its token object: ${names(members)}`;
-    const secrets = [this.token];
-    return new UnreadableTokenError({
-      action: redact(c.action, secrets),
-      method: c.method,
-      path: redact(c.path, secrets),
-      url: this.urlOf(c, secrets),
-      status: res.status,
-      serverMessage: redact(
-        `the response names service account ${quote(accountId, 100)} but no token secret could be identified in it (${seen}; values not shown). ` +
-          "The account exists and its token is lost; please report these member names to the pulumi-pims maintainers",
-        secrets,
-      ),
-      accountId,
-      members,
-    });
-  }
-
-  /** Base address + path as sent (ids encoded), no query: what a 404 message shows. */
-  private urlOf(c: Call, secrets: string[]): string {
-    return redact(`${this.baseUrl}${c.path}`, secrets);
-  }
-
   private async call(c: Call): Promise<AxiosResponse<string>> {
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined && v !== "") params[k] = String(v);
@@ -367,7 +324,7 @@ export class PimsClient {
         data: c.body === undefined ? undefined : JSON.stringify(c.body),
       });
     } catch (e) {
-      throw this.toPimsError(c, e);
+      throw callError(this.who, c, e);
     }
   }
 
@@ -376,83 +333,6 @@ export class PimsClient {
     const body = parseJson(res.data);
     if (body === undefined) return [];
     if (Array.isArray(body)) return body;
-    throw this.unexpected(c, res, "a JSON array", { sensitive });
+    throw unexpectedAnswer(this.who, c, res, "a JSON array", { sensitive });
   }
-
-  /**
-   * A 2xx whose body is not what the operation returns (wrong baseUrl, proxy page, API change). The message says
-   * what came instead: the type of a JSON body, the start of a text body (a login or proxy page) — never the body
-   * of an operation whose answer may carry secrets (`sensitive`: API keys, the one-time token). Redacted.
-   */
-  private unexpected(
-    c: Call,
-    res: AxiosResponse<string>,
-    expected: string,
-    opts: { detail?: string; sensitive?: boolean } = {},
-  ): PimsError {
-    const secrets = [this.token];
-    const text = typeof res.data === "string" ? res.data.trim() : "";
-    const body = parseJson(text);
-    let got: string;
-    if (!text) got = "an empty body";
-    else if (typeof body !== "string" || text.startsWith('"'))
-      got = `a JSON ${Array.isArray(body) ? "array" : body === null ? "null" : typeof body === "object" ? "object" : typeof body}`;
-    else if (opts.sensitive) got = `${text.length} characters of text`;
-    else got = quote(text, 100);
-    return new PimsError({
-      action: redact(c.action, secrets),
-      method: c.method,
-      path: redact(c.path, secrets),
-      url: this.urlOf(c, secrets),
-      status: res.status,
-      serverMessage: redact(opts.detail ?? `unexpected response, expected ${expected}, got ${got}`, secrets),
-    });
-  }
-
-  private toPimsError(c: Call, e: unknown): PimsError {
-    const secrets = [this.token];
-    const base = {
-      action: redact(c.action, secrets),
-      method: c.method,
-      path: redact(c.path, secrets),
-      url: this.urlOf(c, secrets),
-    };
-    if (e instanceof RateLimitTimeoutError) {
-      const last = axios.isAxiosError(e.cause) ? e.cause.response : undefined;
-      const said = last ? serverMessage(last.data, last.statusText) : "rate limited";
-      return errorForStatus({
-        ...base,
-        status: 429,
-        serverMessage: redact(`${said}; ${e.detail}`, secrets),
-        attempts: e.attempts,
-      });
-    }
-    if (!axios.isAxiosError(e)) {
-      return new PimsError({ ...base, serverMessage: redact(e instanceof Error ? e.message : String(e), secrets) });
-    }
-    const attempts = 1 + (retryCount(e.config) ?? 0);
-    if (e.response) {
-      return errorForStatus({
-        ...base,
-        status: e.response.status,
-        serverMessage: redact(serverMessage(e.response.data, e.response.statusText), secrets),
-        attempts,
-      });
-    }
-    if (e.code === "ECONNABORTED" || e.code === "ETIMEDOUT") {
-      return new TimeoutError({ ...base, code: e.code, serverMessage: "timed out waiting for the service", attempts });
-    }
-    return new NetworkError({
-      ...base,
-      code: e.code,
-      serverMessage: `could not reach the service (${e.code ?? "network error"})`,
-      attempts,
-    });
-  }
-}
-
-function retryCount(config: unknown): number | undefined {
-  if (!isPlainObject(config)) return undefined;
-  const state = config["axios-retry"];
-  return isPlainObject(state) && typeof state.retryCount === "number" ? state.retryCount : undefined;
 }

@@ -39,6 +39,11 @@ export interface PimsErrorInit {
   code?: string;
   /** Attempts made, retries included. */
   attempts?: number;
+  /**
+   * Where the token came from (`pims:token`, `PIMS_TOKEN`, a provider's `token`): a 401 or 403 names it and what to
+   * check. Never the token itself.
+   */
+  tokenSource?: string;
 }
 
 /** A failed PIMS call (or a call refused before it was sent): see the subclasses for each kind. */
@@ -61,6 +66,8 @@ export class PimsError extends Error {
   readonly code?: string;
   /** Attempts made, retries included. */
   readonly attempts: number;
+  /** Where the token came from, when the caller said (a 401 or 403 names it). */
+  readonly tokenSource?: string;
 
   /** @param init What failed, where, and how. */
   constructor(init: PimsErrorInit) {
@@ -69,7 +76,8 @@ export class PimsError extends Error {
         ? `${init.status} ${init.serverMessage ?? ""}`.trim()
         : (init.serverMessage ?? init.code ?? "request failed");
     const where = init.status === 404 && init.url ? ` (${init.method} ${init.url})` : "";
-    super(`${init.action}: ${detail}${where}`);
+    const hint = credentialHint(init.status, init.tokenSource);
+    super(`${init.action}: ${detail}${where}${hint ? ` (${hint})` : ""}`);
     this.name = new.target.name;
     this.action = init.action;
     this.method = init.method;
@@ -79,6 +87,7 @@ export class PimsError extends Error {
     this.serverMessage = init.serverMessage;
     this.code = init.code;
     this.attempts = init.attempts ?? 1;
+    this.tokenSource = init.tokenSource;
   }
 
   /** The message: action, status and the service's message (and the URL for a 404). */
@@ -133,6 +142,25 @@ export class TimeoutError extends NetworkError {
   override readonly kind = "timeout";
 }
 
+/**
+ * What a 401 or 403 says of the credential: which one was used (its source, never its value) and what to check.
+ * A 403 may also be a rule of the service (the service's message says which): the hint names both.
+ */
+export function credentialHint(status: number | undefined, tokenSource: string | undefined): string | undefined {
+  if (tokenSource === undefined) return undefined;
+  if (status === 401)
+    return (
+      `the token set in ${tokenSource} was refused: check that it is the whole token of a live service account of ` +
+      "this service and that it has not expired"
+    );
+  if (status === 403)
+    return (
+      `the token set in ${tokenSource} is valid but not allowed to do this: check the grants of its service ` +
+      "account, or the service's reason above"
+    );
+  return undefined;
+}
+
 /** Picks the error class for an HTTP status. */
 export function errorForStatus(init: PimsErrorInit & { status: number }): PimsError {
   const s = init.status;
@@ -158,6 +186,36 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
 /** True when `e` is a {@link PimsError} (any kind). */
 export function isPimsError(e: unknown): e is PimsError {
   return e instanceof PimsError;
+}
+
+/**
+ * An argument refused before any request was sent (an SDK function's, an app-log filter, the CLI's): a rule of this
+ * package, not an answer of the service, so it has no status, method or path. The message reads
+ * `<action>: <field> <rule>`, e.g. `checking getInvoices arguments: projectId must not be empty`.
+ */
+export class ArgumentError extends Error {
+  /** Always `argument`. */
+  readonly kind = "argument";
+  /** What was being checked, e.g. `checking getInvoices arguments`. */
+  readonly action: string;
+  /** The argument, e.g. `projectId`. */
+  readonly field: string;
+  /** The rule it breaks, e.g. `must not be empty`. */
+  readonly rule: string;
+
+  /** @param action What was being checked. @param field The argument. @param rule The rule it breaks. */
+  constructor(action: string, field: string, rule: string) {
+    super(`${action}: ${field} ${rule}`);
+    this.name = new.target.name;
+    this.action = action;
+    this.field = field;
+    this.rule = rule;
+  }
+
+  /** The message: what was checked, the argument and the rule. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 /**

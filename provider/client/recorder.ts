@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from "axios";
-import { isPlainObject } from "./values";
+import { isPlainObject, isRfc3339 } from "./values";
 
 /**
  * The shape of a body or value, never the value:
@@ -20,7 +20,8 @@ import { isPlainObject } from "./values";
  * - `empty` (no body) or `text:<length class>` (a body that is not JSON, e.g. `text:1-16`);
  * - an object: member name → shape, a trailing `?` on members only some elements of an array had;
  * - an array: `[]` when empty, else `[<union of the element shapes>]`;
- * - `{ "oneOf": [...] }` when one place held values of different kinds (e.g. an object in one element, null in another).
+ * - `{ "oneOf": [...] }` when one place held values of different kinds (e.g. an object in one element, null in
+ *   another).
  */
 export type Shape = string | Shape[] | { [member: string]: Shape };
 
@@ -101,9 +102,9 @@ export function matchRoute(method: string, pathname: string): { route: string; p
   return found ?? { route: UNMATCHED_ROUTE, params: {} };
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
-
-/** Length class of a text body: how long it is, coarsely (a length is not a value, but an exact one could hint at it). */
+/**
+ * Length class of a text body: how long it is, coarsely (a length is not a value, but an exact one could hint at it).
+ */
 export function lengthClass(n: number): string {
   if (n === 0) return "0";
   let low = 1;
@@ -117,7 +118,7 @@ export function lengthClass(n: number): string {
 function stringShape(s: string): string {
   if (s === "") return "string:empty";
   if (s === "never") return "string:never";
-  if (RFC3339.test(s)) return "string:date-time";
+  if (isRfc3339(s)) return "string:date-time";
   if (/^\d+$/.test(s)) return "string:digits";
   return "string";
 }
@@ -132,7 +133,9 @@ function memberName(name: string, ids: ReadonlyMap<string, string>): string {
   return name.length > 64 ? "{long-name}" : name;
 }
 
-/** The shape of a parsed JSON value (see {@link Shape}); member names equal to a value of `ids` are replaced by `{key}`. */
+/**
+ * The shape of a parsed JSON value (see {@link Shape}); member names equal to a value of `ids` are replaced by `{key}`.
+ */
 export function shapeOf(value: unknown, ids: ReadonlyMap<string, string> = new Map()): Shape {
   if (value === null) return "null";
   if (typeof value === "boolean") return "boolean";
@@ -229,7 +232,10 @@ function headerNames(headers: unknown): string[] {
   return isPlainObject(plain) ? [...new Set(Object.keys(plain).map((k) => k.toLowerCase()))].sort() : [];
 }
 
-/** The record of one attempt: `res` the answer (also the one of a non-2xx the transport rejected), `code` when none came. */
+/**
+ * The record of one attempt: `res` the answer (also the one of a non-2xx the transport rejected), `code` when none
+ * came.
+ */
 export function describeExchange(
   config: Pick<InternalAxiosRequestConfig, "method" | "url" | "params">,
   res?: Pick<AxiosResponse, "status" | "headers" | "data">,

@@ -20,15 +20,43 @@
 import type { AxiosError, AxiosInstance } from "axios";
 import axiosRetry from "axios-retry";
 import { NetworkError, PimsError, ServerError, TimeoutError } from "./errors";
+import { formatDuration } from "./values";
+
+/**
+ * Every number of the retry policy, written once: the client (./client, `installRetry` below), the creates of
+ * provider/serviceAccountCreate.ts and the settings table (provider/settings.ts, which documents the ones a user can
+ * change) read them here.
+ */
+export const RETRY_DEFAULTS = {
+  /** Retries of one request after its first attempt (five attempts in all). PIMS_MAX_RETRIES. */
+  retries: 4,
+  /** First backoff delay in ms; doubles each retry. PIMS_RETRY_MIN_DELAY_MS. */
+  minDelayMs: 250,
+  /** Largest backoff delay in ms (the cap of every backoff, creates included). */
+  maxDelayMs: 8_000,
+  /** Largest `Retry-After` honoured by the HTTP retries, in ms. */
+  maxRetryAfterMs: 30_000,
+  /** Per-attempt timeout in ms. PIMS_TIMEOUT_MS. */
+  timeoutMs: 30_000,
+  /** Repeats of a create after an answered failure that the listing shows created nothing. */
+  createRetries: 7,
+  /** Longest pause between two looks at the listing while a create whose answer was lost is watched, in ms. */
+  lostCreateMaxPauseMs: 5_000,
+  /** Least time a create whose answer was lost is watched for, in ms (else twice the timeout). */
+  lostCreateMinWatchMs: 10_000,
+} as const;
+
+/** Network codes of an attempt that got no answer within the timeout (axios' `ECONNABORTED`, the OS' `ETIMEDOUT`). */
+export const TIMEOUT_CODES: ReadonlySet<string> = new Set(["ECONNABORTED", "ETIMEDOUT"]);
 
 export interface RetryOptions {
-  /** Retries after the first attempt. Default 4 (five attempts in all). */
+  /** Retries after the first attempt. Default `RETRY_DEFAULTS.retries` (4: five attempts in all). */
   retries?: number;
-  /** First backoff delay in ms; doubles each retry. Default 250. */
+  /** First backoff delay in ms; doubles each retry. Default `RETRY_DEFAULTS.minDelayMs` (250). */
   minDelayMs?: number;
-  /** Largest backoff delay in ms. Default 8000. */
+  /** Largest backoff delay in ms. Default `RETRY_DEFAULTS.maxDelayMs` (8000). */
   maxDelayMs?: number;
-  /** Largest Retry-After honoured, in ms. Default 30000. */
+  /** Largest Retry-After honoured, in ms. Default `RETRY_DEFAULTS.maxRetryAfterMs` (30000). */
   maxRetryAfterMs?: number;
   /** Called before each retry (attempt = the retry's number, from 1). For progress lines: see {@link retryLine}. */
   onRetry?: (info: RetryInfo) => void;
@@ -63,7 +91,6 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
 ]);
-const TIMEOUT_CODES = new Set(["ECONNABORTED", "ETIMEDOUT"]);
 
 /** What a failure with this status (or, without an answer, this network code) proves. */
 export function outcomeOf(status: number | undefined, code: string | undefined): AttemptOutcome {
@@ -128,13 +155,6 @@ export function retryAfterMs(error: AxiosError, now = Date.now()): number | unde
   return parseRetryAfter(error.response?.headers?.["retry-after"], now);
 }
 
-/** A duration as a person reads it: `800 ms`, `12 s`, `5 min 3 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
 /** What an axios failure got, as a progress line says it: `HTTP 503`, `timeout`, `ECONNRESET`. */
 export function describeFailure(error: AxiosError): string {
   if (error.response) return `HTTP ${error.response.status}`;
@@ -151,7 +171,10 @@ export function progressLine(who: string, subject: string, happened: string, nex
   return `${who}: ${subject}: ${happened}; ${next}`;
 }
 
-/** The progress line of a repeat, in the one format of every wait and repeat (`<who>: <METHOD> <path>: <reason>; retry <n> of <m> in <delay>`). */
+/**
+ * The progress line of a repeat, in the one format of every wait and repeat:
+ * `<who>: <METHOD> <path>: <reason>; retry <n> of <m> in <delay>`.
+ */
 export function retryLine(info: RetryInfo, who = "pulumi-pims"): string {
   const n = info.of !== undefined ? `${info.attempt} of ${info.of}` : `${info.attempt}`;
   return progressLine(who, `${info.method} ${info.path}`, info.reason, `retry ${n} in ${formatDuration(info.delayMs)}`);
@@ -172,20 +195,23 @@ export function rateLimitVerdict(r: {
   if (left > 0 && (r.retryAfterMs === undefined || r.retryAfterMs <= left))
     return { repeat: true, waitMs: Math.min(r.retryAfterMs ?? r.defaultPauseMs, left) };
   const attempts = `${r.attempts} attempt${r.attempts === 1 ? "" : "s"}`;
-  const limit = `the ${formatDuration(r.boundMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS)`;
+  const limit =
+    `the ${formatDuration(r.boundMs)} limit for rate-limited requests (pims:rateLimitTimeoutMs or ` +
+    "PIMS_RATE_LIMIT_TIMEOUT_MS)";
   const detail =
     left <= 0
       ? `still rate limited (HTTP 429) after ${formatDuration(r.waitedMs)} (${attempts}); gave up at ${limit}`
-      : `rate limited (HTTP 429) and asked to wait ${formatDuration(r.retryAfterMs ?? 0)}, beyond ${limit}; gave up after ${attempts}`;
+      : `rate limited (HTTP 429) and asked to wait ${formatDuration(r.retryAfterMs ?? 0)}, beyond ${limit}; gave up ` +
+        `after ${attempts}`;
   return { repeat: false, detail };
 }
 
 /** Installs the HTTP retries of one request on an axios instance (see {@link isRetryable}). */
 export function installRetry(instance: AxiosInstance, options: RetryOptions = {}): void {
-  const minDelayMs = options.minDelayMs ?? 250;
-  const maxDelayMs = options.maxDelayMs ?? 8000;
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
-  const retries = options.retries ?? 4;
+  const minDelayMs = options.minDelayMs ?? RETRY_DEFAULTS.minDelayMs;
+  const maxDelayMs = options.maxDelayMs ?? RETRY_DEFAULTS.maxDelayMs;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? RETRY_DEFAULTS.maxRetryAfterMs;
+  const retries = options.retries ?? RETRY_DEFAULTS.retries;
   const chosenDelay = new WeakMap<object, number>();
   axiosRetry(instance, {
     retries,

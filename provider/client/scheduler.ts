@@ -12,8 +12,8 @@
  *
  * Requests start in arrival order (FIFO); a refused request keeps its place. Clock and timers are injectable.
  */
-import { formatDuration, parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
-import { isPlainObject, wholeNumberProblem } from "./values";
+import { parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
+import { formatDuration, isPlainObject, wholeNumberProblem } from "./values";
 
 export interface SchedulerClock {
   /** Milliseconds since the epoch (an HTTP-date `Retry-After` is compared with it). */
@@ -27,6 +27,10 @@ export const systemClock: SchedulerClock = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
+
+/** The scheduler's two user settings: defaults and least values (provider/settings.ts documents and parses them). */
+export const SCHEDULER_DEFAULTS = { maxConcurrency: 8, rateLimitTimeoutMs: 300_000 } as const;
+export const SCHEDULER_MINIMUMS = { maxConcurrency: 1, rateLimitTimeoutMs: 0 } as const;
 
 export interface SchedulerSettings {
   /** Requests in flight at once, process-wide. Default 8. */
@@ -127,8 +131,8 @@ export class Scheduler {
   private readonly clock: SchedulerClock;
   private readonly recoveryMs: number;
   private readonly defaultPauseMs: number;
-  private maxConcurrency = 8;
-  private rateLimitTimeoutMs = 300_000;
+  private maxConcurrency: number = SCHEDULER_DEFAULTS.maxConcurrency;
+  private rateLimitTimeoutMs: number = SCHEDULER_DEFAULTS.rateLimitTimeoutMs;
   private progressIntervalMs = 5000;
   private onProgress: (line: string) => void = () => undefined;
 
@@ -157,15 +161,15 @@ export class Scheduler {
     this.configure(options);
   }
 
-  /** Changes the settings given; the others stay. Throws RangeError on a value that means nothing. */
+  /**
+   * Changes the settings given; the others stay. A user's values come parsed by provider/settings.ts (which names
+   * where they were set); a direct caller's value that means nothing is a programming error: RangeError.
+   */
   configure(settings: SchedulerSettings): void {
     const { maxConcurrency, rateLimitTimeoutMs, progressIntervalMs, onProgress } = settings;
-    // Settings are parsed and checked where they are set (provider/settings.ts); this guards direct callers.
-    for (const [field, v, min] of [
-      ["maxConcurrency", maxConcurrency, 1],
-      ["rateLimitTimeoutMs", rateLimitTimeoutMs, 0],
-    ] as const) {
-      const problem = v === undefined ? undefined : wholeNumberProblem(v, field, min, "");
+    for (const field of ["maxConcurrency", "rateLimitTimeoutMs"] as const) {
+      const v = settings[field];
+      const problem = v === undefined ? undefined : wholeNumberProblem(v, field, SCHEDULER_MINIMUMS[field], "");
       if (problem !== undefined) throw new RangeError(problem);
     }
     if (maxConcurrency !== undefined) this.maxConcurrency = maxConcurrency;

@@ -5,9 +5,8 @@
  * seconds or milliseconds, `never`, 0 or null, so every plausible layout is read, and only an unambiguous one:
  * two different candidate secrets are as unreadable as none (picking one could store a token that does not work).
  */
-import { isRfc3339 } from "./logsQuery";
 import type { ServiceAccountToken } from "./types";
-import { isPlainObject } from "./values";
+import { isPlainObject, isRfc3339 } from "./values";
 
 /** A member name as compared: lower case, without `_` and `-` (`access_token`, `Access-Token`, `accessToken` alike). */
 export const memberKey = (name: string): string => name.toLowerCase().replace(/[_-]/g, "");
@@ -207,4 +206,23 @@ export function normalizeExpiry(v: unknown): string {
     return Number.isFinite(d.getTime()) ? d.toISOString() : "";
   }
   return "";
+}
+
+/** An expiry as a time: its normalized text ({@link normalizeExpiry}), whether it never expires, and its instant. */
+export interface Expiry {
+  /** RFC 3339, `never`, or "" when unknown. */
+  expiresAt: string;
+  never: boolean;
+  /** Milliseconds since the epoch; null for `never` or an expiry that cannot be read. */
+  epochMs: number | null;
+}
+
+/**
+ * The one expiry parser of the package (`getApiKeys`' `expiresAtEpochMs`, the CLI's `pims tokens`, a stored token's
+ * rotation window): read liberally by {@link normalizeExpiry}, RFC 3339, `never`, epoch seconds or milliseconds.
+ */
+export function readExpiry(v: unknown): Expiry {
+  const expiresAt = normalizeExpiry(v);
+  const ms = expiresAt === "" || expiresAt === "never" ? NaN : Date.parse(expiresAt);
+  return { expiresAt, never: expiresAt === "never", epochMs: Number.isNaN(ms) ? null : ms };
 }

@@ -5,10 +5,11 @@
  */
 
 /**
- * An API key of a project (`GET /v2/projects/{project_id}/api-keys`). Every member is always there, as a string: one the
- * service sends as `null` (or leaves out) reads `""`, except `principalId`, which is absent when the key belongs to no
- * service account (`null`, `""` or missing), and `expiresAt`, which reads `never` when the key does not expire (`never`,
- * `null` or missing). So `null` never reaches a program: test `principalId === undefined` and `expiresAt === "never"`.
+ * An API key of a project (`GET /v2/projects/{project_id}/api-keys`). Every member is always there, as a string:
+ * one the service sends as `null` (or leaves out) reads `""`, except `principalId`, which is absent when the key
+ * belongs to no service account (`null`, `""` or missing), and `expiresAt`, which reads `never` when the key does not
+ * expire (`never`, `null` or missing). So `null` never reaches a program: test `principalId === undefined` and
+ * `expiresAt === "never"`.
  */
 export interface ApiKey {
   /** Unique id of the key. */
@@ -186,7 +187,10 @@ export interface BuildLogEntry {
   log: string;
 }
 
-/** Final build statuses seen from the real service that mean success. The one list of build statuses (others may appear). */
+/**
+ * Final build statuses seen from the real service that mean success. The one list of build statuses (others may
+ * appear).
+ */
 export const BUILD_SUCCESS_STATUSES: readonly string[] = ["success", "ready"];
 /** Final build statuses seen from the real service that mean failure. */
 export const BUILD_FAILURE_STATUSES: readonly string[] = [

@@ -1,30 +1,18 @@
 /** API keys of a project: `GET /v2/projects/{project_id}/api-keys`. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ApiKey } from "../../provider/client";
+import {
+  listApiKeys,
+  type ApiKeyInfo,
+  type GetApiKeysArgs,
+  type GetApiKeysOutputResult,
+} from "../../provider/functions/apiKeys";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, loadPulumi, outputOf, requireId, type PimsCallOptions } from "./call";
+import { clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
 
-/** Arguments of {@link getApiKeys}. */
-export interface GetApiKeysArgs {
-  /** Project whose API keys are listed, e.g. `p-1a2b3c4d`. */
-  projectId: string;
-}
+export type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult };
 
 /** Arguments of {@link getApiKeysOutput}: {@link GetApiKeysArgs} as Inputs. */
 export type GetApiKeysOutputArgs = Inputs<GetApiKeysArgs>;
-
-/**
- * An API key as the service sends it, plus its expiry as a number. Safe to carry in an Output (no `Date`).
- *
- * `apiKey` is sensitive: {@link getApiKeysOutput} marks its whole result secret; with {@link getApiKeys} it is
- * the caller's job to keep the value out of logs and outputs (wrap it with `pulumi.secret`).
- */
-export interface ApiKeyInfo extends ApiKey {
-  /** True when `expiresAt` is the literal `never`. */
-  neverExpires: boolean;
-  /** `expiresAt` in milliseconds since the epoch; null when the key never expires or the date cannot be read. */
-  expiresAtEpochMs: number | null;
-}
 
 /** An API key returned by {@link getApiKeys}: {@link ApiKeyInfo} plus the expiry as a `Date`. */
 export interface ApiKeyResult extends ApiKeyInfo {
@@ -36,18 +24,6 @@ export interface ApiKeyResult extends ApiKeyInfo {
 export interface GetApiKeysResult {
   /** The project's keys in the service's order: `expiresAt` ascending, keys that never expire last. */
   keys: ApiKeyResult[];
-}
-
-/** Result of {@link getApiKeysOutput} (an Output cannot carry `Date` values, so there is no `expiresAtDate`). */
-export interface GetApiKeysOutputResult {
-  /** The project's keys in the service's order: `expiresAt` ascending, keys that never expire last. */
-  keys: ApiKeyInfo[];
-}
-
-function apiKeyInfo(key: ApiKey): ApiKeyInfo {
-  const neverExpires = key.expiresAt.trim().toLowerCase() === "never";
-  const ms = neverExpires ? NaN : Date.parse(key.expiresAt);
-  return { ...key, neverExpires, expiresAtEpochMs: Number.isNaN(ms) ? null : ms };
 }
 
 /**
@@ -67,13 +43,12 @@ function apiKeyInfo(key: ApiKey): ApiKeyInfo {
  * ```
  */
 export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
-  const projectId = requireId("getApiKeys", "projectId", args?.projectId);
-  const keys = await (await clientForProviderCall(opts)).listApiKeys(projectId);
+  const { keys } = await listApiKeys(args, () => clientForProviderCall(opts));
   return {
-    keys: keys.map((k) => {
-      const info = apiKeyInfo(k);
-      return { ...info, expiresAtDate: info.expiresAtEpochMs === null ? null : new Date(info.expiresAtEpochMs) };
-    }),
+    keys: keys.map((info) => ({
+      ...info,
+      expiresAtDate: info.expiresAtEpochMs === null ? null : new Date(info.expiresAtEpochMs),
+    })),
   };
 }
 

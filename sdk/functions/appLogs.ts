@@ -1,100 +1,15 @@
 /** App logs: `GET /v2/projects/{project_id}/apps/{app_id}/logs`, read page by page up to a limit. */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  MAX_LOG_PAGE_SIZE,
-  isRfc3339,
-  validateLogsQuery,
-  type AppLogLine,
-  type AppLogsQuery,
-  type LogDirection,
-  type LogStream,
-} from "../../provider/client";
-import { quote } from "../../provider/client/values";
+import * as core from "../../provider/functions/appLogs";
+import type { GetAppLogsArgs, GetAppLogsResult } from "../../provider/functions/appLogs";
 import type { Inputs } from "../inputs";
-import { badArgument, clientForProviderCall, outputOf, requireId, type PimsCallOptions } from "./call";
+import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
-/** Lines {@link getAppLogs} returns when no `limit` is given. */
-export const DEFAULT_LOG_LIMIT = 1000;
-/** Largest `limit` {@link getAppLogs} accepts (the lines are held in memory). */
-export const MAX_LOG_LIMIT = 100_000;
-
-/** Arguments of {@link getAppLogs}. Every filter is optional. */
-export interface GetAppLogsArgs {
-  /** Project of the app. */
-  projectId: string;
-  /** App whose logs are read, e.g. `p-1a2b3c4d-web`. */
-  appId: string;
-  /** Only lines before this instant (RFC 3339 timestamp or Date). Sent as `beforeDate`. */
-  before?: string | Date;
-  /** Only lines after this instant (RFC 3339 timestamp or Date). Sent as `afterDate`. */
-  after?: string | Date;
-  /** Only lines of this container (id or name). Sent as `container`. */
-  containerId?: string;
-  /** Only lines of this run. */
-  runId?: string;
-  /** Only lines containing this term. */
-  search?: string;
-  /** Only this output stream: `stdout` or `stderr`. */
-  stream?: LogStream;
-  /**
-   * Paging direction: `backward` (the service's default) reads newest first, `forward` oldest first. With a
-   * `limit`, it decides which end of the range you get.
-   */
-  direction?: LogDirection;
-  /** Lines per request, 1 to 1000. Default: `limit`, capped at 1000 (fewest requests). */
-  pageSize?: number;
-  /** Most lines returned, 1 to 100000. Default 1000 ({@link DEFAULT_LOG_LIMIT}). */
-  limit?: number;
-}
+export { appLogsQueryFor, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from "../../provider/functions/appLogs";
+export type { GetAppLogsArgs, GetAppLogsResult };
 
 /** Arguments of {@link getAppLogsOutput}: {@link GetAppLogsArgs} as Inputs (`before`/`after` may be Dates here too). */
 export type GetAppLogsOutputArgs = Inputs<GetAppLogsArgs>;
-
-/** Result of {@link getAppLogs} and {@link getAppLogsOutput}. */
-export interface GetAppLogsResult {
-  /** The matching lines in paging order (newest first for `backward`, oldest first for `forward`). */
-  lines: AppLogLine[];
-  /** True when `limit` was reached while more matching lines existed. */
-  truncated: boolean;
-}
-
-function isoInstant(fn: string, field: string, v: string | Date | undefined): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) throw badArgument(fn, field, "must be a valid Date");
-    return v.toISOString();
-  }
-  if (typeof v !== "string" || !isRfc3339(v)) {
-    throw badArgument(fn, field, `must be an RFC 3339 timestamp such as 2024-05-01T12:00:00Z (got ${quote(v)})`);
-  }
-  return v;
-}
-
-/**
- * Checks {@link GetAppLogsArgs} without sending anything and returns the service query and the limit.
- * Throws a `ValidationError` naming the field and the rule.
- */
-export function appLogsQueryFor(args: GetAppLogsArgs, fn = "getAppLogs"): { query: AppLogsQuery; limit: number } {
-  requireId(fn, "projectId", args?.projectId);
-  requireId(fn, "appId", args.appId);
-  const limit = args.limit ?? DEFAULT_LOG_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_LIMIT) {
-    throw badArgument(fn, "limit", `must be an integer from 1 to ${MAX_LOG_LIMIT} (got ${quote(limit)})`);
-  }
-  const query: AppLogsQuery = {
-    beforeDate: isoInstant(fn, "before", args.before),
-    afterDate: isoInstant(fn, "after", args.after),
-    container: args.containerId,
-    runId: args.runId,
-    search: args.search,
-    stream: args.stream,
-    direction: args.direction,
-    pageSize: args.pageSize ?? Math.min(limit, MAX_LOG_PAGE_SIZE),
-  };
-  for (const k of Object.keys(query) as Array<keyof AppLogsQuery>) if (query[k] === undefined) delete query[k];
-  validateLogsQuery(query); // pageSize, stream, direction: the client's rules
-  return { query, limit };
-}
 
 /**
  * Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
@@ -118,15 +33,7 @@ export function appLogsQueryFor(args: GetAppLogsArgs, fn = "getAppLogs"): { quer
  * ```
  */
 export async function getAppLogs(args: GetAppLogsArgs, opts?: PimsCallOptions): Promise<GetAppLogsResult> {
-  const { query, limit } = appLogsQueryFor(args);
-  const lines: AppLogLine[] = [];
-  // The client's paging loop; leaving it early (return) ends it without another request.
-  for await (const page of (await clientForProviderCall(opts)).iterateAppLogPages(args.projectId, args.appId, query)) {
-    const room = limit - lines.length;
-    lines.push(...page.logs.slice(0, room));
-    if (page.logs.length > room || (lines.length === limit && page.more)) return { lines, truncated: true };
-  }
-  return { lines, truncated: false };
+  return core.getAppLogs(args, () => clientForProviderCall(opts));
 }
 
 /**

@@ -11,9 +11,8 @@
  * pass credentials explicitly start quickly.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ValidationError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
-import { idProblem } from "../../provider/checks";
-import { clientFor, type ConfiguredCredentials } from "../../provider/settings";
+import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
+import { clientFor, programConfig } from "../../provider/settings";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { Provider, ProviderCallSettings } from "../providerResource";
 
@@ -27,6 +26,13 @@ export interface PimsCallOptions extends RetryOptions {
   baseUrl?: string;
   /** Service-account token; overrides `pims:token` and `PIMS_TOKEN`. Sensitive: never log it. */
   token?: string;
+  /** How a 401 or 403 names where `token` came from (e.g. `MY_TOKEN`, never the value). Default: the token option. */
+  tokenSource?: string;
+  /**
+   * Allows a plain `http://` `baseUrl` to another machine (a private network, a proxy that terminates TLS). Default:
+   * `pims:allowInsecureHttp`, else `PIMS_ALLOW_INSECURE_HTTP`, else false.
+   */
+  allowInsecureHttp?: boolean;
   /** Per-attempt timeout in ms. Default 30000 (or `PIMS_TIMEOUT_MS`). */
   timeoutMs?: number;
   /** User-Agent sent to the service. Default `pulumi-pims`. */
@@ -50,33 +56,24 @@ export function loadPulumi(): typeof pulumi {
   return require("@pulumi/pulumi") as typeof pulumi;
 }
 
-/** `pims:<key>` from stack config, or undefined outside a Pulumi program (or when it cannot be read). */
-function stackConfig(key: "token" | "baseUrl" | "maxConcurrency" | "rateLimitTimeoutMs"): string | undefined {
-  try {
-    return new (loadPulumi().Config)("pims").get(key);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The client for one call: explicit options first, then stack config, then the environment. The scheduler settings
- * (`pims:maxConcurrency`, `pims:rateLimitTimeoutMs`) come from the stack config too: the program process's
- * scheduler serves every function call of the program.
+ * The client for one call: explicit options first, then stack config, then the environment (provider/settings.ts
+ * reads them). The scheduler settings (`pims:maxConcurrency`, `pims:rateLimitTimeoutMs`) come from the stack config
+ * too: the program process's scheduler serves every function call of the program.
  */
 export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
-  const { baseUrl, token, provider, ...tuning } = opts;
+  const { baseUrl, token, provider, tokenSource, allowInsecureHttp, ...tuning } = opts;
   if (provider !== undefined)
     throw new TypeError("clientForCall: a provider's settings are known asynchronously: use clientForProviderCall");
-  const configured: ConfiguredCredentials = {
-    token: token ?? stackConfig("token"),
-    baseUrl: baseUrl ?? stackConfig("baseUrl"),
-    maxConcurrency: stackConfig("maxConcurrency"),
-    rateLimitTimeoutMs: stackConfig("rateLimitTimeoutMs"),
-  };
+  const { configured } = programConfig();
+  if (token !== undefined) configured.token = token;
+  if (baseUrl !== undefined) configured.baseUrl = baseUrl;
+  if (allowInsecureHttp !== undefined) configured.allowInsecureHttp = String(allowInsecureHttp);
   const extra: Partial<ClientOptions> = {};
   for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;
-  return clientFor(configured, extra);
+  const named =
+    token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option of the call") : undefined;
+  return clientFor(configured, extra, undefined, { tokenSource: named });
 }
 
 /** The client for one call, once the settings of `opts.provider` (if any) are known. */
@@ -84,8 +81,19 @@ export async function clientForProviderCall(opts: PimsCallOptions = {}): Promise
   const { provider, ...rest } = opts;
   if (provider === undefined) return clientForCall(rest);
   const s = await providerSettings(provider);
-  return clientForCall({ ...rest, token: rest.token ?? s.token, baseUrl: rest.baseUrl ?? s.baseUrl });
+  const fromProvider = rest.token === undefined && s.token !== undefined;
+  return clientForCall({
+    ...rest,
+    token: rest.token ?? s.token,
+    tokenSource: fromProvider ? tokenSourceOf(provider) : rest.tokenSource,
+    baseUrl: rest.baseUrl ?? s.baseUrl,
+    allowInsecureHttp: rest.allowInsecureHttp ?? s.allowInsecureHttp,
+  });
 }
+
+/** Where a provider's token came from (a copy of an older pulumi-pims may not say). */
+const tokenSourceOf = (p: Provider): string =>
+  typeof p.tokenSource === "function" ? p.tokenSource() : "the token argument of a pims.Provider";
 
 /** What the Output of a provider's settings offers beyond `apply` (present on every Output of the SDK). */
 interface Settled<T> {
@@ -102,12 +110,7 @@ async function providerSettings(provider: Provider): Promise<ProviderCallSetting
   if (out === undefined) {
     const got =
       typeof provider === "object" && provider !== null ? (provider as object).constructor?.name : typeof provider;
-    throw new ValidationError({
-      action: "checking the provider option",
-      method: "-",
-      path: "(not sent)",
-      serverMessage: `provider must be a pims.Provider (got ${got})`,
-    });
+    throw new ArgumentError("checking the provider option", "provider", `must be a pims.Provider (got ${got})`);
   }
   const settled = out as unknown as Settled<ProviderCallSettings>;
   if (settled.isKnown !== undefined && settled.promise !== undefined) {
@@ -131,22 +134,7 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-/** A ValidationError for an argument of `fn`, raised before any request is sent. */
-export function badArgument(fn: string, field: string, rule: string): ValidationError {
-  return new ValidationError({
-    action: `checking ${fn} arguments`,
-    method: "-",
-    path: "(not sent)",
-    serverMessage: `${field} ${rule}`,
-  });
-}
-
-/** The id argument `field` of `fn`, or a ValidationError by the providers' rule (present, a string, not blank). */
-export function requireId(fn: string, field: string, value: unknown): string {
-  const problem = idProblem(field, value);
-  if (problem !== undefined) throw badArgument(fn, field, problem.slice(field.length + 1));
-  return value as string;
-}
+export { badArgument, requireId } from "../../provider/functions/args";
 
 /**
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or

@@ -1,32 +1,14 @@
 /** Invoices of a project: `GET /v2/projects/{project_id}/invoices`, with amounts in major units. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Invoice } from "../../provider/client";
+import * as core from "../../provider/functions/invoices";
+import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../../provider/functions/invoices";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, outputOf, requireId, type PimsCallOptions } from "./call";
-import { currencyDigits, toMajorUnits } from "./currency";
+import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
-/** Arguments of {@link getInvoices}. */
-export interface GetInvoicesArgs {
-  /** Project whose invoices are listed. */
-  projectId: string;
-}
+export type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult };
 
 /** Arguments of {@link getInvoicesOutput}: {@link GetInvoicesArgs} as Inputs. */
 export type GetInvoicesOutputArgs = Inputs<GetInvoicesArgs>;
-
-/** An invoice as the service sends it, plus the amount in major units. */
-export interface InvoiceResult extends Invoice {
-  /** `amountDue` in major units of `currency` (e.g. 1999 USD cents → 19.99; 500 JPY → 500). */
-  amountDueMajor: number;
-  /** Minor-unit digits of `currency` used for `amountDueMajor` (ISO 4217; 2 for unknown codes). */
-  currencyDigits: number;
-}
-
-/** Result of {@link getInvoices} and {@link getInvoicesOutput}. */
-export interface GetInvoicesResult {
-  /** The project's invoices in the service's order. */
-  invoices: InvoiceResult[];
-}
 
 /**
  * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
@@ -42,15 +24,7 @@ export interface GetInvoicesResult {
  * ```
  */
 export async function getInvoices(args: GetInvoicesArgs, opts?: PimsCallOptions): Promise<GetInvoicesResult> {
-  const projectId = requireId("getInvoices", "projectId", args?.projectId);
-  const invoices = await (await clientForProviderCall(opts)).listInvoices(projectId);
-  return {
-    invoices: invoices.map((i) => ({
-      ...i,
-      amountDueMajor: toMajorUnits(i.amountDue, i.currency),
-      currencyDigits: currencyDigits(i.currency),
-    })),
-  };
+  return core.getInvoices(args, () => clientForProviderCall(opts));
 }
 
 /**

@@ -1,21 +1,9 @@
 /** Run cancellation: `DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`, an action rather than a read. */
-import { clientForProviderCall, requireId, type PimsCallOptions } from "./call";
+import * as core from "../../provider/functions/runs";
+import type { CancelRunArgs, CancelRunResult } from "../../provider/functions/runs";
+import { clientForProviderCall, type PimsCallOptions } from "./call";
 
-/** Arguments of {@link cancelRun}. */
-export interface CancelRunArgs {
-  /** Project of the app. */
-  projectId: string;
-  /** App the run belongs to. */
-  appId: string;
-  /** The run to cancel. */
-  runId: string;
-}
-
-/** Result of {@link cancelRun}. */
-export interface CancelRunResult {
-  /** The service's message describing the result, e.g. `run run-1 cancelled`. */
-  message: string;
-}
+export type { CancelRunArgs, CancelRunResult };
 
 /**
  * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
@@ -34,9 +22,5 @@ export interface CancelRunResult {
  * ```
  */
 export async function cancelRun(args: CancelRunArgs, opts?: PimsCallOptions): Promise<CancelRunResult> {
-  const fn = "cancelRun";
-  const projectId = requireId(fn, "projectId", args?.projectId);
-  const appId = requireId(fn, "appId", args.appId);
-  const runId = requireId(fn, "runId", args.runId);
-  return { message: await (await clientForProviderCall(opts)).cancelRun(projectId, appId, runId) };
+  return core.cancelRun(args, () => clientForProviderCall(opts));
 }

@@ -4,11 +4,12 @@
  * Each fixture in tests/fixtures/v<version>/ is a stack exported right after a real `pulumi up` of that version
  * (all four resource types, secrets encrypted with the fixtures' passphrase). For each one the test imports it
  * (`stack.importStack`) into a fresh backend, serves a simulator holding the same objects (same ids), then:
- *   - refresh: no call to the service (no resource has a read operation), nothing changes, the stored
- *     ServiceAccount token and the AppSecrets survive;
+ *   - refresh: one call, the API-key listing of each project holding ServiceAccounts (the only read the service has;
+ *     the other resources have none), nothing changes, the stored ServiceAccount token and the AppSecrets survive;
  *   - destroy: one DELETE per stored service account (each ServiceAccount's current account, and since 0.2.0 its
  *     previous and retired ones), each answered 200 (the simulator is seeded with every stored account: same id,
- *     token id and token), after which the simulator holds no live account; one warning line each for the Project,
+ *     token id and token), plus the run's one listing per project (accounts no state holds), after which the
+ *     simulator holds no live account; one warning line each for the Project,
  *     the VolumeSize and the AppSecrets (the service cannot delete them), and an empty state.
  * The stored provider shim `require()`s the installed package, so this runs the current code on old state.
  *
@@ -78,7 +79,9 @@ function reveal(v: unknown): unknown {
   return v;
 }
 
-/** A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0). */
+/**
+ * A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0).
+ */
 interface StoredAccount {
   projectId: string;
   name: string;
@@ -134,6 +137,11 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
     /** Every secret the fixture holds (decrypted): never to be printed or stored in plaintext. */
     let secrets: string[] = [];
     const output: string[] = [];
+    /** One GET /v2/projects/{project_id}/api-keys per project that holds ServiceAccounts: the run's shared listing. */
+    const listings = (): string[] =>
+      [...new Set(all(revealed, TYPE("ServiceAccount")).map((r) => (r.outputs as { projectId: string }).projectId))]
+        .sort()
+        .map((projectId) => `GET /v2/projects/${projectId}/api-keys 200`);
     const collect = { onOutput: (s: string) => void output.push(s), onError: (s: string) => void output.push(s) };
 
     beforeAll(async () => {
@@ -162,7 +170,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
         if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
         sim = await PimsSimulator.start({ token });
         process.stdout.write(
-          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and rewriting the stored pims:baseUrl\n`,
+          `compat ${fixture.manifest.version}: port ${port} is taken; serving the simulator at ${sim.baseUrl} and ` +
+            `rewriting the stored pims:baseUrl\n`,
         );
         const moved = JSON.parse(fixture.stateText.split(baseUrl).join(sim.baseUrl)) as Deployment;
         await stack.importStack(moved);
@@ -191,7 +200,8 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       };
       sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
 
-      // every stored service account (current, previous, retired), with its id, token id and token: destroy deletes each (200)
+      // every stored service account (current, previous, retired), with its id, token id and token:
+      // destroy deletes each (200)
       const tokens: string[] = [];
       for (const r of all(revealed, TYPE("ServiceAccount"))) {
         const sa = reveal(r.outputs) as StoredAccount;
@@ -246,18 +256,18 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       }
     });
 
-    test("refresh: no call, nothing changes, the stored token and secrets survive", async () => {
+    test("refresh: one listing per project, nothing changes, the stored token and secrets survive", async () => {
       const before = resourcesOf(revealed).map((r) => [r.urn, r.id, r.outputs]);
       const result = await stack.refresh(collect);
       expect(
         Object.entries(result.summary.resourceChanges ?? {}).filter(([k, n]) => k !== "same" && (n ?? 0) > 0),
       ).toEqual([]);
-      expect(sim.requests).toEqual([]);
+      expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(listings());
       const after = await stack.exportStack();
       expect(resourcesOf(after).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
     });
 
-    test("destroy: one DELETE per stored service account (200), current and previous; none left live; a warning for each of the others; an empty state", async () => {
+    test("destroy: a DELETE (200) per current and previous account; none left; others warned; no state", async () => {
       const stored = all(revealed, TYPE("ServiceAccount")).flatMap((r) =>
         accountsOf(r).map((a) => ({
           id: a.id,
@@ -273,10 +283,11 @@ describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
       ).toEqual(ids);
       sim.clearRequests();
       const result = await stack.destroy(collect);
-      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 }); // the provider is not counted
+      // the provider is not counted
+      expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(revealed).length - 1 });
       // ServiceAccounts are deleted in parallel: the order across resources is the engine's.
       expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
-        stored.map((a) => `DELETE ${a.path} 200`).sort(),
+        [...stored.map((a) => `DELETE ${a.path} 200`), ...listings()].sort(),
       );
       expect(sim.serviceAccounts()).toEqual([]);
       expect(sim.deletedServiceAccounts().sort()).toEqual(ids);

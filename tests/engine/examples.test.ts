@@ -2,8 +2,8 @@
  * The example projects run as real project directories (Pulumi.yaml, Pulumi.<stack>.yaml, index.ts) by the real
  * engine against an in-process simulator. Each example is copied into a temporary directory first (setting
  * `pims:token` writes the stack's config file, which must not happen in the repository); its own program runs, as
- * `pulumi up` would run it there (see createPimsStack in scripts/engine.ts). The simulator is seeded with what the examples' config names
- * (existing projects, apps and volumes: the service cannot create apps or volumes).
+ * `pulumi up` would run it there (see createPimsStack in scripts/engine.ts). The simulator is seeded with what the
+ * examples' config names (existing projects, apps and volumes: the service cannot create apps or volumes).
  *
  * Needs the pulumi CLI: `ensureEngine()` finds it or builds it; without it this suite fails, it never skips.
  */
@@ -171,7 +171,7 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
 });
 
 describe("examples/rotation", () => {
-  test("once the rotateBeforeExpiry window opens, preview shows an in-place update (no call); up rotates with an overlap", async () => {
+  test("rotateBeforeExpiry window open: preview shows an in-place update, no call; up rotates, overlaps", async () => {
     const p = sim.addProject({ name: "rotation" });
     const app = sim.addApp(p.id, "web");
     const workDir = copyExample("rotation", scratch);

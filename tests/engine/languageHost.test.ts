@@ -169,7 +169,7 @@ describe("examples/quickstart with `pulumi up` through the Node language host", 
     await cliOk(["stack", "select", "dev"]);
   });
 
-  test("destroy deletes the account; the project and the app's secrets stay in the service, with a warning", async () => {
+  test("destroy deletes the account; the project and app secrets stay in the service, with a warning", async () => {
     const down = await cliOk(["destroy", "--yes", "--skip-preview"]);
     expect(down).toMatch(/- 4 deleted/);
     expect(sim.serviceAccounts(projectId)).toEqual([]);

@@ -224,12 +224,14 @@ describe.each(["default", "quirky"] as const)(
       expect(calls.filter((c) => /\/builds\/[^/]+\/logs$/.test(c))).toHaveLength(1);
     });
 
-    test("refresh keeps every output, the one-time token included, and makes no call", async () => {
+    test("refresh keeps every output, the one-time token included, and makes one call: the listing", async () => {
       sim.clearRequests();
       const before = await stack.exportStack(); // with --show-secrets
       const res = await stack.refresh(engine.opts);
       expect(res.summary.result).toBe("succeeded");
-      expect(sim.requests.map(requestLine)).toEqual([]);
+      // The ServiceAccount's project's API-key listing (the only read the service has), once; nothing else.
+      const saProject = String(resource(before, "pims:ServiceAccount", "deployer").outputs?.projectId);
+      expect(sim.requests.map(requestLine)).toEqual([`GET /v2/projects/${saProject}/api-keys`]);
 
       const after = await stack.exportStack();
       for (const [type, name] of [
@@ -340,7 +342,7 @@ describe.each(["default", "quirky"] as const)(
       }
     });
 
-    test("destroy deletes the service accounts; the project, volume size and app secrets stay (no delete operation)", async () => {
+    test("destroy deletes the accounts; project, volume size and app secrets stay (no delete operation)", async () => {
       const res = await stack.destroy(engine.opts);
       expect(res.summary.resourceChanges).toEqual({ delete: 6 });
       expect(sim.serviceAccounts(projectId)).toEqual([]);

@@ -97,7 +97,7 @@ let deployerToken: string;
 let ciId: string;
 
 describe("examples/multi-account: two providers, two services, through the real engine", () => {
-  test("up: the admin token bootstraps the project and its account; the scoped provider mints the CI account as that account; B is used with B's token", async () => {
+  test("up: admin bootstraps the project and account; the scoped provider mints CI as it; B uses B's key", async () => {
     const up = await stack.up(engine.opts);
     // the stack, Project, deployer, the scoped provider, the CI account, the other provider and B's app secrets
     expect(up.summary.resourceChanges).toEqual({ create: 7 });
@@ -119,7 +119,8 @@ describe("examples/multi-account: two providers, two services, through the real 
         [ciId, "ci"],
       ].sort(),
     );
-    // Service A: the bootstrap calls as the admin; the CI account and the read of the API keys as the project's account.
+    // Service A: the bootstrap calls as the admin;
+    // the CI account and the read of the API keys as the project's account.
     expect(calls(simA).sort()).toEqual(
       [
         "POST /v2/projects as admin",
@@ -132,7 +133,8 @@ describe("examples/multi-account: two providers, two services, through the real 
       name: "ci",
     });
     expect(o.apiKeyNames.secret).toBe(true);
-    expect([...(o.apiKeyNames.value as string[])].sort()).toEqual(["ci", "project-deployer"]); // read once the CI account exists
+    // read once the CI account exists
+    expect([...(o.apiKeyNames.value as string[])].sort()).toEqual(["ci", "project-deployer"]);
     // Service B: only B's calls, with B's partner token.
     expect(calls(simB).sort()).toEqual(
       [
@@ -150,7 +152,7 @@ describe("examples/multi-account: two providers, two services, through the real 
     expect(await tokenWorks(simA, deployerToken, projectId)).toBe(true);
   });
 
-  test("once the app and volume exist, the scoped provider manages the app's secrets and the volume size as the project's account", async () => {
+  test("with app and volume, the scoped provider manages secrets and volume size as the project account", async () => {
     const app = simA.addApp(projectId, "web");
     simA.addVolume(projectId, { id: "default-us-east-1", sizeGb: 50 });
     await stack.setAllConfig({ appName: { value: "web" }, volumeSizeGb: { value: "100" } });
@@ -171,7 +173,7 @@ describe("examples/multi-account: two providers, two services, through the real 
     expect(up.outputs.appSecretNames.value).toEqual(["PIMS_PROJECT_ID", "PIMS_TOKEN"]);
   });
 
-  test("a no-change preview: nothing changes and no resource calls a service (only the two function reads, each with its provider's token)", async () => {
+  test("no-change preview: no resource call (only the two function reads, each with its provider's key)", async () => {
     clearRequests();
     const preview = await stack.preview(engine.opts);
     expect(preview.changeSummary).toEqual({ same: 9 });
@@ -179,11 +181,19 @@ describe("examples/multi-account: two providers, two services, through the real 
     expect(calls(simB)).toEqual([`GET /v2/projects/${b.projectId}/invoices as ${b.accountId}`]);
   });
 
-  test("through the explicit provider, refresh calls no service and keeps the state; a bad input fails at preview with no call", async () => {
+  test("refresh: one listing per provider process, state kept; a bad input fails at preview with no call", async () => {
     clearRequests();
     const refresh = await stack.refresh(engine.opts);
     expect(refresh.summary.resourceChanges).toEqual({ same: 9 });
-    expect([...calls(simA), ...calls(simB)]).toEqual([]);
+    // Each provider process (the default one, the scoped one) reads the project's API-key listing once, with its own
+    // token: the only read the service has, for the ServiceAccounts it serves.
+    expect(calls(simA).sort()).toEqual(
+      [
+        `GET /v2/projects/${projectId}/api-keys as admin`,
+        `GET /v2/projects/${projectId}/api-keys as ${deployerId}`,
+      ].sort(),
+    );
+    expect(calls(simB)).toEqual([]);
     expect((await shown("deployer")).token).toBe(deployerToken);
 
     // The scoped provider's process runs the same checks as the default one.
@@ -194,7 +204,7 @@ describe("examples/multi-account: two providers, two services, through the real 
     expect(simA.volume(projectId, "default-us-east-1")?.sizeGb).toBe(100);
   });
 
-  test("rotating the project's account updates the provider and replaces nothing else; the app gets the new token before the old account is deleted", async () => {
+  test("rotating the project's account updates only the provider; the app gets the new token first", async () => {
     await stack.setConfig("rotationTrigger", { value: "2" });
     clearRequests();
     const up = await stack.up(engine.opts);
@@ -239,7 +249,7 @@ describe("examples/multi-account: two providers, two services, through the real 
     deployerToken = newToken;
   });
 
-  test("destroy works with the rotated token: the CI account is deleted as the new account, then the account itself as the admin", async () => {
+  test("destroy by the rotated token: the CI account deleted as the new account, then that one by admin", async () => {
     clearRequests();
     const down = await stack.destroy(engine.opts);
     expect(down.summary.result).toBe("succeeded");

@@ -176,7 +176,7 @@ describe.each(["default", "quirky"] as const)(
       }
     });
 
-    test(`${ROTATIONS} rotations: with keepPreviousToken no consumer call answers 401; without it, the call after every up does`, async () => {
+    test(`${ROTATIONS} rotations: keepPreviousToken, no consumer 401; without, each up's next call: 401`, async () => {
       for (let i = 1; i <= ROTATIONS; i++) {
         await sleep(1_100); // the window account's window opens 1 s after its creation
         settings.trigger = String(i);
@@ -226,7 +226,8 @@ describe.each(["default", "quirky"] as const)(
       const count = (name: Name, outcome: Outcome): number =>
         consumers[name].outcomes.filter((x) => x === outcome).length;
       process.stdout.write(
-        `${profile}: consumer calls ${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
+        `${profile}: consumer calls ` +
+          `${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
       );
       for (const name of NAMES) expect(count(name, "other")).toBe(0);
       for (const name of ["overlap", "window"] as const) {
@@ -239,7 +240,7 @@ describe.each(["default", "quirky"] as const)(
       expect(count("plain", "401")).toBeGreaterThanOrEqual(ROTATIONS);
     });
 
-    test("the state holds both tokens of each account only encrypted; no secret in the backend's files or the output", () => {
+    test("the state holds both tokens of each account encrypted only; no secret in the backend files or output", () => {
       const state = exportEncrypted(stack);
       const secrets = sim.issuedSecrets();
       expect(secrets.length).toBeGreaterThan(3 * (ROTATIONS + 1)); // the admin token and every account's token
@@ -317,7 +318,7 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
       .map((a) => a.id)
       .sort();
 
-  test("SIGINT while the rotation's POST is in flight: every live account is in the state with its token; the next up converges", async () => {
+  test("SIGINT during the rotation's POST: every live account in state with its token; next up converges", async () => {
     await stack.up(engine.opts);
     await stack.setConfig("rotationTrigger", { value: "1" });
     await stack.up(engine.opts); // a previous account exists: the interrupted rotation would delete it
@@ -339,7 +340,8 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     abort.abort();
     const outcome = await interrupted;
     process.stdout.write(
-      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
+      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ` +
+        `${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
     );
     sim.clearFaults();
 

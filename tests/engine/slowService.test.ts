@@ -93,7 +93,7 @@ const twoAccounts = (projectId: string) => async (): Promise<void> => {
     new ServiceAccount(name, { projectId, name, grants: [projectId], expiresIn: 0 });
 };
 
-test("2 accounts, every create slower than the timeout: up fails, at most 2 accounts were created, each named with its delete command", async () => {
+test("2 accounts, each create beyond the timeout: up fails, ≤ 2 accounts, each named with its delete", async () => {
   const projectId = sim.addProject().id;
   const stack = await newStack("slowsa", TIMEOUT_MS, twoAccounts(projectId));
   sim.addFault({ method: "POST", path: saPath(projectId), kind: "delay", delayMs: SLOW_MS });
@@ -161,7 +161,7 @@ test("2 accounts, every create just under the timeout: up succeeds with exactly 
   expect(sim.serviceAccounts(projectId)).toEqual([]);
 });
 
-test("a project create slower than the timeout: exactly one project, and the error says one may exist and how to check", async () => {
+test("a project create slower than the timeout: one project; the error says it may exist, how to check", async () => {
   const name = "slow-project-e2e";
   const stack = await newStack("slowproject", TIMEOUT_MS, async () => {
     new Project("proj", { name });

@@ -11,8 +11,9 @@
  *    the listing (PIMS_LOST_CREATE_WATCH_MS, 2 s here: these drops happen before the request is handled, so nothing
  *    ever appears and the window's length changes nothing). Such a failed POST created nothing: no orphan. `up` is
  *    repeated if it fails (bounded). Afterwards the simulator holds exactly the declared objects — 20 live
- *    accounts, one per name, each the one in the state; volumes and secrets as declared — refresh and preview make
- *    no call and see no change, and destroy leaves no live account (20 deleted: none was created beyond those 20).
+ *    accounts, one per name, each the one in the state; volumes and secrets as declared — refresh reads only the
+ *    projects' API-key listings, preview makes no call, neither sees a change, and destroy leaves no live account (20
+ *    deleted: none was created beyond those 20).
  * 1b. 50 ServiceAccounts while 30% of their creates answer 503: before the service commits, one `up` converges with
  *    no duplicate; after it commits (the account exists, its token is lost), `up` fails and its errors name every
  *    orphan and none of the stack's own accounts (which share their names with the orphans).
@@ -24,7 +25,8 @@
  *      creates a second account. The first one is an orphan — live, holding a token nobody has — that the state
  *      does not know. This is the engine's documented behaviour for every provider; a ServiceAccount cannot
  *      adopt it (its token is returned only once). The test asserts this truth and shows the orphan is found
- *      through the API-key list (GET /v2/projects/{project_id}/api-keys: one key per live account, with principalId and name).
+ *      through the API-key list (GET /v2/projects/{project_id}/api-keys: one key per live account, with principalId and
+ *      name).
  *
  * 0. The provider host gets the stack's extra environment (createPimsStack's `env`): three 503s on a resize are
  *    retried after 20 ms-based backoffs (PIMS_RETRY_MIN_DELAY_MS=20), well under the default's 875 ms minimum.
@@ -90,7 +92,7 @@ async function stateIds(stack: Stack, type: string): Promise<string[]> {
 
 // ---- 0. the stack's env reaches the provider host -------------------------------------------------------
 
-test("createPimsStack's env reaches the provider host: retries wait PIMS_RETRY_MIN_DELAY_MS (20), not the 250 ms default", async () => {
+test("the stack env reaches the provider host: retries wait PIMS_RETRY_MIN_DELAY_MS (20), not 250 ms", async () => {
   const projectId = "p-e0e00001";
   sim.addProject({ id: projectId });
   sim.addVolume(projectId, { id: "vol-env", sizeGb: 50 });
@@ -174,7 +176,8 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
       (r) => r.method === "POST" && SA_PATH.test(r.path) && (r.status === 0 || r.status === 503),
     ).length;
     process.stdout.write(
-      `soak: converged after ${ups} run(s) of up; ${total} requests, ${faulted} failed by a fault (${((100 * faulted) / total).toFixed(0)}%), ` +
+      `soak: converged after ${ups} run(s) of up; ${total} requests, ${faulted} failed by a fault ` +
+        `(${((100 * faulted) / total).toFixed(0)}%), ` +
         `${failedPosts} service-account POSTs failed with 503 or a dropped connection\n`,
     );
     // the soak really soaked: roughly 30% of requests failed (plus the slow ones)
@@ -212,10 +215,13 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
     );
   });
 
-  test("refresh and preview make no call and see no change, faults or not", async () => {
+  test("refresh reads only the listings and preview makes no call; neither sees a change, faults or not", async () => {
     sim.clearRequests();
     const refreshed = await stack.refresh({ onOutput: collect });
     expect(Object.keys(refreshed.summary.resourceChanges ?? {}).filter((k) => k !== "same")).toEqual([]);
+    // The refresh's only calls: GET /v2/projects/{project_id}/api-keys (once per project, repeated only by faults).
+    expect(sim.requests.filter((r) => !(r.method === "GET" && r.path.endsWith("/api-keys")))).toEqual([]);
+    sim.clearRequests();
     const preview = await stack.preview({ onOutput: collect });
     expect(preview.changeSummary).toEqual({ same: 51 });
     expect(sim.requests).toEqual([]);
@@ -312,7 +318,8 @@ describe("503 on 30% of service-account creates (50 accounts)", () => {
     const orphans = sim.serviceAccounts(projectId).filter((a) => !own.includes(a.id));
     const named = new Set([...err.matchAll(/^\s*(sa-[0-9a-f]+) \(created /gm)].map((m) => m[1]));
     process.stdout.write(
-      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ${named.size} ids named in the errors\n`,
+      `503 after commit: ${own.length} accounts in the state, ${orphans.length} orphans, ` +
+        `${named.size} ids named in the errors\n`,
     );
     // The faults really hit. How many creates run before the engine stops starting new ones after the first error
     // depends on timing, so one orphan is the floor that always holds.
@@ -392,7 +399,7 @@ describe("interrupted creates", () => {
     sim.requests.filter((r) => r.method === "POST" && r.path === `/v2/projects/${projectId}/service-accounts`).length;
   afterEach(() => sim.clearFaults());
 
-  test("a POST dropped before the service handled it: its answer is lost, so it is not sent again; up fails saying none appeared, the next up creates it", async () => {
+  test("a POST dropped before being handled is not resent; up fails, none appeared; next up creates it", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({ method: "POST", path: `/v2/projects/${projectId}/service-accounts`, kind: "drop", times: 1 });
     const err = await stack.up({ onOutput: collect }).then(
@@ -419,7 +426,7 @@ describe("interrupted creates", () => {
     expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 
-  test("a graceful cancel (SIGINT) waits for the in-flight create and records it: the next up creates no duplicate", async () => {
+  test("a graceful cancel (SIGINT) waits for the in-flight create and records it: no duplicate next up", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({
       method: "POST",
@@ -449,7 +456,7 @@ describe("interrupted creates", () => {
     expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 
-  test("a hard kill (SIGKILL) mid-create leaves a pending create; the next up creates a second account and the first is an orphan, visible in the API-key list", async () => {
+  test("a SIGKILL mid-create: the next up creates a second account; the first, an orphan, is in the keys", async () => {
     const { stack, projectId, name } = await oneAccount();
     sim.addFault({
       method: "POST",
@@ -497,7 +504,8 @@ describe("interrupted creates", () => {
     const [inState] = await stateIds(stack, "ServiceAccount");
     expect(live.map((a) => a.id).sort()).toEqual([inState, orphan.id].sort());
 
-    // the orphan is visible through the API-key list (GET /v2/projects/{project_id}/api-keys): principalId = the account, not in the state
+    // the orphan is visible through the API-key list (GET /v2/projects/{project_id}/api-keys): principalId = the
+    // account, not in the state
     const client = testClient(sim);
     const keys = await client.listApiKeys(projectId);
     const orphanKeys = keys.filter((k) => k.principalId !== undefined && k.principalId !== inState);

@@ -89,12 +89,13 @@ function takeStats(step: string): { requests: number; refused: number } {
   const { requests, refused } = sim.stats();
   sim.resetStats();
   process.stdout.write(
-    `throttle soak ${step}: ${requests} requests, ${refused} refused (${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`,
+    `throttle soak ${step}: ${requests} requests, ${refused} refused ` +
+      `(${((100 * refused) / Math.max(1, requests)).toFixed(1)} %)\n`,
   );
   return { requests, refused };
 }
 
-test(`one up of ${ACCOUNTS + 3 * OTHERS} resources at parallel ${PARALLEL} against ${RATE} requests/s converges, without a duplicate account`, async () => {
+test(`one up of ${ACCOUNTS + 3 * OTHERS} resources, parallel ${PARALLEL}, ${RATE}/s: converges, no dupes`, async () => {
   sim.resetStats();
   const up = await stack.up({ parallel: PARALLEL, ...engine.opts });
   const { requests, refused } = takeStats("up");

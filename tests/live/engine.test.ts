@@ -2,7 +2,8 @@
  * Live tier, one small stack through the real Pulumi engine (the built package, as the engine tier runs it): a
  * ServiceAccount named with the run's prefix and a getApiKeys read, taken through up → preview (no change) → rotation
  * (a new `rotationTrigger` replaces the account: the new token works, the old account is gone) → overlapping rotation
- * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left). The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
+ * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left).
+ * The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
  * PIMS_LIVE_SKIP_ENGINE=1 (it needs the `pulumi` CLI: scripts/ensure-pulumi finds or builds it).
  */
 import * as fs from "node:fs";
@@ -133,7 +134,7 @@ suite("a small stack through the real engine", () => {
     expect(await tokenWorks(old.token)).toBe(false);
   });
 
-  test("overlapping rotation: switched on with no new token; each rotation in place keeps the previous token valid until the next", async () => {
+  test("overlapping rotation: on with no new token; each rotation in place keeps the previous one a turn", async () => {
     const first = now();
     const up = async (): Promise<{
       id: string;

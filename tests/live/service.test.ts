@@ -35,7 +35,8 @@ async function statusOfFailure(p: Promise<unknown>): Promise<number> {
   );
   if (!(outcome instanceof PimsError))
     throw new Error(
-      `expected the service to refuse, got ${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`,
+      `expected the service to refuse, got ` +
+        `${outcome === undefined ? "success" : outcome instanceof Error ? outcome.message : "a non-error"}`,
     );
   return outcome.status ?? 0;
 }
@@ -56,7 +57,7 @@ describe("a service account's life", () => {
     return account;
   };
 
-  test("POST /v2/projects/{project_id}/service-accounts creates it and answers with a token the client can read", async () => {
+  test("POST /v2/projects/{project_id}/service-accounts creates it, answering a token the client reads", async () => {
     const sa = await client.createServiceAccount(s.projectId, {
       name,
       description: "pulumi-pims live tier: safe to delete",
@@ -96,7 +97,7 @@ describe("a service account's life", () => {
     expect(dated).toEqual([...dated].sort((a, b) => a - b));
   });
 
-  test("DELETE /v2/projects/{project_id}/service-accounts/{service_account_id} deletes it; its token is refused", async () => {
+  test("DELETE /v2/projects/{project_id}/service-accounts/{service_account_id} deletes it; token refused", async () => {
     const { id, token } = mine();
     await client.deleteServiceAccount(s.projectId, id);
     expect((await accountsWithPrefix(client, s.projectId, s.prefix)).map((a) => a.id)).not.toContain(id);
@@ -114,14 +115,16 @@ describe("requests that must fail (nothing is created)", () => {
   test("an unknown project", async () => {
     finding(
       s,
-      `api-keys of an unknown project answers ${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`,
+      `api-keys of an unknown project answers ` +
+        `${await statusOfFailure(client.listApiKeys(`${s.prefix}no-such-project`))}`,
     );
   });
 
   test("a token that is not one", async () => {
     finding(
       s,
-      `a bad token is refused with ${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`,
+      `a bad token is refused with ` +
+        `${await statusOfFailure(liveClient(s, randomSecret("pims-live-not-a-token-")).listInvoices(s.projectId))}`,
     );
   });
 

@@ -116,7 +116,8 @@ describe("AppSecrets against the simulator", () => {
       expect(ctx.warn.mock.calls).toEqual([
         [
           `pulumi-pims: secret(s) "API_KEY" were dropped from AppSecrets of app ${appId} in project ${projectId}, ` +
-            "but the API has no operation to delete a secret: if the service merges updates they remain in the app with their " +
+            "but the API has no operation to delete a secret: " +
+            "if the service merges updates they remain in the app with their " +
             "last values; remove them in the web console if they should go.",
         ],
       ]);
@@ -141,7 +142,8 @@ describe("AppSecrets against the simulator", () => {
       expect(ctx.sim.appSecrets(projectId, appId)).toEqual(before);
       expect(ctx.warn.mock.calls).toEqual([
         [
-          `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but secret(s) "DATABASE_URL", "HMAC_KEY" remain in the app: ` +
+          `pulumi-pims: AppSecrets of app ${appId} in project ${projectId} was removed from the stack but secret(s) ` +
+            `"DATABASE_URL", "HMAC_KEY" remain in the app: ` +
             "the service has no delete operation for secrets; remove them in the web console if they should go.",
         ],
       ]);
@@ -172,7 +174,8 @@ describe("AppSecrets against the simulator", () => {
     // check would stop this name; the service's own rule is shown when check is bypassed
     const e = await failure(ctx.provider.create({ projectId, appId, secrets: { "bad-name": VAL.db1 } }));
     expect(e.message).toBe(
-      `updating secrets of app ${appId} in project ${projectId}: 422 secret name "bad-name" must match ^[A-Za-z_][A-Za-z0-9_]*$`,
+      `updating secrets of app ${appId} in project ${projectId}: 422 secret name "bad-name" must match ` +
+        `^[A-Za-z_][A-Za-z0-9_]*$`,
     );
     expect(ctx.sim.appSecrets(projectId, appId)).toEqual({});
   });
@@ -197,7 +200,8 @@ describe("AppSecrets against the simulator", () => {
         p.create({ projectId: "p-1", appId: "p-1-web", secrets: { DATABASE_URL: VAL.db1, API_KEY: VAL.api } }),
       );
       expect(e.message).toBe(
-        'updating secrets of app p-1-web in project p-1: 422 rejected {"DATABASE_URL":"[REDACTED]","API_KEY":"[REDACTED]"}',
+        "updating secrets of app p-1-web in project p-1: 422 rejected " +
+          '{"DATABASE_URL":"[REDACTED]","API_KEY":"[REDACTED]"}',
       );
       expectNoPlaintextSecrets(`${e.message}\n${e.stack}`, ALL_VALUES, "error message");
     } finally {

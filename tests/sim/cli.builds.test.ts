@@ -120,7 +120,8 @@ describe("pims build-logs", () => {
     const r = await pims(["build-logs", p, app, "build-nope", "--follow"]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `reading logs of build build-nope of app ${app} in project ${p}: 404 build build-nope not found (GET ${sim.baseUrl}/v2/projects/${p}/apps/${app}/builds/build-nope/logs)`,
+      `reading logs of build build-nope of app ${app} in project ${p}: 404 build build-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/${p}/apps/${app}/builds/build-nope/logs)`,
     );
   });
 });
@@ -143,7 +144,8 @@ describe("pims runs cancel", () => {
     const r = await pims(["runs", "cancel", p, app, run.id]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `cancelling run ${run.id} of app ${app} in project ${p}: 409 run ${run.id} has already finished (status: finished)`,
+      `cancelling run ${run.id} of app ${app} in project ${p}: ` +
+        `409 run ${run.id} has already finished (status: finished)`,
     );
     expect(sim.runs().find((x) => x.id === run.id)?.status).toBe("finished");
   });

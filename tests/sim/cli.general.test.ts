@@ -56,7 +56,7 @@ describe("pims", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  it("missing PIMS_TOKEN or base URL: one line naming the environment variables and --base-url, no stack, exit 2", async () => {
+  it("missing PIMS_TOKEN or base URL: one line naming the variables and --base-url, no stack, exit 2", async () => {
     const cliText = (missing: Array<"token" | "baseUrl">): string =>
       `error: ${new MissingCredentialsError(missing, { audience: "cli" }).message}\n`;
     const noToken = await pims(["invoices", "p-1"], { env: { PIMS_TOKEN: undefined } });
@@ -86,7 +86,8 @@ describe("pims", () => {
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)).toEqual([
       expect.stringContaining(
-        'PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got "api.example.com/v2"',
+        "PIMS_BASE_URL must be an absolute http(s) URL without query, fragment or user:password (got " +
+          '"api.example.com/v2"',
       ),
     ]);
     const { p } = seedApp();
@@ -95,6 +96,40 @@ describe("pims", () => {
     expect(withV2.code).toBe(0);
     expect(withV2.stdout).toContain("in_v2");
     expect(sim.requests.map((q) => q.path)).toEqual([`/v2/projects/${p}/invoices`]);
+  });
+
+  it("plain http to another host: exit 2 naming the rule and PIMS_ALLOW_INSECURE_HTTP; allowed, it works", async () => {
+    const { p } = seedApp();
+    const refused = await pims(["api-keys", p, "--base-url", "http://192.0.2.1:8080"]);
+    expect(refused.code).toBe(2);
+    expect(lines(refused.stderr)).toEqual([
+      "error: pulumi-pims is not configured correctly: --base-url uses plain http to 192.0.2.1:8080, another machine " +
+        '(got "http://192.0.2.1:8080"): the token and every new service-account token would cross the network ' +
+        "unencrypted. Use an https:// address; or, on a private network or behind a proxy that terminates TLS, allow " +
+        "plain http with PIMS_ALLOW_INSECURE_HTTP=true",
+    ]);
+    // Allowed, the address is called (192.0.2.1 is reserved for documentation: nothing answers there).
+    const allowed = await pims(["api-keys", p], {
+      env: {
+        PIMS_BASE_URL: "http://192.0.2.1:8080",
+        PIMS_ALLOW_INSECURE_HTTP: "true",
+        PIMS_TIMEOUT_MS: "300",
+        PIMS_MAX_RETRIES: "0",
+      },
+    });
+    expect(allowed.code).toBe(1);
+    expect(allowed.stderr).toMatch(/^listing API keys of project p-\w+: (timed out|could not reach the service)/);
+    // The simulator on loopback (http, this machine) stays allowed: every other test of this file uses it.
+    expect(sim.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    expect(sim.requests).toHaveLength(0);
+    expectNoPlaintextSecrets(refused.stderr + allowed.stderr, [sim.token], "the CLI output");
+  });
+
+  it("an argument the function refuses is a usage error: exit 2, its rule, no request", async () => {
+    const r = await pims(["invoices", " "]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: checking getInvoices arguments: projectId must not be empty\n");
+    expect(sim.requests).toHaveLength(0);
   });
 
   it("--base-url replaces PIMS_BASE_URL", async () => {
@@ -116,7 +151,8 @@ describe("pims", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe(
-      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/p-nope/invoices)`,
     );
   });
 
@@ -125,7 +161,11 @@ describe("pims", () => {
     const badToken = "pims_sa_not_a_real_token_but_long_enough";
     const r = await pims(["api-keys", p], { env: { PIMS_TOKEN: badToken } });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`listing API keys of project ${p}: 401 invalid or missing bearer token`);
+    expect(r.stderr.trim()).toBe(
+      `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in PIMS_TOKEN was ` +
+        "refused: " +
+        "check that it is the whole token of a live service account of this service and that it has not expired)",
+    );
     expectNoPlaintextSecrets(r.stdout + r.stderr, [badToken], "the CLI output");
   });
 
@@ -138,7 +178,7 @@ describe("pims", () => {
     const retryLines = lines(verbose.stderr).filter((l) => l.startsWith("pims: "));
     expect(retryLines).toHaveLength(2);
     expect(retryLines[0]).toMatch(
-      new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ ms$`),
+      new RegExp(`^pims: GET /v2/projects/${p}/invoices: HTTP 503; retry 1 of \\d+ in \\d+ms$`),
     );
     expect(verbose.stdout).toContain("in_1");
 

@@ -76,10 +76,11 @@ describe("pims invoices", () => {
     ]).toEqual([end, end, end]);
   });
 
-  it("columns line up whatever createdAt looks like: not RFC 3339, wide or combining characters, control characters", async () => {
+  it("columns line up whatever createdAt is: not RFC 3339, wide or combining characters, control chars", async () => {
     const { p } = seedApp();
     sim.addInvoice(p, { id: "in_epoch", createdAt: "1714564800", amountDue: 1234, currency: "usd" });
-    sim.addInvoice(p, { id: "in_fr", createdAt: "1 fe\u0301vr. 2024", amountDue: 5, currency: "eur" }); // é as e + combining accent
+    // é as e + combining accent
+    sim.addInvoice(p, { id: "in_fr", createdAt: "1 fe\u0301vr. 2024", amountDue: 5, currency: "eur" });
     sim.addInvoice(p, { id: "in_ja", createdAt: "2024年5月1日", amountDue: 123456, currency: "jpy" });
     sim.addInvoice(p, { id: "in_nl", createdAt: "", accountName: "Acme\nCorp\tLtd", amountDue: 1, currency: "kwd" });
     const r = await pims(["invoices", p]);

@@ -131,7 +131,8 @@ describe("pims logs", () => {
     const unknown = await pims(["logs", p, `${p}-nope`]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe(
-      `reading logs of app ${p}-nope in project ${p}: 404 app ${p}-nope not found (GET ${sim.baseUrl}/v2/projects/${p}/apps/${p}-nope/logs)`,
+      `reading logs of app ${p}-nope in project ${p}: 404 app ${p}-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/${p}/apps/${p}-nope/logs)`,
     );
   });
 

@@ -35,7 +35,7 @@ describe("pims service-accounts", () => {
     expect(r.stdout + r.stderr).not.toMatch(/pims_\.\.\.|pims…|pims_sa_|pims_live_/);
   }
 
-  it("list: one row per account that has a key (id, name, status, created, expires), no key value; user keys are not accounts", async () => {
+  it("list: a row per account with a key (id, name, status, created, expires), no key value, no user key", async () => {
     const { p, ci, web } = await seedAccounts();
     const live = new Map(sim.serviceAccounts(p).map((a) => [a.id, a]));
     const r = await pims(["service-accounts", "list", p]);
@@ -84,7 +84,8 @@ describe("pims service-accounts", () => {
     const unknown = await pims(["service-accounts", "list", "p-nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe(
-      `listing API keys of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/api-keys)`,
+      `listing API keys of project p-nope: 404 project p-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/p-nope/api-keys)`,
     );
   });
 
@@ -113,7 +114,8 @@ describe("pims service-accounts", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr.trim()).toBe(
-      `deleting service account sa-nope in project ${p}: 404 service account sa-nope not found (DELETE ${sim.baseUrl}/v2/projects/${p}/service-accounts/sa-nope)`,
+      `deleting service account sa-nope in project ${p}: 404 service account sa-nope not found (DELETE ` +
+        `${sim.baseUrl}/v2/projects/${p}/service-accounts/sa-nope)`,
     );
     expect(sim.serviceAccounts(p)).toHaveLength(3);
     expect((await pims(["service-accounts", "delete", p, ci[0]])).code).toBe(0);

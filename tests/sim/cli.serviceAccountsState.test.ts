@@ -69,7 +69,7 @@ async function seed(): Promise<{ p: string; current: string; previous: string; r
 }
 
 describe("pims service-accounts list --state", () => {
-  it("a STACK column: yes for the stack's current, previous and retired accounts, no for the orphans, and how to delete one", async () => {
+  it("STACK column: yes for current, previous, retired accounts of the stack, no for orphans; deletion", async () => {
     const s = await seed();
     const file = stateFile("dev.json", exportOf({ id: s.current, previous: s.previous, retired: [s.retired] }));
     const r = await pims(["service-accounts", "list", s.p, "--state", file]);
@@ -91,7 +91,7 @@ describe("pims service-accounts list --state", () => {
     expect(r.stdout + r.stderr).not.toContain(CIPHERTEXT);
   });
 
-  it("--json with the export on stdin (-), and two states (repeatable): each account has stack true/false", async () => {
+  it("--json with the export on stdin (-), two states (repeatable): each account has stack true/false", async () => {
     const s = await seed();
     const other = stateFile("other.json", exportOf({ id: s.orphans[0] }));
     const r = await pims(["service-accounts", "list", s.p, "--json", "--state", "-", "--state", other], {
@@ -105,7 +105,7 @@ describe("pims service-accounts list --state", () => {
     expect(r.stdout).not.toContain(CIPHERTEXT);
   });
 
-  it("a state that cannot be read, or is not an export, is a usage error (exit 2) before any request, quoting none of it", async () => {
+  it("an unreadable state or not an export: usage error (exit 2) before any request, quoting none of it", async () => {
     const { p } = await seed();
     cli.sim.clearRequests();
     const missing = await pims(["service-accounts", "list", p, "--state", path.join(dir, "nope.json")]);

@@ -106,12 +106,14 @@ describe("pims tokens (default profile)", () => {
     expect(lines(r.stderr)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^expiring: soon \\(key-\\w+, service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) left\\)$`,
+          `^expiring: soon \\(key-\\w+, ` +
+            `service account sa-soon\\) in project ${p} expires at \\S+Z \\((2h|1h 59m) left\\)$`,
         ),
       ),
     ]);
 
-    // A wider window takes in the service account's token (3 days) too, not the 30-day key or the one that never expires.
+    // A wider window takes in the service account's token (3 days) too,
+    // not the 30-day key or the one that never expires.
     const wide = await pims(["tokens", p, "--expiring-within", "4d"]);
     expect(wide.code).toBe(4);
     expect(lines(wide.stderr)).toHaveLength(2);
@@ -205,7 +207,8 @@ describe("pims tokens (default profile)", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe(
-      `listing API keys of project p-nope: 404 project p-nope not found (GET ${cli.sim.baseUrl}/v2/projects/p-nope/api-keys)`,
+      `listing API keys of project p-nope: 404 project p-nope not found (GET ` +
+        `${cli.sim.baseUrl}/v2/projects/p-nope/api-keys)`,
     );
   });
 

@@ -110,7 +110,8 @@ export function runCli(
       child.kill("SIGKILL");
       reject(
         new Error(
-          `pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so far:\n${stdout}\nstderr:\n${stderr}`,
+          `pims ${args.join(" ")} did not exit within ${o.timeoutMs ?? 20_000} ms; stdout so ` +
+            `far:\n${stdout}\nstderr:\n${stderr}`,
         ),
       );
     }, o.timeoutMs ?? 20_000);

@@ -89,7 +89,8 @@ describe("happy paths: one request each, state visible in the simulator", () => 
     const vol = sim.addVolume(projectId, { sizeGb: 50 });
     expect(await client.resizeVolume(projectId, vol.id, 100)).toBe(`volume ${vol.id} resized to 100 GB`);
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
-    expect(await client.resizeVolume(projectId, vol.id, 100)).toBe(`volume ${vol.id} resized to 100 GB`); // same size: allowed
+    // same size: allowed
+    expect(await client.resizeVolume(projectId, vol.id, 100)).toBe(`volume ${vol.id} resized to 100 GB`);
     expect(sim.requests.map((r) => [r.method, r.path, r.status, r.body])).toEqual([
       ["PATCH", `/v2/projects/${projectId}/volumes/${vol.id}/resize`, 200, { newSizeGb: 100 }],
       ["PATCH", `/v2/projects/${projectId}/volumes/${vol.id}/resize`, 200, { newSizeGb: 100 }],
@@ -246,7 +247,8 @@ describe("construction", () => {
     expect(err.url).toBe(url);
     expect(err.message).toMatch(
       new RegExp(
-        `^deleting service account ${sa.id} in project ${projectId}: 404 .* \\(DELETE ${url.replace(/[.]/g, "\\.")}\\)$`,
+        `^deleting service account ${sa.id} in project ${projectId}: 404 .* \\(DELETE ` +
+          `${url.replace(/[.]/g, "\\.")}\\)$`,
       ),
     );
     expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([sa.id]); // still live

@@ -177,7 +177,8 @@ describe("errors the simulator produces", () => {
       serverMessage: "volumes above 1024 GB require a protected project",
     });
     expect(err.toString()).toBe(
-      `resizing volume ${vol.id} in project ${projectId} to 1025 GB: 403 volumes above 1024 GB require a protected project`,
+      `resizing volume ${vol.id} in project ${projectId} to 1025 GB: ` +
+        `403 volumes above 1024 GB require a protected project`,
     );
     expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
     await client.resizeVolume(projectId, vol.id, 1024);
@@ -276,7 +277,7 @@ describe("errors the simulator produces", () => {
     expect(sim.appSecrets(projectId, appId)).toEqual({});
   });
 
-  it("boundaries the service accepts: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
+  it("boundaries accepted: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
     const { projectId } = seed();
     const many = Array.from({ length: 49 }, () => sim.addProject().id);
     await client.createServiceAccount(
@@ -332,7 +333,8 @@ describe("errors the simulator produces", () => {
       serverMessage: `run ${done.id} has already finished (status: finished)`,
     });
     expect(err.toString()).toBe(
-      `cancelling run ${done.id} of app ${appId} in project ${projectId}: 409 run ${done.id} has already finished (status: finished)`,
+      `cancelling run ${done.id} of app ${appId} in project ${projectId}: ` +
+        `409 run ${done.id} has already finished (status: finished)`,
     );
     expect(sim.runs().find((r) => r.id === done.id)?.status).toBe("finished");
 
@@ -364,7 +366,8 @@ describe("the token never appears in an error", () => {
     expect(sim.requests[1].path).toBe(`/v2/projects/${sim.token}/api-keys`); // it did travel, as an id
     expectErrorFreeOf(err404, [sim.token]);
     expect(err404.toString()).toBe(
-      `listing API keys of project [REDACTED]: 404 project [REDACTED] not found (GET ${sim.baseUrl}/v2/projects/[REDACTED]/api-keys)`,
+      `listing API keys of project [REDACTED]: 404 project [REDACTED] not found (GET ` +
+        `${sim.baseUrl}/v2/projects/[REDACTED]/api-keys)`,
     );
   });
 

@@ -255,7 +255,7 @@ describe("liberal parsing (tiny real server)", () => {
     expect(sa).toMatchObject({ id: "sa-1", description: "", createdByUserId: "" });
   });
 
-  it("service account token as a bare string; a response naming the account without a token is UnreadableTokenError", async () => {
+  it("token as a bare string; a response naming the account without a token is UnreadableTokenError", async () => {
     srv = await tinyServer(fixed(201, JSON.stringify({ id: "sa-1", name: "ci", token: "bare-secret-0123" })));
     expect(
       (await tinyClient(srv).createServiceAccount("p-1", { name: "ci", grants: ["p-1"], expiresIn: 0 })).token.secret,
@@ -268,8 +268,10 @@ describe("liberal parsing (tiny real server)", () => {
     );
     expect(err).toMatchObject({ accountId: "sa-1", members: ["id"], status: 201 });
     expect(err.toString()).toBe(
-      'creating service account "ci" in project p 1: 201 the response names service account "sa-1" but no token secret could be identified in it ' +
-        '(members of its token object: "id"; values not shown). The account exists and its token is lost; please report these member names to the pulumi-pims maintainers',
+      'creating service account "ci" in project p 1: 201 the response names service account "sa-1" but no token ' +
+        "secret could be identified in it " +
+        '(members of its token object: "id"; values not shown). The account exists and its token is lost; please ' +
+        "report these member names to the pulumi-pims maintainers",
     );
     expect(err.path).toBe("/v2/projects/p%201/service-accounts");
     await srv.close();

@@ -42,6 +42,23 @@ describe("getApiKeys", () => {
     expect(sim.countRequests({ method: "GET", path: `/v2/projects/${p}/api-keys` })).toBe(1);
   });
 
+  it("reads epoch-number expiries (seconds or milliseconds, number or digits) like `pims tokens`", async () => {
+    const p = sim.addProject().id;
+    const at = Date.UTC(2030, 0, 1);
+    // The service's documentation shows RFC 3339; epoch numbers have been seen from clients in the wild.
+    sim.addApiKey(p, { name: "seconds", expiresAt: (at / 1000) as unknown as string });
+    sim.addApiKey(p, { name: "millis", expiresAt: String(at + 1000) });
+    sim.addApiKey(p, { name: "zero", expiresAt: 0 as unknown as string });
+
+    const { keys } = await getApiKeys({ projectId: p }, opts());
+    const byName = Object.fromEntries(keys.map((k) => [k.name, k]));
+    expect(byName.seconds).toMatchObject({ expiresAt: String(at / 1000), neverExpires: false, expiresAtEpochMs: at });
+    expect(byName.seconds.expiresAtDate?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    expect(byName.millis).toMatchObject({ neverExpires: false, expiresAtEpochMs: at + 1000 });
+    // 0 means "never expires", as expiresIn 0 does.
+    expect(byName.zero).toMatchObject({ neverExpires: true, expiresAtEpochMs: null, expiresAtDate: null });
+  });
+
   it("returns an empty list for a project without keys", async () => {
     const p = sim.addProject().id;
     expect(await getApiKeys({ projectId: p }, opts())).toEqual({ keys: [] });

@@ -182,7 +182,7 @@ describe("getAppLogs", () => {
   ])("rejects %j before any request", async (bad, message) => {
     const err = await rejection(getAppLogs({ projectId: p, appId: app, ...(bad as object) }, opts()));
     expect(err.message).toContain(message);
-    expect(err).toMatchObject({ kind: "validation" });
+    expect(err).toMatchObject({ kind: "argument" });
     expect(sim.requests).toHaveLength(0);
   });
 

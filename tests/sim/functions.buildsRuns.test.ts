@@ -49,7 +49,8 @@ describe("getBuildLogs", () => {
     const err = await rejection(getBuildLogs({ projectId: p, appId: app, buildId: "build-nope" }, opts()));
     expect(err).toMatchObject({ kind: "not_found", status: 404 });
     expect(err.message).toBe(
-      `reading logs of build build-nope of app ${app} in project ${p}: 404 build build-nope not found (GET ${sim.baseUrl}/v2/projects/${p}/apps/${app}/builds/build-nope/logs)`,
+      `reading logs of build build-nope of app ${app} in project ${p}: 404 build build-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/${p}/apps/${app}/builds/build-nope/logs)`,
     );
   });
 });

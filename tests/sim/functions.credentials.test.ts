@@ -25,7 +25,8 @@ describe("errors and credentials", () => {
     expect(err).toMatchObject({ kind: "not_found", status: 404 });
     // A 404 names the URL that was called: a wrong base address shows at once.
     expect(err.message).toBe(
-      `listing invoices of project p-nope: 404 project p-nope not found (GET ${sim.baseUrl}/v2/projects/p-nope/invoices)`,
+      `listing invoices of project p-nope: 404 project p-nope not found (GET ` +
+        `${sim.baseUrl}/v2/projects/p-nope/invoices)`,
     );
     const logsErr = await rejection(getAppLogs({ projectId: "p-nope", appId: "p-nope-web" }, opts()));
     expect(logsErr.message).toContain("404 project p-nope not found");
@@ -36,7 +37,12 @@ describe("errors and credentials", () => {
     const badToken = "pims_sa_definitely_not_a_valid_token_0001";
     const err = await rejection(getApiKeys({ projectId: p }, opts({ token: badToken })));
     expect(err).toMatchObject({ kind: "auth", status: 401 });
-    expect(err.message).toBe(`listing API keys of project ${p}: 401 invalid or missing bearer token`);
+    // The service's message, then which credential was used and what to check (never the token itself).
+    expect(err.message).toBe(
+      `listing API keys of project ${p}: 401 invalid or missing bearer token (the token set in the token option of ` +
+        "the call was refused: check that it is the whole token of a live service account of this service and that " +
+        "it has not expired)",
+    );
     expectNoPlaintextSecrets(
       `${String(err)} ${JSON.stringify(err)} ${err.stack ?? ""}`,
       [badToken, sim.token],
@@ -101,7 +107,7 @@ describe("errors and credentials", () => {
     expect(await getInvoices({ projectId: p }, opts())).toEqual({ invoices: [] });
   });
 
-  it("the program's scheduler takes pims:maxConcurrency / pims:rateLimitTimeoutMs from the stack config; a bad one fails before any request", async () => {
+  it("the program's scheduler takes maxConcurrency / rateLimitTimeoutMs from config; bad ones fail first", async () => {
     const p = sim.addProject().id;
     const before = processScheduler().settings;
     try {
@@ -112,7 +118,8 @@ describe("errors and credentials", () => {
       pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "45s" });
       const err = await rejection(getInvoices({ projectId: p }, opts()));
       expect(err.message).toBe(
-        'pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "45s")',
+        "pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds " +
+          '(got "45s")',
       );
       expect(sim.requests).toHaveLength(0);
     } finally {

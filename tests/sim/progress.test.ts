@@ -35,7 +35,8 @@ describe("retry progress lines from providers", () => {
       expect(lines).toEqual([
         expect.stringMatching(
           new RegExp(
-            `^pulumi-pims: PATCH /v2/projects/${project.id}/volumes/vol-progress/resize: HTTP 503; retry 1 of \\d+ in \\d+ ms$`,
+            `^pulumi-pims: PATCH /v2/projects/${project.id}/volumes/vol-progress/resize: HTTP 503; ` +
+              `retry 1 of \\d+ in \\d+ms$`,
           ),
         ),
         // The 429 is repeated by the process's request scheduler, which reports the throttling, not each retry.

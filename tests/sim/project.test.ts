@@ -2,6 +2,7 @@
  * Project against the simulator: a lifecycle (create → replace → read → delete), the service's refusals, and a
  * provider without credentials. Check and diff tables and the SDK class are in tests/unit/project.test.ts.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
 import { configureRequest, useSimulatorProvider } from "../helpers";
 
@@ -61,12 +62,15 @@ describe("Project against the simulator", () => {
     expectTokenAbsent(ctx.warn.mock.calls.flat().join("\n"));
   });
 
-  test("update is never needed (every change replaces) but keeps the outputs if the engine calls it", async () => {
+  test("there is no update: every change replaces, so diff never answers an in-place change", async () => {
     const olds = { name: "keep", projectId: "p-00000001" };
-    expect(await ctx.provider.update("p-00000001", olds, { name: "keep" })).toEqual({ outs: olds });
-    await expect(ctx.provider.update("p-00000001", olds, { name: "other" })).rejects.toThrow(
-      /cannot be renamed in place/,
-    );
+    expect((ctx.provider as pulumi.dynamic.ResourceProvider).update).toBeUndefined();
+    expect(await ctx.provider.diff("p-00000001", olds, { name: "keep" })).toEqual({ changes: false });
+    expect(await ctx.provider.diff("p-00000001", olds, { name: "other" })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
     expect(ctx.sim.requests).toHaveLength(0);
   });
 

@@ -163,7 +163,7 @@ describe("settings not known at preview", () => {
     ),
   );
 
-  test("the Promise form fails pointing at the Output form; the Output form stays unknown; nothing is sent", async () => {
+  test("the Promise form fails pointing at the Output form, which stays unknown; nothing is sent", async () => {
     const seeded = seedProject(sim);
     const account = new ServiceAccount("deployer", {
       projectId: seeded.projectId,
@@ -174,7 +174,8 @@ describe("settings not known at preview", () => {
     const provider = new Provider("bootstrap", { token: account.token, baseUrl: sim.baseUrl });
     const err = await rejectionOf(getApiKeys({ projectId: seeded.projectId }, { provider }), PimsConfigurationError);
     expect(err.message).toBe(
-      "the provider's token or base address is not known yet: they come from resources this update creates: use the getXOutput form of the function, which waits for them",
+      "the provider's token or base address is not known yet: they come from resources this update creates: use the " +
+        "getXOutput form of the function, which waits for them",
     );
     const out = getApiKeysOutput({ projectId: seeded.projectId }, { provider });
     expect(await (out as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);

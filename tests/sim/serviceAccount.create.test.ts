@@ -92,7 +92,7 @@ describe("creates that fail", () => {
     expect(sim.serviceAccounts(project.id)).toEqual([]);
   });
 
-  test("a 503 before the service created anything: the listing shows nothing new, the create is sent again and succeeds", async () => {
+  test("a 503 before anything was created: the listing shows none new; the create is resent and succeeds", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, times: 1 });
@@ -103,11 +103,11 @@ describe("creates that fail", () => {
     expect(sim.issuedSecrets()).toContain(outs.token);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0][0])).toMatch(
-      /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ ms$/,
+      /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ms$/,
     );
   });
 
-  test("a POST dropped without an answer: never sent again (it may still be running); the listing is watched and the error says how to check", async () => {
+  test("a POST dropped without an answer: never resent; the listing watched; the error says how to check", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.addFault({ method: "POST", path: POST_SA, kind: "drop", times: 1 });
@@ -135,7 +135,7 @@ describe("creates that fail", () => {
     ]);
   });
 
-  test("a same-named account older than the request (another stack's, or the one being replaced) does not stop the retry, and is left alone", async () => {
+  test("a same-named account older than the request (another stack's, or the replaced one) is left alone", async () => {
     const project = sim.addProject();
     const provider = await configured();
     const older = await createdAgo(project.id, "shared", 60_000);
@@ -151,7 +151,7 @@ describe("creates that fail", () => {
     ).toEqual([older.id, id].sort());
   });
 
-  test("commit then 503: the account created by the failed attempt is named, without its token; nothing is retried or deleted", async () => {
+  test("commit then 503: the account made is named, without its token; nothing is retried or deleted", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 });
@@ -183,7 +183,7 @@ describe("creates that fail", () => {
     expect(err.message).not.toContain(sibling.id);
   });
 
-  test("the account WAS created but the response was lost (client timeout): named as a possible orphan, not retried", async () => {
+  test("created but the response was lost (client timeout): named as a possible orphan, not retried", async () => {
     const project = sim.addProject();
     process.env.PIMS_TIMEOUT_MS = "1000"; // read by the provider's client at call time
     try {
@@ -203,13 +203,14 @@ describe("creates that fail", () => {
       );
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
       expect(err.look).toBe("found");
-      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]); // no retry of the POST; named at the first look
+      // no retry of the POST; named at the first look
+      expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]);
     } finally {
       delete process.env.PIMS_TIMEOUT_MS;
     }
   });
 
-  test("the listing fails too: the error says the account may exist and could not be checked, with the command; the create is not sent again", async () => {
+  test("the listing fails too: the error says it may exist, unchecked, with the command; no resend", async () => {
     const project = sim.addProject();
     process.env.PIMS_MAX_RETRIES = "1";
     try {
@@ -233,7 +234,7 @@ describe("creates that fail", () => {
     }
   });
 
-  test("retries are bounded: a service that always answers 503 gets 8 attempts, then the error; nothing is created", async () => {
+  test("retries are bounded: always 503 means 8 attempts, then the error; nothing created", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503 });

@@ -50,13 +50,14 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
   }
   const log = (): string[] => sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
 
-  test("a live account is deleted with one call", async () => {
+  test("a live account is deleted with one call, after the run's one look at the project's accounts", async () => {
     const project = sim.addProject();
     const p = await provider();
     const { id, outs } = await p.create(inputsFor(project.id, "plain"));
     sim.clearRequests();
     await p.delete(id, outs);
     expect(log()).toEqual([
+      `GET /v2/projects/${project.id}/api-keys 200`, // accounts no state holds (provider/serviceAccountAudit.ts)
       `DELETE /v2/projects/${project.id}/service-accounts/${id} ${profile === "quirky" ? 204 : 200}`,
     ]);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
@@ -71,14 +72,15 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     sim.clearRequests();
     await p.delete(id, outs);
     expect(log()).toEqual([
+      `GET /v2/projects/${project.id}/api-keys 200`, // the run's look, taken before the DELETE
       `DELETE /v2/projects/${project.id}/service-accounts/${id} 404`,
-      `GET /v2/projects/${project.id}/api-keys 200`,
+      `GET /v2/projects/${project.id}/api-keys 200`, // the 404 is confirmed by a listing taken after it
     ]);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([other.id]);
     expect(warn).not.toHaveBeenCalled();
   });
 
-  test("a 404 while the account's key is still listed: the delete fails loudly with the URL called; the account stays", async () => {
+  test("a 404 while the account's key is still listed: delete fails with the URL called; account stays", async () => {
     const project = sim.addProject();
     const p = await provider();
     const { id, outs } = await p.create(inputsFor(project.id, "still-live"));
@@ -101,7 +103,7 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     expect(sim.serviceAccounts(project.id)).toEqual([]);
   });
 
-  test("a wrong base address (every route 404s) never drops a live account: the error names both causes and the URLs", async () => {
+  test("a wrong base address (all routes 404) never drops a live account: the error names both causes", async () => {
     const project = sim.addProject();
     const good = await provider();
     const { id, outs } = await good.create(inputsFor(project.id, "wrong-base"));
@@ -111,11 +113,13 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     const err = await failure(wrong.delete(id, outs));
     expect(err.cause).toBeInstanceOf(NotFoundError);
     expect(log()).toEqual([
+      `GET /api/v2/projects/${project.id}/api-keys 404`,
       `DELETE /api/v2/projects/${project.id}/service-accounts/${id} 404`,
       `GET /api/v2/projects/${project.id}/api-keys 404`,
     ]);
     expect(err.message).toContain(
-      `DELETE ${wrongBase}/v2/projects/${project.id}/service-accounts/${id} answered 404, and so did GET ${wrongBase}/v2/projects/${project.id}/api-keys`,
+      `DELETE ${wrongBase}/v2/projects/${project.id}/service-accounts/${id} answered 404, and so did GET ` +
+        `${wrongBase}/v2/projects/${project.id}/api-keys`,
     );
     expect(err.message).toContain(`Either project ${project.id} was deleted outside Pulumi`);
     expect(err.message).toContain(`or pims:baseUrl (${wrongBase}) does not point at the service`);
@@ -141,7 +145,7 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
       else process.env.PIMS_GONE_PROJECTS = savedEnv;
     });
 
-    test("fails without the setting; completes with pims:goneProjects, warning that the account was dropped", async () => {
+    test("fails without the setting; with pims:goneProjects completes, warning the account was dropped", async () => {
       const project = sim.addProject();
       const p = await provider();
       const { id, outs } = await p.create(inputsFor(project.id, "orphaned-by-project"));

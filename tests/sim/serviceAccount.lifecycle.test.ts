@@ -7,6 +7,7 @@ import { AuthError, PimsClient, ValidationError } from "../../provider/client";
 import { UNKNOWN } from "../../provider/checks";
 import { MissingCredentialsError } from "../../provider/configErrors";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
+import { newRun } from "../../provider/serviceAccountRun";
 import type { PimsSimulator } from "../../simulator";
 import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";
 import { isPlainJson, loose, withoutToken, type LooseServiceAccountProvider, type Props } from "../serviceAccountKit";
@@ -160,14 +161,16 @@ describe("lifecycle against the simulator", () => {
     const bogus = new PimsClient({ baseUrl: sim.baseUrl, token: `${outs.token}x`, retries: 0 });
     expect(await rejection(bogus.listApiKeys(project.id))).toBeInstanceOf(AuthError);
 
-    // read (refresh): props unchanged, token included, no call
+    // read (refresh): props unchanged, token included; one listing, which still shows the account
     sim.clearRequests();
+    newRun();
     const state = { ...outs, __provider: "serialized-shim" };
     const read = await provider.read(created.id, state);
     expect(read.id).toBe(created.id);
     expect(read.props).toEqual(state);
     expect(read.props?.token).toBe(outs.token);
-    expect(sim.requests).toHaveLength(0);
+    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
+    sim.clearRequests();
 
     // update: every output carried over, the token first of all; no call
     const same = await provider.update(created.id, state, inputs);
@@ -192,6 +195,7 @@ describe("lifecycle against the simulator", () => {
       deleteBeforeReplace: false,
     });
     sim.clearRequests();
+    newRun(); // a new `pulumi up`
     const replacement = await provider.create(news);
     const newOuts = replacement.outs;
     expect(replacement.id).not.toBe(created.id);
@@ -204,8 +208,9 @@ describe("lifecycle against the simulator", () => {
         .sort(),
     ).toEqual([created.id, replacement.id].sort()); // both live in between
     await provider.delete(created.id, state);
-    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 201", "DELETE 200"]);
-    expect(sim.requests[1].path).toBe(`/v2/projects/${project.id}/service-accounts/${created.id}`);
+    // The delete of the replaced account looks at the project's accounts first (accounts no state holds).
+    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 201", "GET 200", "DELETE 200"]);
+    expect(sim.requests[2].path).toBe(`/v2/projects/${project.id}/service-accounts/${created.id}`);
     expect(sim.deletedServiceAccounts()).toContain(created.id);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([replacement.id]);
     expect(await rejection(asAccount.listApiKeys(project.id))).toBeInstanceOf(AuthError); // the old token is dead
@@ -214,14 +219,20 @@ describe("lifecycle against the simulator", () => {
 
     // delete, then delete again: the 404 counts as deleted once the project's API keys confirm the account is gone
     sim.clearRequests();
+    newRun(); // a `pulumi destroy`: its one listing, then the DELETEs; a 404 gets a listing of its own
     await provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" });
     expect(sim.deletedServiceAccounts()).toContain(replacement.id);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
     await expect(
       provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" }),
     ).resolves.toBeUndefined();
-    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["DELETE 200", "DELETE 404", "GET 200"]);
-    expect(sim.requests[2].path).toBe(`/v2/projects/${project.id}/api-keys`);
+    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "GET 200",
+      "DELETE 200",
+      "DELETE 404",
+      "GET 200",
+    ]);
+    expect(sim.requests[3].path).toBe(`/v2/projects/${project.id}/api-keys`);
   });
 
   test("rotateBeforeExpiry: the replacement shows up once the simulator clock enters the window", async () => {

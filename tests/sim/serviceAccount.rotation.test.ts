@@ -6,6 +6,7 @@
  * DELETE of the old previous account, finished by the next update. Every error and log line is scanned for secrets.
  */
 import { AuthError } from "../../provider/client";
+import { newRun } from "../../provider/serviceAccountRun";
 import { ROTATION_REASON, ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
 import { expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../helpers";
 import { inputsFor, isPlainJson, loose, type LooseServiceAccountProvider, type Props } from "../serviceAccountKit";
@@ -83,11 +84,13 @@ async function rotate(
   const before = state as unknown as ServiceAccountOutputs;
   expect(await p.diff(id, state, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   suite.sim.clearRequests();
+  newRun(); // each step is an engine operation of its own: a provider process, a run
   const outs = await p.update(id, state, news);
 
   const old = before.previousServiceAccountId;
   expect(calls()).toEqual([
     `POST ${accountPath(projectId)}`,
+    `GET /v2/projects/${projectId}/api-keys`, // the run's look for accounts no state holds
     ...(old ? [`DELETE ${accountPath(projectId, old)}`] : []),
   ]);
   expect(isPlainJson(outs)).toBe(true);
@@ -117,7 +120,8 @@ async function rotate(
     .map((a: unknown[]) => String(a[0]))
     .find((l) => l.includes(`new account ${outs.serviceAccountId}`));
   expect(line).toBe(
-    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated (${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
+    `pulumi-pims: service account ${JSON.stringify(outs.name)} in project ${projectId}: rotated ` +
+      `(${reasons.join(", ")}): new account ${outs.serviceAccountId}; ` +
       `previous account ${before.serviceAccountId} kept until the next rotation${old ? `, ${old} deleted` : ""}`,
   );
   // Right after the rotation nothing is due: the next up changes nothing.
@@ -137,7 +141,7 @@ async function rotatedOnce(
 }
 
 describe("overlapping rotation (keepPreviousToken)", () => {
-  test("five rotations (trigger and window, short expiries): two live accounts after each, the one two rotations old deleted", async () => {
+  test("five rotations (trigger and window, short expiries): two live accounts each time; oldest deleted", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     let news = await checked(
@@ -169,15 +173,19 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining([id]));
     expect(sim.serviceAccounts(project.id).filter((a) => a.id === id)).toEqual([]);
 
-    // refresh: the stored properties unchanged, both tokens included, no call
+    // refresh: the stored properties unchanged, both tokens included; one listing
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     const state = asState(outs);
     expect(await provider().read(id, state)).toEqual({ id, props: state });
-    expect(sim.requests).toEqual([]);
+    expect(calls()).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
+    newRun();
+    sim.clearRequests();
 
     // destroy: the previous and the current account deleted, none left live
     await provider().delete(id, state);
     expect(calls()).toEqual([
+      `GET /v2/projects/${project.id}/api-keys`,
       `DELETE ${accountPath(project.id, outs.previousServiceAccountId)}`,
       `DELETE ${accountPath(project.id, outs.serviceAccountId)}`,
     ]);
@@ -185,7 +193,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     expect(await works(project.id, outs.token)).toBe(false);
   });
 
-  test("switching on mints no token and makes no call; the next rotation keeps the first account as the previous one", async () => {
+  test("turned on: mints no token, makes no call; the next rotation keeps the first account as previous", async () => {
     const project = suite.sim.addProject();
     const plain = await checked(inputsFor(project.id, "switch-on", LIFETIME));
     const { id, outs } = await provider().create(plain);
@@ -196,6 +204,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       deleteBeforeReplace: false,
     });
     suite.sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     const switched = await provider().update(id, asState(outs), on);
     expect(suite.sim.requests).toEqual([]);
     expect(switched).toEqual({ ...outs, keepPreviousToken: true });
@@ -217,8 +226,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
 
     suite.sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     const after = await provider().update(id, asState(rotated), off);
-    expect(calls()).toEqual([`DELETE ${accountPath(projectId, id)}`]);
+    expect(calls()).toEqual([`GET /v2/projects/${projectId}/api-keys`, `DELETE ${accountPath(projectId, id)}`]);
     expect(liveIds(projectId)).toEqual([rotated.serviceAccountId]);
     const {
       previousServiceAccountId,
@@ -246,7 +256,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("without the option nothing changed: a trigger or a reached window replaces, and update makes no call", async () => {
+  test("without the option nothing changed: a trigger or reached window replaces; update makes no call", async () => {
     const { sim } = suite;
     const project = sim.addProject();
     const plain = await checked(inputsFor(project.id, "plain", LIFETIME));
@@ -264,6 +274,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       deleteBeforeReplace: false,
     });
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     expect(await provider().update(id, asState(outs), next)).toEqual(outs);
     expect(sim.requests).toEqual([]);
     expect(
@@ -286,7 +297,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     });
   });
 
-  test("a refused DELETE of the old previous account: the update fails with the new token in its state; the next update deletes it", async () => {
+  test("a refused DELETE of the old previous: update fails, new token in state; next update deletes it", async () => {
     const { sim } = suite;
     const { projectId, id, on, outs, second } = await rotatedOnce("refused");
     const third = { ...on, rotationTrigger: "3" };
@@ -294,11 +305,18 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     // 409 is final: the client does not repeat it.
     sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 409 });
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     const err = await rejection(provider().update(id, asState(second), third));
-    expect(calls()).toEqual([`POST ${accountPath(projectId)}`, `DELETE ${accountPath(projectId, id)}`]);
+    expect(calls()).toEqual([
+      `POST ${accountPath(projectId)}`,
+      `GET /v2/projects/${projectId}/api-keys`,
+      `DELETE ${accountPath(projectId, id)}`,
+    ]);
     expect(err.message).toMatch(
       new RegExp(
-        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ \\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed \\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
+        `^pulumi-pims: service account "refused" in project ${projectId}: the rotation created account \\S+ ` +
+          `\\(its token is stored in the state\\) but deleting the retired account\\(s\\) failed ` +
+          `\\(${id}: .*409.*\\)\\. .*the next \`pulumi up\` deletes them`,
       ),
     );
     // What the dynamic-provider host stores as the resource's new state: every live account, the new token first.
@@ -323,8 +341,9 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       deleteBeforeReplace: false,
     });
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     const finished = await provider().update(id, state, third);
-    expect(calls()).toEqual([`DELETE ${accountPath(projectId, id)}`]);
+    expect(calls()).toEqual([`GET /v2/projects/${projectId}/api-keys`, `DELETE ${accountPath(projectId, id)}`]);
     const { retiredServiceAccountIds, __provider, ...rest } = partial;
     expect([retiredServiceAccountIds, __provider]).not.toContain(undefined);
     expect(finished).toEqual(rest);
@@ -341,10 +360,12 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     expect(liveIds(projectId)).toHaveLength(3);
 
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     await provider().delete(id, partial);
-    expect(calls()).toEqual(
-      [id, second.serviceAccountId, partial.serviceAccountId].map((a) => `DELETE ${accountPath(projectId, a)}`),
-    );
+    expect(calls()).toEqual([
+      `GET /v2/projects/${projectId}/api-keys`,
+      ...[id, second.serviceAccountId, partial.serviceAccountId].map((a) => `DELETE ${accountPath(projectId, a)}`),
+    ]);
     expect(liveIds(projectId)).toEqual([]);
   });
 
@@ -354,16 +375,22 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 403, times: 1 });
     const err = await rejection(provider().delete(id, asState(second)));
     // One account refused: the delete's own error, naming the refused account and the service's answer.
-    expect(err.message).toBe(`deleting service account ${id} in project ${projectId}: 403 injected fault`);
+    expect(err.message).toBe(
+      `deleting service account ${id} in project ${projectId}: 403 injected fault (the token set in pims:token (the ` +
+        "stack config, or the pims.Provider's token) is valid but not allowed to do this: check the grants of its " +
+        "service account, or the service's reason above)",
+    );
     expect(liveIds(projectId)).toEqual([id]);
     // The engine keeps the resource: the next destroy deletes the one left and confirms the other gone (404, listing).
     sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
     await provider().delete(id, asState(second));
     expect(liveIds(projectId)).toEqual([]);
     expect(calls()).toEqual([
+      `GET /v2/projects/${projectId}/api-keys`,
       `DELETE ${accountPath(projectId, id)}`,
       `DELETE ${accountPath(projectId, second.serviceAccountId)}`,
-      `GET /v2/projects/${projectId}/api-keys`,
+      `GET /v2/projects/${projectId}/api-keys`, // the 404's own confirmation, taken after it
     ]);
   });
 });

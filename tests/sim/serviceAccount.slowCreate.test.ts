@@ -88,13 +88,14 @@ describe("every service-account create slower than the client's timeout", () => 
     expect(suite.warn.mock.calls.map((c: unknown[]) => String(c[0]))).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET /v2/projects/${project.id}/api-keys`,
+          `POST /v2/projects/${project.id}/service-accounts: timeout: .*; not sent again; watching GET ` +
+            `/v2/projects/${project.id}/api-keys`,
         ),
       ),
     );
   });
 
-  test("slower than the watch window: the error says none appeared and how to check; one POST; the account commits later", async () => {
+  test("beyond the watch window: the error says none appeared, how to check; one POST; commits later", async () => {
     const project = sim.addProject();
     await withEnv({ PIMS_LOST_CREATE_WATCH_MS: "500" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 2500, times: 1 });
@@ -112,7 +113,7 @@ describe("every service-account create slower than the client's timeout", () => 
     });
   });
 
-  test("the listing fails during the watch: 'could not be checked', with the command to check later; one POST", async () => {
+  test("the listing fails during the watch: 'could not be checked', with the command to check; one POST", async () => {
     const project = sim.addProject();
     await withEnv({ PIMS_MAX_RETRIES: "0" }, async () => {
       sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: SLOW_MS, times: 1 });
@@ -123,7 +124,8 @@ describe("every service-account create slower than the client's timeout", () => 
         /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed/,
       );
       expect(err.message).toContain(`pims service-accounts list ${project.id}`);
-      expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1); // looked again
+      // looked again
+      expect(sim.countRequests({ method: "GET", path: `/v2/projects/${project.id}/api-keys` })).toBeGreaterThan(1);
       await waitFor(() => sim.serviceAccounts(project.id).length > 0, "the late create to commit");
       expect(posts(project.id)).toBe(1);
     });
@@ -143,7 +145,7 @@ test("a create just under the timeout succeeds: one POST, one account, no listin
   });
 });
 
-test("a project create slower than the timeout: not sent again, exactly one project, the error says it may exist", async () => {
+test("a project create slower than the timeout: not resent, one project, the error says it may exist", async () => {
   sim.addFault({ method: "POST", path: "/v2/projects", kind: "delay", delayMs: SLOW_MS, times: 1 });
   const provider = new ProjectProvider();
   await provider.configure(configureRequest(simConfig(sim)));

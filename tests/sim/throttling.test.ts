@@ -31,8 +31,10 @@ async function run(form: "seconds" | "date", scheduler: Scheduler | undefined, l
     const { requests, refused } = sim.stats();
     const ideal = (CALLS - RATE) / RATE; // the burst at once, then the rate
     console.log(
-      `throttling (Retry-After in ${form}): ${CALLS} calls, ${requests} requests, ${refused} refused (${((100 * refused) / requests).toFixed(1)} %), ` +
-        `${seconds.toFixed(1)} s for an ideal ${ideal.toFixed(1)} s (× ${(seconds / ideal).toFixed(2)}), ${lines.length} progress lines`,
+      `throttling (Retry-After in ${form}): ${CALLS} calls, ${requests} requests, ${refused} refused ` +
+        `(${((100 * refused) / requests).toFixed(1)} %), ` +
+        `${seconds.toFixed(1)} s for an ideal ${ideal.toFixed(1)} s (× ${(seconds / ideal).toFixed(2)}), ` +
+        `${lines.length} progress lines`,
     );
     expect(created.map((sa) => sa.name).sort()).toEqual(Array.from({ length: CALLS }, (_, i) => `sa-${i}`).sort());
     expect(sim.serviceAccounts(project.id)).toHaveLength(CALLS); // each created once: a 429 did nothing

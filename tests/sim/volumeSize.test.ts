@@ -95,7 +95,7 @@ describe("VolumeSize against the simulator", () => {
     ]);
   });
 
-  test("above 1024 GB in an unprotected project: the service refuses, the error names the volume and the rule", async () => {
+  test("above 1024 GB in an unprotected project: refused; the error names the volume and the rule", async () => {
     const vol = { projectId: "p-open0001", volumeId: "vol-3-us-east-1" };
     const olds = { ...vol, sizeGb: 500 };
     expect((await ctx.provider.check(olds, { ...vol, sizeGb: 2048 })).failures).toEqual([]);
@@ -104,7 +104,8 @@ describe("VolumeSize against the simulator", () => {
       .catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toBe(
-      "resizing volume vol-3-us-east-1 in project p-open0001 to 2048 GB: 403 volumes above 1024 GB require a protected project",
+      "resizing volume vol-3-us-east-1 in project p-open0001 to 2048 GB: " +
+        "403 volumes above 1024 GB require a protected project",
     );
     expect(ctx.sim.volume(vol.projectId, vol.volumeId)?.sizeGb).toBe(500);
     expect((err as Error).message.includes(ctx.sim.token)).toBe(false);
@@ -122,7 +123,8 @@ describe("VolumeSize against the simulator", () => {
       .create({ projectId: "p-open0001", volumeId: "vol-3-us-east-1", sizeGb: 1500 })
       .catch((e: unknown) => e as Error);
     expect((err as Error).message).toBe(
-      "resizing volume vol-3-us-east-1 in project p-open0001 to 1500 GB: 403 injected fault (sizes above 1024 GB are allowed only in a protected project)",
+      "resizing volume vol-3-us-east-1 in project p-open0001 to 1500 GB: 403 injected fault (sizes above 1024 GB are " +
+        "allowed only in a protected project)",
     );
   });
 
@@ -159,7 +161,8 @@ describe("VolumeSize against the simulator", () => {
       .update("p-open0001/vol-4-us-east-1", olds, { ...vol, sizeGb: 600 })
       .catch((e: unknown) => e as Error);
     expect((err as Error).message).toBe(
-      "resizing volume vol-4-us-east-1 in project p-open0001 to 600 GB: 422 newSizeGb must not be smaller than the current size (700 GB)",
+      "resizing volume vol-4-us-east-1 in project p-open0001 to 600 GB: 422 newSizeGb must not be smaller than the " +
+        "current size (700 GB)",
     );
     expect(ctx.sim.volume(vol.projectId, vol.volumeId)?.sizeGb).toBe(700);
   });

@@ -41,7 +41,8 @@ describe("AppSecrets check", () => {
       [
         [
           "secrets",
-          "secrets must contain at least one secret: an empty map would change nothing in the service (its update only sets the names it is given, and it has no operation to delete secrets)",
+          "secrets must contain at least one secret: an empty map would change nothing in the service (its update " +
+            "only sets the names it is given, and it has no operation to delete secrets)",
         ],
       ],
     ],
@@ -167,7 +168,7 @@ describe("AppSecrets SDK class", () => {
     call: (args) => args.inputs,
   });
 
-  test("registers pulumi-nodejs:dynamic/pims:AppSecrets with secrets as a secret input and a secret output", async () => {
+  test("registers pulumi-nodejs:dynamic/pims:AppSecrets, secrets a secret input and a secret output", async () => {
     const s = new AppSecrets("web", {
       projectId: "p-1",
       appId: "p-1-web",

@@ -5,12 +5,12 @@ import {
   cellText,
   displayWidth,
   durationOption,
-  formatDuration,
   instantOption,
   intOption,
   maskSecret,
   table,
 } from "../../cli/format";
+import { formatDuration } from "../../provider/client/values";
 
 describe("displayWidth", () => {
   it.each([
@@ -118,7 +118,10 @@ describe("option parsers", () => {
 
   it.each([
     [0, "0s"],
-    [999, "0s"],
+    [999, "999ms"],
+    [250, "250ms"],
+    [2_500, "2.5s"],
+    [9_050, "9s"],
     [9_000, "9s"],
     [250_000, "4m 10s"],
     [7_500_000, "2h 5m"],

@@ -1,4 +1,6 @@
-/** `pims tokens` ordering and time-left text (no network): what the simulator cannot send, e.g. an unreadable expiry. */
+/**
+ * `pims tokens` ordering and time-left text (no network): what the simulator cannot send, e.g. an unreadable expiry.
+ */
 import { timeLeft, tokenViews } from "../../cli/tokens";
 import type { ApiKeyResult } from "../../sdk/functions";
 

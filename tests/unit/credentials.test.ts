@@ -19,25 +19,31 @@ const occurrences = (text: string, part: string): number => text.split(part).len
 describe("MissingCredentialsError", () => {
   it("the Pulumi wording names both ways to set each missing value", () => {
     expect(new MissingCredentialsError(["token", "baseUrl"]).message).toBe(
-      "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN environment variable; " +
-        "and set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment variable.",
+      "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token " +
+        "<token>` or the PIMS_TOKEN environment variable; " +
+        "and set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment " +
+        "variable.",
     );
     expect(new MissingCredentialsError(["token"]).message).toBe(
-      "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token <token>` or the PIMS_TOKEN environment variable.",
+      "pulumi-pims is not configured: set the service-account token with `pulumi config set --secret pims:token " +
+        "<token>` or the PIMS_TOKEN environment variable.",
     );
     expect(new MissingCredentialsError(["baseUrl"]).message).toBe(
-      "pulumi-pims is not configured: set the service address with `pulumi config set pims:baseUrl <url>` or the PIMS_BASE_URL environment variable.",
+      "pulumi-pims is not configured: set the service address with `pulumi config set pims:baseUrl <url>` or the " +
+        "PIMS_BASE_URL environment variable.",
     );
   });
 
   it("the CLI wording names the environment variables and --base-url, never pulumi config", () => {
     const e = new MissingCredentialsError(["token", "baseUrl"], { audience: "cli" });
     expect(e.message).toBe(
-      "pims is not configured: set the service-account token in the PIMS_TOKEN environment variable; and set the service address with --base-url <url> or the PIMS_BASE_URL environment variable.",
+      "pims is not configured: set the service-account token in the PIMS_TOKEN environment variable; and set the " +
+        "service address with --base-url <url> or the PIMS_BASE_URL environment variable.",
     );
     expect(e.message).not.toContain("pulumi config");
     expect(new MissingCredentialsError(["baseUrl"], { audience: "cli" }).message).toBe(
-      "pims is not configured: set the service address with --base-url <url> or the PIMS_BASE_URL environment variable.",
+      "pims is not configured: " +
+        "set the service address with --base-url <url> or the PIMS_BASE_URL environment variable.",
     );
   });
 
@@ -109,7 +115,8 @@ describe("resolveCredentials", () => {
       throw new Error("resolveCredentials accepted an invalid base address");
     };
     expect(fail({ token: TOKEN, baseUrl: "api.example.com" }, {})).toBe(
-      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": not an absolute URL)`,
+      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": ` +
+        `not an absolute URL)`,
     );
     expect(fail({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" })).toContain(
       `PIMS_BASE_URL ${BASE_URL_RULE}`,
@@ -187,7 +194,7 @@ describe("the provider's configure (runs at preview, before check)", () => {
     }
   }
 
-  it("fails on an invalid pims:baseUrl with a message naming the key and the rule, and every later call repeats it", async () => {
+  it("fails on an invalid pims:baseUrl naming the key and the rule, and every later call repeats it", async () => {
     const p = new Probe();
     const err = await p
       .configure(configureRequest({ "pims:token": TOKEN, "pims:baseUrl": "https://api.example.com/v2?x=1" }))
@@ -197,7 +204,8 @@ describe("the provider's configure (runs at preview, before check)", () => {
       );
     expect(err).toBeInstanceOf(InvalidBaseUrlError);
     expect((err as Error).message).toBe(
-      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "https://api.example.com/v2?***": it has a query)`,
+      `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} ` +
+        `(got "https://api.example.com/v2?***": it has a query)`,
     );
     expect(hostLine(err as Error)).toBe((err as Error).message);
     expect(() => p.build()).toThrow((err as Error).message);

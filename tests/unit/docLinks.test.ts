@@ -2,7 +2,7 @@
  * The documentation's links: every relative link of the README, the pages under docs/ and every other Markdown file
  * of the repository names a file that exists, and a `#anchor` into a Markdown file names one of its headings (GitHub's
  * heading ids). Links to the web are not followed: no network in this tier. Also the README's size (a front page, not
- * the manual) and the front matter the Pulumi Registry reads from docs/_index.md and docs/installation-configuration.md.
+ * the manual) and the front matter the Pulumi Registry reads in docs/_index.md and docs/installation-configuration.md.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

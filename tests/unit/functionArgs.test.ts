@@ -15,7 +15,7 @@ import {
   type GetAppLogsOutputArgs,
   type GetBuildLogsOutputArgs,
 } from "../../sdk/functions";
-import { ValidationError } from "../../provider/client";
+import { ArgumentError, PimsError } from "../../provider/client";
 import { rejectionOf } from "../helpers";
 
 const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
@@ -30,7 +30,7 @@ afterAll(() => {
 
 describe("argument checks before any request", () => {
   it("bad arguments are reported even without credentials", async () => {
-    const err = await rejectionOf(getAppLogs({ projectId: "p-1", appId: "p-1-web", pageSize: 5000 }), ValidationError);
+    const err = await rejectionOf(getAppLogs({ projectId: "p-1", appId: "p-1-web", pageSize: 5000 }), ArgumentError);
     expect(err.message).toContain("pageSize must be an integer from 1 to 1000");
   });
 
@@ -51,14 +51,27 @@ describe("argument checks before any request", () => {
       ["getAppLogs", getAppLogs({ projectId: bad as string, appId: "a" })],
     ];
     for (const [fn, call] of calls) {
-      const err = await rejectionOf(call, ValidationError);
+      const err = await rejectionOf(call, ArgumentError);
       expect(err.message).toBe(`checking ${fn} arguments: projectId ${rule}`);
     }
   });
 
   it("names the failing id among several", async () => {
-    const err = await rejectionOf(cancelRun({ projectId: "p-1", appId: "p-1-web", runId: "" }), ValidationError);
+    const err = await rejectionOf(cancelRun({ projectId: "p-1", appId: "p-1-web", runId: "" }), ArgumentError);
     expect(err.message).toBe("checking cancelRun arguments: runId must not be empty");
+  });
+
+  it("an argument error is its own type, not dressed as a service answer (no status, method or path)", async () => {
+    const err = await rejectionOf(getInvoices({ projectId: " " }), ArgumentError);
+    expect(err).not.toBeInstanceOf(PimsError);
+    expect({ ...err, name: err.name }).toEqual({
+      name: "ArgumentError",
+      kind: "argument",
+      action: "checking getInvoices arguments",
+      field: "projectId",
+      rule: "must not be empty",
+    });
+    expect(String(err)).toBe("checking getInvoices arguments: projectId must not be empty");
   });
 });
 

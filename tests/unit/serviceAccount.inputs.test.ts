@@ -144,14 +144,16 @@ describe("check", () => {
     [604_800, 3600],
     [60, 0],
   ])(
-    "keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, explaining why and what to choose",
+    "keepPreviousToken with expiresIn %i and rotateBeforeExpiry %i (less than half): rejected, " +
+      "explaining why and what to choose",
     async (expiresIn, w) => {
       const failures = await failuresOf({ ...valid, expiresIn, rotateBeforeExpiry: w, keepPreviousToken: true });
       expect(failures).toEqual([
         {
           property: "rotateBeforeExpiry",
           reason: expect.stringContaining(
-            `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken (got ${w} < ${expiresIn} / 2)`,
+            `rotateBeforeExpiry must be at least half of expiresIn with keepPreviousToken ` +
+              `(got ${w} < ${expiresIn} / 2)`,
           ) as unknown,
         },
       ]);
@@ -332,7 +334,8 @@ describe("diff", () => {
     expect(await at("2025-01-01T01:00:00.000Z")).toEqual(due); // exactly at expiry − window
     expect(await at("2025-01-01T00:30:00.000Z")).toEqual(due); // inside the window
     expect(await at("2024-12-31T00:00:00.000Z")).toEqual(due); // already expired
-    expect(await at("2025-01-01T01:00:01.000Z")).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false }); // one second early
+    // one second early
+    expect(await at("2025-01-01T01:00:01.000Z")).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   test("the rotation window used is the new one: a new window already reached replaces (the rotation)", async () => {

@@ -18,7 +18,7 @@ import {
 } from "../../provider/client";
 import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccountListing";
 import { createFailureKind } from "../../provider/client/retry";
-import { parseGoneProjects } from "../../provider/serviceAccountDelete";
+import { parseList as parseGoneProjects } from "../../provider/client/values";
 import { UncertainCreateError } from "../../provider/serviceAccountCreate";
 import { ServiceAccount } from "../../sdk/serviceAccount";
 import { providerShim } from "../../sdk/shim";
@@ -27,7 +27,7 @@ import { captureRegistrations, configureRequest, outputValue } from "../helpers"
 
 // ---- which failures are ambiguous -------------------------------------------------------------------------------
 
-describe("what a failed create proves (answered: look, then maybe repeat; lost: watch, never repeat; none: nothing created)", () => {
+describe("what a failed create proves (answered: look, maybe repeat; lost: watch, never repeat; none: nothing)", () => {
   const init = {
     action: 'creating service account "x" in project p-1',
     method: "POST",
@@ -60,7 +60,7 @@ describe("what a failed create proves (answered: look, then maybe repeat; lost: 
     expect(createFailureKind(e)).toBe(expected);
   });
 
-  test("an unreadable token (a 2xx naming the account) is answered too, but create handles it first (deletes the account)", () => {
+  test("an unreadable token (a 2xx naming the account) is answered too; create handles it first (deletes it)", () => {
     expect(
       createFailureKind(new UnreadableTokenError({ ...init, status: 201, accountId: "sa-1", members: ["x"] })),
     ).toBe("answered");
@@ -117,7 +117,7 @@ describe("accounts and possible orphans from API keys", () => {
     ]);
   });
 
-  test("accountsFromKeys (pims service-accounts list): one row per account, by name then oldest first, never a key value", () => {
+  test("accountsFromKeys (pims service-accounts list): a row per account, by name then age, never a key value", () => {
     const rows = accountsFromKeys([
       key({ principalId: "sa-b2", name: "b", createdAt: "2025-02-01T00:00:00Z", status: "expired" }),
       key({ principalId: "sa-a", name: "a", createdAt: "2025-03-01T00:00:00Z" }),
@@ -133,7 +133,7 @@ describe("accounts and possible orphans from API keys", () => {
     expect(JSON.stringify(rows)).not.toContain("pims_live_key_value_never_shown");
   });
 
-  test("the uncertain-create message names each candidate, how to delete one, and keeps the original error first", () => {
+  test("the uncertain-create message names each candidate, how to delete one, and keeps the first error first", () => {
     const original = new ServerError({
       action: 'creating service account "ci" in project p-1',
       method: "POST",
@@ -159,7 +159,7 @@ describe("accounts and possible orphans from API keys", () => {
     expect(err.cause).toBe(original);
   });
 
-  test("a lost create that showed no account, or could not be checked, says it may still exist and how to check (never as if nothing was created)", () => {
+  test("a lost create that showed nothing or could not be checked: may still exist, how to check (never none)", () => {
     const original = new TimeoutError({
       action: 'creating service account "ci" in project p-1',
       method: "POST",
@@ -174,7 +174,7 @@ describe("accounts and possible orphans from API keys", () => {
       watchedMs: 20_000,
     });
     expect(none.message).toMatch(
-      /may still create the account: no account named "ci" appeared in project p-1 within 20 s \(4 looks at GET \/v2\/projects\/p-1\/api-keys\)/,
+      /may still create the account: no account named "ci" appeared in project p-1 within 20s \(4 looks at GET \/v2\/projects\/p-1\/api-keys\)/,
     );
     expect(none.message).toContain("created after 2026-01-02T00:00:00.000Z");
     expect(none.message).toContain("`pims service-accounts list p-1`");

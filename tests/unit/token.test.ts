@@ -9,6 +9,7 @@ import * as util from "node:util";
 import {
   normalizeExpiry,
   PimsClient,
+  readExpiry,
   PimsError,
   readServiceAccountToken,
   UnreadableTokenError,
@@ -173,6 +174,22 @@ describe("normalizeExpiry", () => {
     [{}, ""],
     [Number.NaN, ""],
   ])("%j → %j", (input, out) => expect(normalizeExpiry(input)).toBe(out));
+});
+
+describe("readExpiry: the one expiry parser (getApiKeys, pims tokens, the rotation window)", () => {
+  const at = Date.UTC(2030, 0, 1);
+  it.each<[unknown, boolean, number | null]>([
+    ["2030-01-01T00:00:00Z", false, at],
+    ["2030-01-01T02:00:00+02:00", false, at],
+    [1893456000, false, at],
+    ["1893456000000", false, at],
+    ["never", true, null],
+    [0, true, null],
+    ["next tuesday", false, null],
+    [null, false, null],
+  ])("%j: never %j, epoch ms %j", (input, never, epochMs) => {
+    expect(readExpiry(input)).toMatchObject({ never, epochMs });
+  });
 });
 
 describe("createServiceAccount with other layouts (through the transport)", () => {

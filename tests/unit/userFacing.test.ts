@@ -1,6 +1,6 @@
 /**
- * Errors a user sees carry no JavaScript stack: the dynamic-provider host prints a failed check, diff, read or delete as
- * `${error}: ${error.stack}`, so every error leaving `newProvider(kind)` reads as its message alone (issue 20).
+ * Errors a user sees carry no JavaScript stack: the dynamic-provider host prints a failed check, diff, read or delete
+ * as `${error}: ${error.stack}`, so every error leaving `newProvider(kind)` reads as its message alone (issue 20).
  */
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { newProvider, userFacing } from "../../provider/index";

@@ -214,7 +214,7 @@ describe("seeded service accounts (addServiceAccount)", () => {
     expect(keys.map((k) => [k.id, k.status])).toEqual([["tok-short", "expired"]]);
   });
 
-  it("refuses a used id, an unknown project or grant, duplicate grants, a bad expiresIn and a token already in use", async () => {
+  it("refuses a used id, an unknown project or grant, duplicate grants, a bad expiresIn, a token in use", async () => {
     const { projectId } = seedApp();
     const created = await createServiceAccount(projectId);
     sim.addServiceAccount({ id: "sa-taken", projectId, name: "a", tokenSecret: "pims_sa_taken" });

@@ -1,4 +1,6 @@
-/** The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed. */
+/**
+ * The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed.
+ */
 import { PimsSimulator } from "../../../simulator";
 import { waitFor } from "../cliHarness";
 import { message, simCalls } from "./http";
@@ -30,6 +32,30 @@ describe("faults", () => {
     expect(r.status).toBe(503);
     expect(sim.projects()).toHaveLength(1);
     expect((await call("GET", `/v2/projects/${projectId}/invoices`)).status).toBe(200);
+  });
+
+  it("status with a body: answers that JSON (200 and [] on the listing: a credential that sees nothing)", async () => {
+    const { projectId } = seedApp();
+    sim.addServiceAccount({ projectId, name: "seen" });
+    const path = `/v2/projects/${projectId}/api-keys`;
+    sim.addFault({ kind: "status", status: 200, body: [], times: 1, path });
+    const blind = await call("GET", path);
+    expect([blind.status, blind.json]).toEqual([200, []]);
+    expect(((await call("GET", path)).json as Array<{ name: string }>).map((k) => k.name)).toContain("seen");
+  });
+
+  it("a listing that lags: a new account's key is left out until the lag has passed (simulator clock)", async () => {
+    const { projectId } = seedApp();
+    sim.setListingLag(60_000);
+    const created = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
+      body: { name: "late", grants: [projectId], expiresIn: 0 },
+    });
+    expect(created.status).toBe(201);
+    const names = async (): Promise<string[]> =>
+      ((await call("GET", `/v2/projects/${projectId}/api-keys`)).json as Array<{ name: string }>).map((k) => k.name);
+    expect(await names()).not.toContain("late");
+    sim.advanceClock(60_000);
+    expect(await names()).toContain("late");
   });
 
   it("rateLimit: 429 with Retry-After, matching a path prefix", async () => {
@@ -105,7 +131,7 @@ describe("faults", () => {
 });
 
 describe("faults after the change is committed (afterCommit)", () => {
-  it("status: the service account is created, the answer is 503, the request log keeps the handler's status", async () => {
+  it("status: the service account is created, the answer is 503, the request log keeps the handler's", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "status", method: "POST", path: /\/service-accounts$/, afterCommit: true, times: 1 });
     const r = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
@@ -156,7 +182,7 @@ describe("faults after the change is committed (afterCommit)", () => {
     expect(sim.requests[0].handledStatus).toBe(422);
   });
 
-  it("delay: commits after the client has gone (the handler runs when the delay is over, answered or not)", async () => {
+  it("delay: commits after the client has gone (the handler runs once the delay is over, answered or no)", async () => {
     const { projectId } = seedApp();
     sim.addFault({ kind: "delay", method: "POST", path: /\/service-accounts$/, delayMs: 1000, times: 1 });
     // The client stops waiting after 50 ms: POST /v2/projects/{project_id}/service-accounts gets no answer.
@@ -184,7 +210,7 @@ describe("faults after the change is committed (afterCommit)", () => {
 });
 
 describe("removeProject: a project deleted outside any tool", () => {
-  it("answers 404 on every route under it, deletes its accounts and their keys, leaves other projects alone", async () => {
+  it("answers 404 on every route under it, deletes its accounts and keys, leaves other projects alone", async () => {
     const { projectId, appId } = seedApp();
     const other = seedApp("api");
     const volume = sim.addVolume(projectId, { sizeGb: 100 });

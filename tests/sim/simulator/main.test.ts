@@ -83,7 +83,7 @@ describe("npm run simulator", () => {
     expect(Date.parse(refused.headers.get("retry-after") ?? "")).toBeGreaterThan(Date.now() - 1000);
   });
 
-  it("--delay: the route answers late and commits after the client has gone; other routes are not delayed", async () => {
+  it("--delay: the route answers late and commits after the client has gone; other routes are not late", async () => {
     const vars = await startMain(["--delay", "POST /v2/projects/*/service-accounts=2000"]);
     expect(vars.PIMS_SIM_DELAY).toBe("POST /v2/projects/*/service-accounts=2000");
     const headers = { Authorization: `Bearer ${vars.PIMS_TOKEN}`, "Content-Type": "application/json" };
@@ -104,7 +104,8 @@ describe("npm run simulator", () => {
       body: JSON.stringify({ name: "quick" }),
     });
     expect(project.status).toBe(201);
-    // The handler ran anyway once the delay was over: the account's key appears in GET /v2/projects/{project_id}/api-keys.
+    // The handler ran anyway once the delay was over:
+    // the account's key appears in GET /v2/projects/{project_id}/api-keys.
     const accountKeys = async (): Promise<string[]> => {
       const keys = (await (await get(vars, "/api-keys")).json()) as Array<{ name: string; principalId?: string }>;
       return keys.filter((k) => k.principalId).map((k) => k.name);

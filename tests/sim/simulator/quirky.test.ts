@@ -83,7 +83,7 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
     expect((described.json as { description: string }).description).toBe("kept");
   });
 
-  it("resize, secrets and run cancellation answer quoted text; the state changes as in the default profile", async () => {
+  it("resize, secrets and run cancellation answer quoted text; state changes as in the default profile", async () => {
     const { projectId, appId } = seedApp();
     const volume = sim.addVolume(projectId, { sizeGb: 100 });
     const resized = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {

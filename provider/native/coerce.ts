@@ -1,0 +1,44 @@
+/**
+ * Inputs as the schema types them. A YAML program (and stack config behind `${...}`) may give `1` where the schema
+ * says string, or `"100"` where it says integer; the engine passes them on as they are. The plugin reads them as a
+ * typed SDK would have sent them (a number or boolean as text for a string, digits for an integer or number,
+ * `true`/`false` for a boolean) before the lifecycle code checks them; anything else is left for the check to refuse
+ * with its own message. Unknowns (preview) are left alone.
+ */
+import { UNKNOWN } from "../checks";
+import type { ResourceKind } from "../kinds";
+import { FUNCTIONS, RESOURCES, type TypeSpec } from "./schema";
+import type { Props } from "./values";
+
+function coerce(v: unknown, t: TypeSpec | undefined): unknown {
+  if (t === undefined || v === UNKNOWN || v === null || v === undefined) return v;
+  switch (t.type) {
+    case "string":
+      return typeof v === "number" || typeof v === "boolean" ? String(v) : v;
+    case "integer":
+    case "number":
+      return typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
+    case "boolean":
+      return v === "true" ? true : v === "false" ? false : v;
+    case "array":
+      return Array.isArray(v) ? v.map((x) => coerce(x, t.items)) : v;
+    case "object":
+      return typeof v === "object" && !Array.isArray(v) && t.additionalProperties !== undefined
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, coerce(x, t.additionalProperties)]))
+        : v;
+    default:
+      return v;
+  }
+}
+
+const coerceAll = (props: Props, types: Record<string, TypeSpec>): Props =>
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, coerce(v, types[k])]));
+
+/** A resource's inputs read by its schema types. */
+export const coerceInputs = (kind: ResourceKind, props: Props): Props => coerceAll(props, RESOURCES[kind].properties);
+
+/** A function's arguments read by its schema types (an unknown function: unchanged). */
+export function coerceArgs(name: string, props: Props): Props {
+  const fn = (FUNCTIONS as Record<string, { inputs: Record<string, TypeSpec> } | undefined>)[name];
+  return fn === undefined ? props : coerceAll(props, fn.inputs);
+}

@@ -1,0 +1,43 @@
+/**
+ * Invoke: the five functions (`pims:index:getApiKeys`, `getInvoices`, `getAppLogs`, `getBuildLogs`, `cancelRun`), run
+ * by the same code as the SDK's functions (../functions) with a client from the provider's settings. A bad argument
+ * is a check failure naming the field (the engine shows it with the function's name); the API keys come back secret.
+ */
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { retryLine } from "../client/retry";
+import { argumentOf, FUNCTIONS, type FunctionName } from "../functions";
+import { progress } from "../providerBase";
+import { clientFor } from "../settings";
+import { coerceArgs } from "./coerce";
+import { configureRequest } from "./config";
+import { PluginError } from "./lifecycle";
+import { fromStruct, toStruct, type Props } from "./values";
+
+/** How a 401 or 403 names the token a function used. */
+const TOKEN_SOURCE = { tokenSource: "pims:token (the stack config, or the explicit provider's token)" };
+
+/** The function of a token `pims:index:<name>`, or undefined. */
+function functionOf(tok: string): FunctionName | undefined {
+  const m = /^pims:index:(\w+)$/.exec(tok);
+  return m !== null && Object.prototype.hasOwnProperty.call(FUNCTIONS, m[1]) ? (m[1] as FunctionName) : undefined;
+}
+
+/** Runs a function with the provider's settings (`args` of Configure, then stack config, then the environment). */
+export async function invoke(req: provproto.InvokeRequest, settings: Props): Promise<provproto.InvokeResponse> {
+  const name = functionOf(req.getTok());
+  if (name === undefined) throw new PluginError(`pulumi-pims: unknown function ${JSON.stringify(req.getTok())}`);
+  const fn = FUNCTIONS[name];
+  const args = fromStruct(req.getArgs());
+  const { values } = configureRequest(settings);
+  const client = () => clientFor(values, { onRetry: (info) => progress(retryLine(info)) }, undefined, TOKEN_SOURCE);
+  const resp = new provproto.InvokeResponse();
+  try {
+    const result = await fn.run(coerceArgs(name, args.props) as never, client);
+    resp.setReturn(toStruct(result as unknown as Props, fn.secretResults));
+  } catch (e) {
+    const bad = argumentOf(e);
+    if (bad === undefined) throw e;
+    resp.setFailuresList([new provproto.CheckFailure().setProperty(bad.field).setReason(bad.reason)]);
+  }
+  return resp;
+}

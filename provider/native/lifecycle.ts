@@ -1,0 +1,224 @@
+/**
+ * The resource methods of the plugin over the same provider objects the dynamic host runs (`newProvider(kind)`,
+ * ../index): one implementation of each lifecycle, two hosts. This file only translates: the engine's requests into
+ * the plain JSON each lifecycle method expects (secrets unwrapped, unknowns as the dynamic host's marker, no
+ * `__provider`), and its answers back (secrets re-marked, unknown outputs in a preview, a detailed diff).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { newProvider } from "../index";
+import type { ResourceKind } from "../kinds";
+import { coerceInputs } from "./coerce";
+import { configureRequest } from "./config";
+import { kindOfToken, NATIVE_RESOURCES, typeOfUrn } from "./resources";
+import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
+
+/** An error the engine shows as it is (one line, no stack): unknown type, import refused, ... */
+export class PluginError extends Error {}
+
+type Provider = pulumi.dynamic.ResourceProvider;
+
+/** The kind a request is about: the request's type, else the type in its URN. */
+export function kindOf(req: { getUrn(): string; getType?(): string }): ResourceKind {
+  const type = req.getType?.() || typeOfUrn(req.getUrn());
+  const kind = kindOfToken(type);
+  if (kind === undefined) throw new PluginError(`pulumi-pims: unknown resource type ${JSON.stringify(type)}`);
+  return kind;
+}
+
+const union = (...sets: Iterable<string>[]): Set<string> => new Set(sets.flatMap((s) => [...s]));
+
+/** Deep equality of plain JSON; arrays of strings compare as sets (the replace rule's reading, ../state). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === UNKNOWN || b === UNKNOWN) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.every((x) => typeof x === "string") && b.every((x) => typeof x === "string"))
+      return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null && !Array.isArray(a)) {
+    const [ka, kb] = [Object.keys(a), Object.keys(b)];
+    const bo = b as Record<string, unknown>;
+    return ka.length === kb.length && ka.every((k) => k in bo && sameValue((a as Record<string, unknown>)[k], bo[k]));
+  }
+  return a === b;
+}
+
+/** The lifecycle methods of one plugin process: a provider object per kind, configured once from Configure. */
+export class NativeResources {
+  private request: pulumi.dynamic.ConfigureRequest = configureRequest({}).request;
+  private readonly providers = new Map<ResourceKind, Promise<Provider>>();
+
+  /** The settings every kind's provider is configured with (before its first method, as the dynamic host does). */
+  configure(args: Props): void {
+    this.request = configureRequest(args).request;
+    this.providers.clear();
+  }
+
+  /** The provider of a kind, configured. A failed configure repeats its error on every call of that kind. */
+  private provider(kind: ResourceKind): Promise<Provider> {
+    let p = this.providers.get(kind);
+    if (p === undefined) {
+      const provider = newProvider(kind);
+      p = (async () => {
+        if (provider.configure) await provider.configure(this.request);
+        return provider;
+      })();
+      p.catch(() => undefined); // observed: the rejection is rethrown to each caller
+      this.providers.set(kind, p);
+    }
+    return p;
+  }
+
+  async check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
+    const kind = kindOf(req);
+    const olds = fromStruct(req.getOlds());
+    const news = fromStruct(req.getNews());
+    const [before, after] = [coerceInputs(kind, olds.props), coerceInputs(kind, news.props)];
+    const p = await this.provider(kind);
+    const result = p.check ? await p.check(before, after) : { inputs: after, failures: [] };
+    const resp = new provproto.CheckResponse();
+    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, NATIVE_RESOURCES[kind].secret)));
+    resp.setFailuresList((result.failures ?? []).map(checkFailure));
+    return resp;
+  }
+
+  async diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
+    const kind = kindOf(req);
+    const olds = fromStruct(req.getOlds()).props;
+    const news = fromStruct(req.getNews()).props;
+    const oldInputs = fromStruct(req.getOldInputs()).props;
+    const p = await this.provider(kind);
+    const result: pulumi.dynamic.DiffResult = p.diff ? await p.diff(req.getId(), olds, news) : { changes: undefined };
+    return diffResponse(result, olds, news, Object.keys(oldInputs));
+  }
+
+  async create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
+    const kind = kindOf(req);
+    const news = fromStruct(req.getProperties());
+    const secrets = union(news.secretKeys, NATIVE_RESOURCES[kind].secret);
+    const resp = new provproto.CreateResponse();
+    if (req.getPreview()) {
+      // Nothing is sent at preview: the inputs, and each output only a create knows as unknown.
+      const outs: Props = { ...news.props };
+      for (const k of NATIVE_RESOURCES[kind].computedOnCreate) outs[k] = UNKNOWN;
+      resp.setProperties(toStruct(outs, secrets));
+      return resp;
+    }
+    const p = await this.provider(kind);
+    if (!p.create) throw new PluginError(`pulumi-pims: ${kind} cannot be created`);
+    const result = await p.create(news.props);
+    resp.setId(result.id);
+    resp.setProperties(toStruct(result.outs as Props, secrets));
+    return resp;
+  }
+
+  async read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
+    const kind = kindOf(req);
+    const state = fromStruct(req.getProperties());
+    const p = await this.provider(kind);
+    // An import sends no state: the provider refuses it with its own message (the service cannot read an object).
+    const result = p.read
+      ? await p.read(req.getId(), Object.keys(state.props).length > 0 ? state.props : undefined)
+      : { id: req.getId(), props: state.props };
+    const resp = new provproto.ReadResponse();
+    resp.setId(result.id ?? req.getId());
+    resp.setProperties(toStruct((result.props ?? {}) as Props, union(state.secretKeys, NATIVE_RESOURCES[kind].secret)));
+    const inputs = req.getInputs();
+    if (inputs !== undefined && Object.keys(inputs.toJavaScript()).length > 0) {
+      const i = fromStruct(inputs);
+      resp.setInputs(toStruct(i.props, union(i.secretKeys, NATIVE_RESOURCES[kind].secret)));
+    }
+    return resp;
+  }
+
+  async update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
+    const kind = kindOf(req);
+    const olds = fromStruct(req.getOlds());
+    const news = fromStruct(req.getNews());
+    const secrets = union(olds.secretKeys, news.secretKeys, NATIVE_RESOURCES[kind].secret);
+    const resp = new provproto.UpdateResponse();
+    if (req.getPreview()) {
+      const outs: Props = { ...olds.props, ...news.props };
+      for (const k of NATIVE_RESOURCES[kind].computedOnUpdate) outs[k] = UNKNOWN;
+      resp.setProperties(toStruct(outs, secrets));
+      return resp;
+    }
+    const p = await this.provider(kind);
+    if (!p.update) throw new PluginError(`pulumi-pims: ${kind} cannot be updated`);
+    try {
+      const result = await p.update(req.getId(), olds.props, news.props);
+      resp.setProperties(toStruct((result.outs ?? {}) as Props, secrets));
+      return resp;
+    } catch (e) {
+      throw withSecretKeys(e, secrets);
+    }
+  }
+
+  async delete(req: provproto.DeleteRequest): Promise<void> {
+    const kind = kindOf(req);
+    const p = await this.provider(kind);
+    if (p.delete) await p.delete(req.getId(), fromStruct(req.getProperties()).props);
+  }
+}
+
+/** A partial-state error (an update that created an account, then failed) carries which keys to store as secrets. */
+function withSecretKeys(e: unknown, secrets: Set<string>): unknown {
+  if (e instanceof Error && "properties" in e) Object.defineProperty(e, "secretKeys", { value: secrets });
+  return e;
+}
+
+const checkFailure = (f: pulumi.dynamic.CheckFailure): provproto.CheckFailure => {
+  const out = new provproto.CheckFailure();
+  out.setProperty(f.property);
+  out.setReason(f.reason);
+  return out;
+};
+
+/**
+ * The engine's DiffResponse from a lifecycle `diff` (compared against the stored outputs, as the dynamic host does):
+ * the replace keys, and a detailed diff of the inputs that changed (added, deleted, updated; `_REPLACE` when the
+ * provider said so), so the CLI shows exactly what changes and why a resource is replaced.
+ */
+export function diffResponse(
+  result: pulumi.dynamic.DiffResult,
+  olds: Props,
+  news: Props,
+  oldInputKeys: readonly string[],
+): provproto.DiffResponse {
+  const K = provproto.PropertyDiff.Kind;
+  const resp = new provproto.DiffResponse();
+  const C = provproto.DiffResponse.DiffChanges;
+  resp.setChanges(result.changes === true ? C.DIFF_SOME : result.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);
+  const replaces = [...(result.replaces ?? [])];
+  resp.setReplacesList(replaces);
+  resp.setDeletebeforereplace(result.deleteBeforeReplace === true);
+  if (result.changes !== true) return resp;
+  const detailed = resp.getDetaileddiffMap();
+  for (const key of new Set([...Object.keys(news), ...oldInputKeys])) {
+    const [inOld, inNew] = [key in olds && olds[key] !== undefined, key in news && news[key] !== undefined];
+    const replace = replaces.includes(key);
+    let kind: provproto.PropertyDiff.Kind | undefined;
+    if (!inOld && inNew) kind = replace ? K.ADD_REPLACE : K.ADD;
+    else if (inOld && !inNew) kind = replace ? K.DELETE_REPLACE : K.DELETE;
+    else if (inOld && inNew && (!sameValue(olds[key], news[key]) || replace))
+      kind = replace ? K.UPDATE_REPLACE : K.UPDATE;
+    else if (replace) kind = K.UPDATE_REPLACE;
+    if (kind === undefined) continue;
+    const d = new provproto.PropertyDiff();
+    d.setKind(kind);
+    d.setInputdiff(true);
+    detailed.set(key, d);
+  }
+  for (const key of replaces) {
+    if (detailed.has(key)) continue;
+    const d = new provproto.PropertyDiff();
+    d.setKind(K.UPDATE_REPLACE);
+    d.setInputdiff(true);
+    detailed.set(key, d);
+  }
+  resp.setDiffsList([...detailed.keys()]);
+  // With nothing to show (e.g. a rotation window reached), the engine's own comparison of the inputs is used.
+  resp.setHasdetaileddiff(detailed.getLength() > 0);
+  return resp;
+}

@@ -1,0 +1,222 @@
+/**
+ * Refresh of a ServiceAccount. The service cannot read one account, but every live account shows in the project's
+ * API-key listing (GET /v2/projects/{project_id}/api-keys), taken once per project for the whole run
+ * (./serviceAccountRun). The rules, each from a real provider's bug (a refresh that took a live token for deleted
+ * made a second one; one that cleared the token broke every consumer; a credential that lost its permissions made
+ * every resource look gone):
+ *
+ * - An account the listing shows is live: the stored outputs stay exactly as they are, token included.
+ * - The listing failed, answered 401/403/404 or could not be read: nothing can be concluded; all is kept, with why.
+ * - An account the listing does not show yet, created by this process or less than the lag window before the listing
+ *   (a listing may lag behind a create; PIMS_LISTING_LAG_MS, default 2 minutes): kept.
+ * - Absence counts only when the listing can see: it shows some account this run holds in that project (other than
+ *   the provider's own). When it shows none of them, that is said, and each missing account's token is asked instead
+ *   (GET /v2/projects/{project_id}/api-keys with that token): 401 means gone; a token that still works proves the
+ *   listing blind, and everything in that project is kept; any other answer, or no token to ask, keeps it.
+ * - Gone: a retired or previous account is dropped from the outputs. A gone current account takes the resource out
+ *   of the state (the next `pulumi up` creates a new account), unless another account it holds is still live: then
+ *   the resource stays, holding it, and the current account is marked retired, which makes the next `pulumi up`
+ *   create a new current account (./serviceAccount diff) and delete nothing live.
+ */
+import { accountsFromKeys } from "./serviceAccountListing";
+import type { ListingResult, RunMemory } from "./serviceAccountRun";
+import { AuthError, NotFoundError, type PimsClient } from "./client";
+
+/** How long after its creation an account the listing does not show is still taken for a lagging listing. */
+export const DEFAULT_LISTING_LAG_MS = 120_000;
+
+/** The outputs a refresh reads (as any version stored them). */
+export interface StoredAccounts {
+  projectId: string;
+  name?: string;
+  serviceAccountId?: string;
+  createdAt?: string;
+  token?: string;
+  tokenExpiresAt?: string;
+  previousServiceAccountId?: string;
+  previousToken?: string;
+  previousTokenExpiresAt?: string;
+  retiredServiceAccountIds?: string[];
+}
+
+/** What asking a token told: it works (`live`), the service refuses it (`gone`: 401), or nothing (`unknown`). */
+export type ProbeResult = "live" | "gone" | "unknown";
+
+export interface RefreshContext {
+  listing: ListingResult;
+  run: RunMemory;
+  /** The listing's address, for the lines. */
+  listUrl: string;
+  lagMs: number;
+  /** Our clock, ms (stored expiries are compared with it). */
+  nowMs: number;
+  /** Asks the service with this token (one request); never throws. */
+  probe: (token: string) => Promise<ProbeResult>;
+  /** The provider's own credential: its account (if this resource holds it) proves nothing about visibility. */
+  ownToken?: string;
+}
+
+export interface RefreshOutcome {
+  /** "" when the resource leaves the state. */
+  id: string;
+  props?: Record<string, unknown>;
+  /** Lines for the user (one warning each). */
+  lines: string[];
+}
+
+type Role = "current" | "previous" | "retired";
+interface Held {
+  role: Role;
+  id: string;
+  token?: string;
+  createdAt?: string;
+  expiresAt?: string;
+}
+
+const time = (t: unknown): number => (typeof t === "string" && t !== "" ? Date.parse(t) : NaN);
+
+/** Why a failed listing proves nothing. */
+function listingProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof NotFoundError)
+    return `it answered 404 (the project was deleted outside Pulumi, or pims:baseUrl points elsewhere): ${message}`;
+  if (error instanceof AuthError)
+    return `the credential may not list the project's keys (${error.status ?? "auth"}): ${message}`;
+  return `it failed: ${message}`;
+}
+
+export async function refreshAccounts(
+  id: string,
+  props: StoredAccounts & Record<string, unknown>,
+  c: RefreshContext,
+): Promise<RefreshOutcome> {
+  const { projectId } = props;
+  const named = JSON.stringify(props.name ?? "");
+  const who = `pulumi-pims: service account ${named} (${props.serviceAccountId ?? id}) in project ${projectId}`;
+  const held: Held[] = [
+    ...(props.retiredServiceAccountIds ?? []).map((r): Held => ({ role: "retired", id: r })),
+    ...(props.previousServiceAccountId
+      ? [
+          {
+            role: "previous" as const,
+            id: props.previousServiceAccountId,
+            token: props.previousToken,
+            expiresAt: props.previousTokenExpiresAt,
+          },
+        ]
+      : []),
+    {
+      role: "current",
+      id: props.serviceAccountId ?? id,
+      token: props.token,
+      createdAt: props.createdAt,
+      expiresAt: props.tokenExpiresAt,
+    },
+  ];
+  if (!c.listing.ok) {
+    const why = listingProblem(c.listing.error);
+    return { id, props, lines: [`${who}: kept in the state unchanged: ${c.listUrl} ${why}. Refresh again later.`] };
+  }
+  const { keys, serviceNowMs } = c.listing.listing;
+  const shown = new Set(accountsFromKeys(keys).map((a) => a.id));
+  for (const h of held) if (c.ownToken !== undefined && h.token === c.ownToken) c.run.markOwn(h.id);
+  const lines: string[] = [];
+  const missing = held.filter((h) => !shown.has(h.id) && h.role !== "current");
+  const current = held[held.length - 1];
+  if (!shown.has(current.id)) {
+    const created = time(current.createdAt);
+    if (c.run.createdHere(current.id) || (!Number.isNaN(created) && created > serviceNowMs - c.lagMs)) {
+      lines.push(
+        `${who}: not in ${c.listUrl} yet, but created ${current.createdAt ?? "in this run"} ` +
+          "(a listing may lag behind a create): kept; the next refresh checks again.",
+      );
+    } else missing.push(current);
+  }
+  if (missing.length === 0) return { id, props, lines };
+
+  // Absence counts only when the listing can see this project's accounts.
+  const mine = [...c.run.heldIn(projectId)].filter((x) => !c.run.isOwn(x));
+  const visible = mine.some((x) => shown.has(x));
+  const gone = new Set<string>();
+  if (visible) missing.forEach((h) => gone.add(h.id));
+  else {
+    lines.push(
+      `${who}: ${c.listUrl} shows none of the ${mine.length} account(s) this run holds in project ${projectId}; ` +
+        "a credential that cannot see the project's keys looks the same, so each missing account's token is asked " +
+        "instead.",
+    );
+    for (const h of missing) {
+      if (c.run.isBlind(projectId)) break;
+      const expired = time(h.expiresAt) <= c.nowMs;
+      const r: ProbeResult = h.token === undefined || h.token === "" || expired ? "unknown" : await c.probe(h.token);
+      if (r === "gone") gone.add(h.id);
+      else if (r === "live") c.run.markBlind(projectId);
+    }
+    const kept = missing.filter((h) => !gone.has(h.id));
+    if (kept.length > 0) {
+      const why = c.run.isBlind(projectId)
+        ? "a token the listing does not show still works: the credential cannot see this project's keys"
+        : "their absence cannot be confirmed (no token to ask, an expired token, or no clear answer)";
+      lines.push(`${who}: ${kept.map((h) => `${h.role} account ${h.id}`).join(", ")} kept unchanged: ${why}.`);
+    }
+  }
+  if (gone.size === 0) return { id, props, lines };
+
+  const out: Record<string, unknown> = { ...props };
+  const retired = (props.retiredServiceAccountIds ?? []).filter((r) => !gone.has(r));
+  const previousGone = props.previousServiceAccountId !== undefined && gone.has(props.previousServiceAccountId);
+  if (previousGone)
+    for (const k of ["previousServiceAccountId", "previousTokenId", "previousTokenExpiresAt", "previousToken"])
+      delete out[k];
+  const droppedRetired = (props.retiredServiceAccountIds ?? []).filter((r) => gone.has(r));
+  if (previousGone)
+    lines.push(
+      `${who}: previous account ${props.previousServiceAccountId} is gone (${c.listUrl} no longer shows it): ` +
+        "dropped from the outputs.",
+    );
+  if (droppedRetired.length > 0)
+    lines.push(`${who}: retired account(s) ${droppedRetired.join(", ")} gone: dropped from retiredServiceAccountIds.`);
+  if (gone.has(current.id)) {
+    const stillHeld = (props.previousServiceAccountId !== undefined && !previousGone ? 1 : 0) + retired.length;
+    if (stillHeld === 0) {
+      lines.push(
+        `${who}: ${c.listUrl} no longer shows it: deleted outside the stack. Removed from the state: ` +
+          "the next `pulumi up` creates a new account and token " +
+          `(whoever holds the old token gets 401 until it reads the new one).`,
+      );
+      return { id: "", lines };
+    }
+    retired.push(current.id);
+    lines.push(
+      `${who}: the current account is gone (${c.listUrl} no longer shows it) but the resource still holds a ` +
+        "live account: kept in the state with " +
+        `${current.id} marked retired; the next \`pulumi up\` creates a new current account.`,
+    );
+  }
+  if (retired.length > 0) out.retiredServiceAccountIds = retired;
+  else delete out.retiredServiceAccountIds;
+  return { id, props: out, lines };
+}
+
+/** True when a refresh marked the current account gone (it is listed among the retired ones): the next up rotates. */
+export function currentGone(
+  o: Pick<StoredAccounts, "serviceAccountId" | "retiredServiceAccountIds"> | undefined,
+): boolean {
+  const current = o?.serviceAccountId;
+  return typeof current === "string" && Array.isArray(o?.retiredServiceAccountIds)
+    ? o.retiredServiceAccountIds.includes(current)
+    : false;
+}
+
+/**
+ * Asks the service with an account's own token (GET /v2/projects/{project_id}/api-keys, `client` built with that
+ * token): a 2xx means the token works, a 401 that the service no longer accepts it; anything else tells nothing.
+ */
+export async function probeToken(client: PimsClient, projectId: string): Promise<ProbeResult> {
+  try {
+    await client.listApiKeys(projectId);
+    return "live";
+  } catch (e) {
+    return e instanceof AuthError && e.status === 401 ? "gone" : "unknown";
+  }
+}

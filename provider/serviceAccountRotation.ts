@@ -1,0 +1,234 @@
+/**
+ * ServiceAccount's rotation and the state it leaves: when a token is due (the window), which inputs need a new account,
+ * and, with `keepPreviousToken` (overlap), how the current account becomes the previous one and the previous one is
+ * retired (deleted, or kept in `retiredServiceAccountIds` until a delete succeeds). No call: the lifecycle
+ * (./serviceAccount) creates and deletes the accounts this module plans.
+ */
+import { readExpiry } from "./client";
+import { progressLine } from "./client/retry";
+import { isUnknown } from "./checks";
+import { normalized, type ServiceAccountInputs } from "./serviceAccountChecks";
+import { currentGone } from "./serviceAccountRefresh";
+import { changedKeys, clean } from "./state";
+
+/** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
+export interface ServiceAccountOutputs extends ServiceAccountInputs {
+  /** The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.) */
+  serviceAccountId: string;
+  /** When the current account was created, RFC 3339. */
+  createdAt: string;
+  /** Id of the user who created the current account. */
+  createdByUserId: string;
+  /** Id of the current token. */
+  tokenId: string;
+  /** When the current token expires, RFC 3339, or `never`. */
+  tokenExpiresAt: string;
+  /** The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. */
+  token: string;
+  /** With `keepPreviousToken`, after a rotation: the previous account's id. */
+  previousServiceAccountId?: string;
+  /** With `keepPreviousToken`, after a rotation: the previous token's id. */
+  previousTokenId?: string;
+  /** With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`. */
+  previousTokenExpiresAt?: string;
+  /**
+   * With `keepPreviousToken`, after a rotation: the previous token's secret, valid until the next rotation. A secret
+   * output.
+   */
+  previousToken?: string;
+  /**
+   * Accounts of this resource that a rotation retired but could not delete yet (their ids, in `projectId`). The next
+   * `pulumi up` (or `destroy`) deletes them. Normally absent.
+   */
+  retiredServiceAccountIds?: string[];
+}
+
+/** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */
+export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;
+
+/** Every output key, once (the compiler rejects a missing or unknown one): the SDK class seeds each. */
+const INPUT_KEYS = {
+  projectId: 1,
+  name: 1,
+  description: 1,
+  grants: 1,
+  expiresIn: 1,
+  rotationTrigger: 1,
+  rotateBeforeExpiry: 1,
+  keepPreviousToken: 1,
+} as const;
+const CURRENT = {
+  serviceAccountId: 1,
+  createdAt: 1,
+  createdByUserId: 1,
+  tokenId: 1,
+  tokenExpiresAt: 1,
+  token: 1,
+} as const;
+const PREVIOUS = {
+  previousServiceAccountId: 1,
+  previousTokenId: 1,
+  previousTokenExpiresAt: 1,
+  previousToken: 1,
+} as const;
+export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
+  ...INPUT_KEYS,
+  ...CURRENT,
+  ...PREVIOUS,
+  retiredServiceAccountIds: 1,
+} satisfies Record<keyof ServiceAccountOutputs, 1>);
+/** The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class). */
+export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken"] satisfies Array<keyof ServiceAccountOutputs>;
+
+/** Inputs the service receives: a change of any of them needs a new account. */
+const SERVICE_INPUTS = ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger"] as const;
+
+/** The current account, as a create returns it. */
+export type Account = Pick<ServiceAccountOutputs, keyof typeof CURRENT>;
+type Previous = Pick<ServiceAccountOutputs, keyof typeof PREVIOUS>;
+
+export const accountOf = (o: ServiceAccountOutputs): Account => ({
+  serviceAccountId: o.serviceAccountId,
+  createdAt: o.createdAt,
+  createdByUserId: o.createdByUserId,
+  tokenId: o.tokenId,
+  tokenExpiresAt: o.tokenExpiresAt,
+  token: o.token,
+});
+const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
+  o.previousServiceAccountId
+    ? {
+        previousServiceAccountId: o.previousServiceAccountId,
+        previousTokenId: o.previousTokenId,
+        previousTokenExpiresAt: o.previousTokenExpiresAt,
+        previousToken: o.previousToken,
+      }
+    : {};
+/** The current account as the previous one, after a rotation. */
+const asPrevious = (a: Account): Previous => ({
+  previousServiceAccountId: a.serviceAccountId,
+  previousTokenId: a.tokenId,
+  previousTokenExpiresAt: a.tokenExpiresAt,
+  previousToken: a.token,
+});
+
+/** Exactly the output members (never `__provider` or anything else the state may carry), normalized. */
+export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
+  const retired = o.retiredServiceAccountIds?.length ? o.retiredServiceAccountIds : undefined;
+  return clean({ ...normalized(o), ...accountOf(o), ...previousOf(o), retiredServiceAccountIds: retired });
+}
+
+/** Ms since the epoch of a stored expiry (the one expiry parser), or undefined for `never`, missing or unreadable. */
+const expiryMs = (expiresAt: unknown): number | undefined => readExpiry(expiresAt).epochMs ?? undefined;
+
+/**
+ * The expiry stored: the service's timestamp; `never` for expiresIn 0; else creation + expiresIn (rotation needs a
+ * date).
+ */
+export function tokenExpiry(reported: string, expiresIn: number, createdAt: string, nowMs: number): string {
+  if (expiryMs(reported) !== undefined) return reported;
+  if (expiresIn === 0) return NEVER;
+  const base = Date.parse(createdAt);
+  return new Date((Number.isNaN(base) ? nowMs : base) + expiresIn * 1000).toISOString();
+}
+
+/** True when the token expires and expiry minus the window has passed; an unknown window may be due. */
+export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBeforeExpiry: unknown): boolean {
+  const expiry = expiryMs(tokenExpiresAt);
+  if (expiry === undefined) return false;
+  if (isUnknown(rotateBeforeExpiry)) return true;
+  if (typeof rotateBeforeExpiry !== "number" || !Number.isFinite(rotateBeforeExpiry) || rotateBeforeExpiry < 0)
+    return false;
+  return nowMs >= expiry - rotateBeforeExpiry * 1000;
+}
+
+/**
+ * Why a new account is needed: the changed inputs the service receives, then the window when it is reached, then
+ * `serviceAccountId` when a refresh found the current account deleted outside the stack (./serviceAccountRefresh).
+ */
+export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
+  const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
+  if (rotationDue(nowMs, olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
+  if (currentGone(olds)) reasons.push("serviceAccountId");
+  return reasons;
+}
+
+/**
+ * A change that needs no new account but an update: a new window or option, a previous account to drop (overlap turned
+ * off), or retired accounts still to delete.
+ */
+export function needsUpdate(olds: ServiceAccountOutputs, ins: ServiceAccountInputs): boolean {
+  return (
+    changedKeys(normalized(olds), ins, ["rotateBeforeExpiry", "keepPreviousToken"]).length > 0 ||
+    (olds.retiredServiceAccountIds?.length ?? 0) > 0 ||
+    (ins.keepPreviousToken !== true && typeof olds.previousServiceAccountId === "string")
+  );
+}
+
+/**
+ * The state an update leaves and the accounts it retires (to delete, oldest first). With a new account (`created`, a
+ * rotation with overlap): it becomes current, the current one previous, the previous one retired. Without: what the
+ * service holds stays as stored, only the local options come from the program, and the previous account is retired
+ * when overlap is off. Accounts retired earlier are retried either way. When a refresh found the current account gone
+ * (it is among the retired ones), the new account replaces it and the previous one stays previous.
+ */
+export function afterUpdate(
+  olds: ServiceAccountOutputs,
+  ins: ServiceAccountInputs,
+  created: Account | undefined,
+): { next: ServiceAccountOutputs; retire: string[] } {
+  const overlap = ins.keepPreviousToken === true;
+  const retire = [...(olds.retiredServiceAccountIds ?? [])];
+  if (created && currentGone(olds)) return { next: { ...ins, ...created, ...previousOf(olds) }, retire }; // it stays
+  if (created) {
+    if (olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
+    return { next: { ...ins, ...created, ...asPrevious(accountOf(olds)) }, retire };
+  }
+  const local = { rotateBeforeExpiry: ins.rotateBeforeExpiry, keepPreviousToken: ins.keepPreviousToken };
+  const next = { ...normalized(olds), ...local, ...accountOf(olds), ...(overlap ? previousOf(olds) : {}) };
+  if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
+  return { next, retire };
+}
+
+/** An account a delete could not remove, with why (`cause`: the delete's own error). */
+export interface FailedDelete {
+  id: string;
+  error: string;
+  cause: unknown;
+}
+
+/** The progress line of a rotation with overlap: the new account, the one kept, the ones deleted. */
+export function rotatedLine(
+  ins: ServiceAccountInputs,
+  reasons: readonly string[],
+  created: Account,
+  kept: string,
+  retired: readonly string[],
+  failed: readonly FailedDelete[],
+): string {
+  const gone = retired.filter((r) => !failed.some((f) => f.id === r));
+  return progressLine(
+    "pulumi-pims",
+    `service account ${JSON.stringify(ins.name)} in project ${ins.projectId}`,
+    `rotated (${reasons.join(", ")}): new account ${created.serviceAccountId}`,
+    `previous account ${kept} kept until the next rotation${gone.length > 0 ? `, ${gone.join(", ")} deleted` : ""}`,
+  );
+}
+
+/** Why an update failed when retired accounts could not be deleted (they stay in `retiredServiceAccountIds`). */
+export function retireFailedMessage(
+  name: string,
+  projectId: string,
+  created: Account | undefined,
+  failed: readonly FailedDelete[],
+): string {
+  const what = created
+    ? `the rotation created account ${created.serviceAccountId} (its token is stored in the state) but `
+    : "";
+  const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
+  return (
+    `pulumi-pims: service account ${JSON.stringify(name)} in project ${projectId}: ${what}deleting the retired ` +
+    `account(s) failed (${detail}). They stay in the state (retiredServiceAccountIds) and the next \`pulumi up\` ` +
+    `deletes them; or delete one with \`pims service-accounts delete ${projectId} <id>\`.`
+  );
+}

@@ -1,0 +1,57 @@
+"""Runs a Pulumi Python program file as an Automation API inline program: the `pulumi` SDK serves the program to
+the engine itself, so no `pulumi-language-python` host is needed (none can be had on these machines; users run the
+same file with plain `pulumi up`). The program file runs unchanged, as `__main__`, inside the inline program.
+
+Usage: python inline.py WORK_DIR STACK OPERATION PROGRAM_FILE
+  WORK_DIR   the project directory (Pulumi.yaml, the stack's config), made by the test
+  OPERATION  up | preview | refresh | destroy
+
+Prints one line, `RESULT <json>`: the stack outputs ({name: {"secret": bool, "value": ...}}, a secret's value left
+out so no token reaches a log) and the operation's summary (resource changes). The engine's own output goes to
+stderr. The environment (backend, passphrase, PATH with the CLI) comes from the test.
+"""
+
+import json
+import runpy
+import sys
+
+from pulumi import automation as auto
+
+
+def main() -> None:
+    work_dir, stack_name, operation, program_file = sys.argv[1:5]
+
+    def program() -> None:
+        runpy.run_path(program_file, run_name="__main__")
+
+    # The project's own Pulumi.yaml (with its plugins.providers) stays as it is: passing project settings would make
+    # the workspace write them back without the `plugins` section, which the Python SDK's ProjectSettings lacks.
+    name = auto.LocalWorkspace(work_dir=work_dir).project_settings().name
+    stack = auto.select_stack(
+        stack_name=stack_name,
+        project_name=name,
+        program=program,
+        opts=auto.LocalWorkspaceOptions(work_dir=work_dir),
+    )
+    echo = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    if operation == "up":
+        result = stack.up(on_output=echo, show_secrets=False)
+        summary, outputs = result.summary, result.outputs
+    elif operation == "preview":
+        result = stack.preview(on_output=echo)
+        print("RESULT " + json.dumps({"changes": result.change_summary}), flush=True)
+        return
+    elif operation == "refresh":
+        summary, outputs = stack.refresh(on_output=echo, show_secrets=False).summary, stack.outputs()
+    elif operation == "destroy":
+        summary, outputs = stack.destroy(on_output=echo, show_secrets=False).summary, {}
+    else:
+        raise SystemExit(f"unknown operation {operation!r}")
+    shown = {
+        name: {"secret": out.secret, **({} if out.secret else {"value": out.value})} for name, out in outputs.items()
+    }
+    print("RESULT " + json.dumps({"outputs": shown, "changes": summary.resource_changes}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

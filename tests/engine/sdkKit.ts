@@ -1,0 +1,176 @@
+/**
+ * Shared pieces of the Python and Go SDK suites: the Python environment (scripts/ensure-python), the `pulumi_pims`
+ * wheel built from sdk/python and installed with pip into a fresh virtual environment (as a user installs it), a
+ * project directory whose Pulumi.yaml points the engine at this repository's pims plugin, and child processes run
+ * without blocking this process (the simulator answers from its event loop).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { PLUGIN_DIR } from "../../scripts/engineYaml";
+
+export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
+export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
+
+/** What a child process printed and how it ended. */
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end without blocking the event loop; rejects with its output when it fails. */
+export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ran = { code, stdout, stderr };
+      if (code === 0) resolve(ran);
+      else reject(Object.assign(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${stderr}\n${stdout}`), ran));
+    });
+  });
+}
+
+/** The cached virtual environment with `pulumi` (the engine's version) and `grpcio` (scripts/ensure-python). */
+export function ensurePython(): string {
+  const out = execFileSync("bash", [path.join(REPO_ROOT, "scripts", "ensure-python")], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}` },
+  });
+  return out.trim().split("\n").pop() ?? "";
+}
+
+/**
+ * A new virtual environment in `dir` that sees the cached environment's packages (pulumi, grpcio, …) through a .pth
+ * file, so pip resolves `pulumi_pims`'s dependencies without downloading them again. Returns its python.
+ */
+export async function userVenv(dir: string): Promise<string> {
+  const basePy = path.join(ensurePython(), "bin", "python");
+  await run(basePy, ["-c", "import sys, venv; venv.create(sys.argv[1], with_pip=True)", dir]);
+  const python = path.join(dir, "bin", "python");
+  const purelib = async (py: string): Promise<string> =>
+    (await run(py, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim();
+  fs.writeFileSync(path.join(await purelib(python), "pims-test-base.pth"), `${await purelib(basePy)}\n`);
+  return python;
+}
+
+/**
+ * Builds the `pulumi_pims` wheel from a copy of sdk/python (the build writes build/ and *.egg-info beside its
+ * sources) and installs it with pip into a new {@link userVenv} in `dir`. Returns its python and the wheel.
+ */
+export async function installPythonSdk(dir: string): Promise<{ python: string; wheel: string }> {
+  const basePy = path.join(ensurePython(), "bin", "python");
+  fs.cpSync(PYTHON_SDK_DIR, path.join(dir, "src"), { recursive: true });
+  const dist = path.join(dir, "dist");
+  await run(basePy, ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dist, "."], {
+    cwd: path.join(dir, "src"),
+  });
+  const wheels = fs.readdirSync(dist).filter((f) => f.endsWith(".whl"));
+  if (wheels.length !== 1) throw new Error(`expected one wheel, the build made ${JSON.stringify(wheels)}`);
+  const wheel = path.join(dist, wheels[0]);
+  const python = await userVenv(path.join(dir, "venv"));
+  await run(python, ["-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check", wheel]);
+  return { python, wheel };
+}
+
+/** A docs page's guide: every `<!-- guide:file NAME -->` block, and the lines of its `<!-- guide:shell -->` blocks. */
+export interface Guide {
+  files: Record<string, string>;
+  commands: string[];
+}
+
+export function readGuide(page: string): Guide {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
+  const guide: Guide = { files: {}, commands: [] };
+  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
+    if (m[2] !== undefined) guide.files[m[2]] = m[3];
+    else guide.commands.push(...m[3].split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")));
+  }
+  return guide;
+}
+
+/**
+ * What the docs call `../pulumi-pims`, a clone of this repository beside the user's project: `root/pulumi-pims`
+ * with the SDKs copied (a pip install builds inside the source tree, which must not be this repository's).
+ */
+export function sandboxClone(root: string): string {
+  const clone = path.join(root, "pulumi-pims");
+  fs.mkdirSync(path.join(clone, "sdk"), { recursive: true });
+  fs.cpSync(PYTHON_SDK_DIR, path.join(clone, "sdk", "python"), { recursive: true });
+  fs.cpSync(GO_SDK_DIR, path.join(clone, "sdk", "go"), { recursive: true });
+  return clone;
+}
+
+/** The @pulumi/pulumi this repository pins, which the packed package is installed with. */
+const PINNED = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies["@pulumi/pulumi"];
+
+/**
+ * A docs command as the test runs it, the one substitution being about the sandbox (as in yamlGuide.test.ts):
+ * `npm install pulumi-pims` installs this repository's package packed into `dir` (with the pinned @pulumi/pulumi, so
+ * npm does not pick another from the registry), which holds the plugin in node_modules/pulumi-pims/plugin.
+ */
+export function sandboxCommand(line: string, dir: string): string {
+  if (line !== "npm install pulumi-pims") return line;
+  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop();
+  return `npm install --no-audit --no-fund ${path.join(dir, packed ?? "")} @pulumi/pulumi@${PINNED}`;
+}
+
+/** Where pip installed `pulumi_pims` in the environment of `python`. */
+export async function installedPackageDir(python: string): Promise<string> {
+  const out = await run(python, ["-c", "import os, pulumi_pims; print(os.path.dirname(pulumi_pims.__file__))"]);
+  return out.stdout.trim();
+}
+
+/**
+ * Writes `dir/Pulumi.yaml` for a program in `runtime`, with `plugins.providers` naming this repository's pims plugin:
+ * how a project uses a plugin that is not installed in the plugin cache, without a warning on every run.
+ */
+export function writeProject(dir: string, name: string, runtime: "python" | "go"): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    [
+      `name: ${name}`,
+      `runtime: ${runtime}`,
+      "plugins:",
+      "  providers:",
+      "    - name: pims",
+      `      path: ${PLUGIN_DIR}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+/** Every file under `dir` (relative paths, `/`-separated, sorted), skipping `__pycache__`. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (e.name !== "__pycache__") walk(r);
+      } else out.push(r);
+    }
+  };
+  walk("");
+  return out.sort();
+}
