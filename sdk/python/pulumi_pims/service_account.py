@@ -179,8 +179,9 @@ class ServiceAccount(pulumi.CustomResource):
 
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
         itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new one);
-        an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is refused.
+        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
+        refused.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -214,8 +215,9 @@ class ServiceAccount(pulumi.CustomResource):
 
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
         itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new one);
-        an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is refused.
+        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
+        refused.
 
         :param str resource_name: The name of the resource.
         :param ServiceAccountArgs args: The arguments to use to populate this resource's properties.
