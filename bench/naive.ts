@@ -9,6 +9,7 @@
  * resource's `__provider` in plaintext, and the provider's code is frozen into state.
  *
  * `NaiveSecretServiceAccount` is the exception a careful author would make: its token is a secret output.
+ * `NaiveTypedServiceAccount` goes one step further, as a typed class does: it also declares every output key.
  *
  * Load this module only after PIMS_TOKEN and PIMS_BASE_URL are set (the constants are read at load time).
  */
@@ -73,8 +74,8 @@ export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
 
 /**
  * The same ServiceAccount provider with the four outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`,
- * `tokenId`, `tokenExpiresAt`): 11 outputs instead of 7. Only the P7 preview probe uses it, to weigh the number of
- * outputs per resource.
+ * `tokenId`, `tokenExpiresAt`): 11 outputs instead of 7, the state pulumi-pims writes for a new account. The
+ * provider of P7's baseline ({@link NaiveTypedServiceAccount}) and of the P7 preview probe's 11-output variants.
  */
 export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvider = {
   ...naiveServiceAccountProvider,
@@ -184,5 +185,36 @@ export class NaiveSecretServiceAccount extends pulumi.dynamic.Resource {
     provider = naiveServiceAccountProvider,
   ) {
     super(provider, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token"] }));
+  }
+}
+
+/**
+ * The output keys of pulumi-pims' `ServiceAccount` class, written out as a typed hand-written class would declare
+ * them (P7 checks that they are the same as the package's `SERVICE_ACCOUNT_OUTPUT_KEYS`).
+ */
+export const TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS = [
+  ...["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
+  ...["keepPreviousToken", "serviceAccountId", "createdAt", "createdByUserId", "tokenId", "tokenExpiresAt", "token"],
+  ...["previousServiceAccountId", "previousTokenId", "previousTokenExpiresAt", "previousToken"],
+  "retiredServiceAccountIds",
+];
+
+/**
+ * P7's baseline: the docs-style ServiceAccount with its token secret (`additionalSecretOutputs`) and the same
+ * declared outputs as pulumi-pims' class. The Node SDK gives a dynamic resource an output property (`sa.token`, …)
+ * only for the keys in its props, so a typed class passes every output key, `undefined` where it is not an input, as
+ * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 11 outputs pulumi-pims
+ * stores for a new account ({@link naiveServiceAccountProviderAllOutputs}).
+ */
+export class NaiveTypedServiceAccount extends pulumi.dynamic.Resource {
+  constructor(name: string, args: Props, opts?: pulumi.CustomResourceOptions) {
+    const props: Props = {};
+    for (const k of TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS) props[k] = args[k];
+    super(
+      naiveServiceAccountProviderAllOutputs,
+      name,
+      props,
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "previousToken"] }),
+    );
   }
 }

@@ -77,6 +77,11 @@ export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
   ...PREVIOUS,
   retiredServiceAccountIds: 1,
 } satisfies Record<keyof ServiceAccountOutputs, 1>);
+/** The current account's outputs (what a create computes) and the previous account's (what a rotation moves). */
+export const [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] = [
+  Object.keys(CURRENT),
+  Object.keys(PREVIOUS),
+];
 /** The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class). */
 export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken"] satisfies Array<keyof ServiceAccountOutputs>;
 

@@ -52,8 +52,15 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  * until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
  * comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
  *
- * **Refresh** (`pulumi refresh`) keeps the stored outputs as they are, token included: the service has no
- * way to read an account.
+ * **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+ * (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+ * `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+ * listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+ * (docs/interrupted-runs.md).
+ *
+ * **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+ * name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+ * deleted or adopted.
  *
  * **No import.** `pulumi import` and the `import` resource option do not work for dynamic resources, and an
  * existing account could not be adopted anyway: its token cannot be read again. Create a new ServiceAccount

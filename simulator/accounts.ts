@@ -172,3 +172,22 @@ export class AccountStore {
     return [...this.issued];
   }
 }
+
+/** What `SimState.addServiceAccount` (./state) seeds. */
+export interface SeedServiceAccount {
+  /** Default: a fresh `sa-` + 12 hex. Must never have been used. */
+  id?: string;
+  /** Project that owns the account; must exist. */
+  projectId: string;
+  name: string;
+  /** Default "". */
+  description?: string;
+  /** Existing project ids, no duplicates. Default `[projectId]`. */
+  grants?: string[];
+  /** Token lifetime in seconds from now (simulator clock); 0 = never expires. Default 0. */
+  expiresIn?: number;
+  /** The token's secret, usable as a bearer token. Default: a fresh `pims_sa_` + 40 hex. */
+  tokenSecret?: string;
+  /** Default: a fresh `tok-` + 16 hex. */
+  tokenId?: string;
+}

@@ -7,6 +7,7 @@ import {
   type ChosenAccountIds,
   type NewServiceAccount,
   type Principal,
+  type SeedServiceAccount,
   type SimServiceAccount,
 } from "./accounts";
 import {
@@ -22,7 +23,7 @@ import type { LogStore } from "./logStore";
 import type { ApiKey, AppLogLine, Invoice } from "./types";
 import { notFound, randomHex } from "./util";
 
-export type { AccountState, NewServiceAccount, Principal, SimServiceAccount };
+export type { AccountState, NewServiceAccount, Principal, SeedServiceAccount, SimServiceAccount };
 export type { AppState, GenerateLogsOptions, LogSeedLine, SimApp, SimBuild, SimRun, SimRunStatus };
 
 export type SecretsMode = "merge" | "replace";
@@ -38,25 +39,6 @@ export interface SimVolume {
   id: string;
   projectId: string;
   sizeGb: number;
-}
-
-/** What {@link SimState.addServiceAccount} seeds. */
-export interface SeedServiceAccount {
-  /** Default: a fresh `sa-` + 12 hex. Must never have been used. */
-  id?: string;
-  /** Project that owns the account; must exist. */
-  projectId: string;
-  name: string;
-  /** Default "". */
-  description?: string;
-  /** Existing project ids, no duplicates. Default `[projectId]`. */
-  grants?: string[];
-  /** Token lifetime in seconds from now (simulator clock); 0 = never expires. Default 0. */
-  expiresIn?: number;
-  /** The token's secret, usable as a bearer token. Default: a fresh `pims_sa_` + 40 hex. */
-  tokenSecret?: string;
-  /** Default: a fresh `tok-` + 16 hex. */
-  tokenId?: string;
 }
 
 interface ProjectState {

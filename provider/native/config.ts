@@ -56,7 +56,7 @@ export function configFailures(news: Props, urn: string): pulumi.dynamic.CheckFa
 }
 
 /** The stack config of the `pims` namespace the engine gave this process (keys `token`, `pims:token` accepted). */
-export function pluginStackConfig(env: NodeJS.ProcessEnv = process.env): ConfiguredSettings {
+export function pluginStackConfig(env?: NodeJS.ProcessEnv): ConfiguredSettings {
   let all: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(pluginConfigText(env) ?? "{}");
@@ -75,7 +75,7 @@ export function pluginStackConfig(env: NodeJS.ProcessEnv = process.env): Configu
  */
 export function configureRequest(
   args: Props,
-  env: NodeJS.ProcessEnv = process.env,
+  env?: NodeJS.ProcessEnv,
 ): { request: pulumi.dynamic.ConfigureRequest; values: ConfiguredSettings } {
   const stack = pluginStackConfig(env);
   const values = configuredFrom((key) => asText(args[key]) ?? stack[key]);

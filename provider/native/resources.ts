@@ -6,6 +6,7 @@
  */
 import { RESOURCE_KINDS, type ResourceKind } from "../kinds";
 import { SERVICE_ACCOUNT_SECRET_OUTPUTS } from "../serviceAccount";
+import { SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS } from "../serviceAccountRotation";
 
 /** The package name of the plugin's type tokens. */
 export const PACKAGE = "pims";
@@ -33,28 +34,13 @@ interface NativeResource {
   computedOnUpdate: readonly string[];
 }
 
-const SERVICE_ACCOUNT_CURRENT = [
-  "serviceAccountId",
-  "createdAt",
-  "createdByUserId",
-  "tokenId",
-  "tokenExpiresAt",
-  "token",
-];
-const SERVICE_ACCOUNT_PREVIOUS = [
-  "previousServiceAccountId",
-  "previousTokenId",
-  "previousTokenExpiresAt",
-  "previousToken",
-];
-
 export const NATIVE_RESOURCES: Record<ResourceKind, NativeResource> = {
   Project: { secret: [], computedOnCreate: ["projectId"], computedOnUpdate: [] },
   ServiceAccount: {
     secret: SERVICE_ACCOUNT_SECRET_OUTPUTS,
-    computedOnCreate: SERVICE_ACCOUNT_CURRENT,
+    computedOnCreate: SERVICE_ACCOUNT_CURRENT_KEYS,
     // A rotation with keepPreviousToken mints a new account: the current and previous ones may both change.
-    computedOnUpdate: [...SERVICE_ACCOUNT_CURRENT, ...SERVICE_ACCOUNT_PREVIOUS, "retiredServiceAccountIds"],
+    computedOnUpdate: [...SERVICE_ACCOUNT_CURRENT_KEYS, ...SERVICE_ACCOUNT_PREVIOUS_KEYS, "retiredServiceAccountIds"],
   },
   VolumeSize: { secret: [], computedOnCreate: [], computedOnUpdate: [] },
   AppSecrets: { secret: ["secrets"], computedOnCreate: ["secretNames"], computedOnUpdate: ["secretNames"] },

@@ -25,7 +25,10 @@ import (
 // Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
 //
 // A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-// itself is gone, name it in the `goneProjects` setting. Refresh keeps the stored outputs; import is refused.
+// itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
+// API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
+// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
+// refused.
 type ServiceAccount struct {
 	pulumi.CustomResourceState
 

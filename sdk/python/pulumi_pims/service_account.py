@@ -178,7 +178,10 @@ class ServiceAccount(pulumi.CustomResource):
         Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
 
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh keeps the stored outputs; import is refused.
+        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
+        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
+        refused.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -211,7 +214,10 @@ class ServiceAccount(pulumi.CustomResource):
         Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
 
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh keeps the stored outputs; import is refused.
+        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
+        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
+        refused.
 
         :param str resource_name: The name of the resource.
         :param ServiceAccountArgs args: The arguments to use to populate this resource's properties.
