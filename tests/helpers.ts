@@ -136,6 +136,26 @@ export function useSimulatorProvider<P extends PimsProviderBase>(
   };
 }
 
+/**
+ * Silences console.warn (the providers' progress lines) in each test of the enclosing block and appends its lines to
+ * `lines` after the test, for a scan at the end. Returns the current test's spy.
+ */
+export function recordWarnings(lines: string[]): () => jest.SpyInstance {
+  let warn: jest.SpyInstance | undefined;
+  beforeEach(() => {
+    warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    lines.push(...(warn?.mock.calls ?? []).map((c: unknown[]) => c.map(String).join(" ")));
+    warn?.mockRestore();
+    warn = undefined;
+  });
+  return () => {
+    if (warn === undefined) throw new Error("recordWarnings: the spy exists only inside tests");
+    return warn;
+  };
+}
+
 /** The rejection of `p`, which must be an instance of `cls` (fails the test when `p` resolves). */
 export async function rejectionOf<T extends Error>(
   p: Promise<unknown>,

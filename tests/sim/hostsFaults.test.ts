@@ -6,7 +6,14 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newProvider } from "../../provider/index";
 import type { PimsSimulator } from "../../simulator";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator, testClient } from "../helpers";
+import {
+  configureRequest,
+  expectNoPlaintextSecrets,
+  simConfig,
+  startSimulator,
+  testClient,
+  recordWarnings,
+} from "../helpers";
 import { jsonOf, PluginUnderTest, revealed, type Json } from "./nativeHarness";
 
 type Kind = "Project" | "ServiceAccount";
@@ -67,7 +74,6 @@ async function pluginHost(sim: PimsSimulator, plugin: PluginUnderTest): Promise<
 const savedEnv = { ...process.env };
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
-let warn: jest.SpyInstance;
 const texts: string[] = [];
 const hosts: Record<string, () => Promise<Host>> = {
   "dynamic provider": () => dynamicHost(sim),
@@ -86,14 +92,8 @@ afterAll(async () => {
   await plugin.stop();
   await sim.stop();
 });
-beforeEach(() => {
-  sim.clearFaults();
-  warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-});
-afterEach(() => {
-  texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" ")));
-  warn.mockRestore();
-});
+beforeEach(() => sim.clearFaults());
+const warnings = recordWarnings(texts);
 
 /** `METHOD <last path segment> STATUS` of every request since the last clearRequests(). */
 const log = (): string[] => sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""} ${r.status}`);
@@ -132,7 +132,7 @@ const CASES: FaultCase[] = [
       expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200", "POST service-accounts 201"]);
       expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([id]);
       expect(sim.issuedSecrets()).toContain(outs.token);
-      expect(warn.mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([
+      expect(warnings().mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([
         expect.stringMatching(/shows no new account named "retried"; create retry 1 of 7 in \S+$/),
       ]);
     },

@@ -12,7 +12,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { sendWarningsToEngine } from "../../provider/native/engineLog";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, rejectionOf, startSimulator } from "../helpers";
+import { expectNoPlaintextSecrets, rejectionOf, startSimulator, recordWarnings } from "../helpers";
 import {
   jsonOf,
   partialState,
@@ -29,7 +29,6 @@ import {
 const savedEnv = { ...process.env };
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
-let warn: jest.SpyInstance;
 const seen: string[] = []; // every answer and message, scanned for plaintext secrets at the end
 
 beforeAll(async () => {
@@ -46,14 +45,8 @@ afterAll(async () => {
   await plugin.stop();
   await sim.stop();
 });
-beforeEach(() => {
-  sim.clearFaults();
-  warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-});
-afterEach(() => {
-  seen.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" ")));
-  warn.mockRestore();
-});
+beforeEach(() => sim.clearFaults());
+const warnings = recordWarnings(seen);
 
 const saInputs = (projectId: string, name: string, extra: Json = {}): Json => ({
   projectId,
@@ -312,7 +305,7 @@ describe("resources", () => {
     expect(sim.appSecrets(projectId, `${projectId}-web`)).toEqual({ DB_PASSWORD: "pw-123-secret" });
     await plugin.delete("AppSecrets", secrets.getId(), revealed(outs));
     await plugin.delete("Project", projectId, jsonOf(project.getProperties()));
-    expect(warn.mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([
+    expect(warnings().mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([
       expect.stringContaining(`AppSecrets of app ${projectId}-web in project ${projectId} was removed from the stack`),
       expect.stringContaining(`project ${projectId} ("yaml-project") was removed from the stack`),
     ]);
@@ -354,7 +347,7 @@ describe("progress and warning lines", () => {
           expect.stringContaining(`project ${project.getId()} ("logged") was removed from the stack`),
         ],
       ]);
-      expect(warn).not.toHaveBeenCalled(); // not on stderr as well
+      expect(warnings()).not.toHaveBeenCalled(); // not on stderr as well
     } finally {
       restore();
       engine.forceShutdown();

@@ -18,6 +18,7 @@ import {
   simConfig,
   startSimulator,
   testClient,
+  recordWarnings,
 } from "../helpers";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../serviceAccountKit";
 
@@ -25,7 +26,6 @@ const POST_SA = /\/service-accounts$/;
 const API_KEYS = /\/api-keys$/;
 const savedEnv = { ...process.env };
 let sim: PimsSimulator;
-let warn: jest.SpyInstance;
 const texts: string[] = [];
 
 beforeAll(async () => {
@@ -38,14 +38,8 @@ afterAll(async () => {
   expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines");
   await sim.stop();
 });
-beforeEach(() => {
-  sim.clearFaults();
-  warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
-});
-afterEach(() => {
-  texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" ")));
-  warn.mockRestore();
-});
+beforeEach(() => sim.clearFaults());
+const warnings = recordWarnings(texts);
 
 async function configured(s: PimsSimulator = sim): Promise<LooseServiceAccountProvider> {
   const p = new ServiceAccountProvider();
@@ -101,8 +95,8 @@ describe("creates that fail", () => {
     expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200", "POST service-accounts 201"]);
     expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]); // one account, the one in the state
     expect(sim.issuedSecrets()).toContain(outs.token);
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0][0])).toMatch(
+    expect(warnings()).toHaveBeenCalledTimes(1);
+    expect(String(warnings().mock.calls[0][0])).toMatch(
       /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: 503, and GET \/v2\/projects\/.*\/api-keys shows no new account named "retried"; create retry 1 of 7 in \d+ms$/,
     );
   });
@@ -127,7 +121,7 @@ describe("creates that fail", () => {
     );
     expect(err.message).toContain(`pims service-accounts list ${project.id}`);
     expect(sim.serviceAccounts(project.id)).toEqual([]);
-    const watching = warn.mock.calls.map((c: unknown[]) => String(c[0]));
+    const watching = warnings().mock.calls.map((c: unknown[]) => String(c[0]));
     expect(watching).toEqual([
       expect.stringMatching(
         /^pulumi-pims: POST \/v2\/projects\/.*\/service-accounts: .*may still create the account; not sent again; watching/,
