@@ -20,10 +20,15 @@ export default tseslint.config(
     },
   },
   {
-    // The resource classes' structural pattern (sdk/inputs.ts): `interface XArgs extends Inputs<XInputs> {}` keeps the
+    // The resource classes' structural pattern (sdk/nodejs/inputs.ts): `interface XArgs extends Inputs<XInputs> {}` keeps the
     // name in docs and errors, and `interface X extends OutputProps<XOutputs> {}` merged with `class X` types the
     // outputs the Resource constructor creates from the props given to super.
-    files: ["sdk/project.ts", "sdk/serviceAccount.ts", "sdk/volumeSize.ts", "sdk/appSecrets.ts"],
+    files: [
+      "sdk/nodejs/project.ts",
+      "sdk/nodejs/serviceAccount.ts",
+      "sdk/nodejs/volumeSize.ts",
+      "sdk/nodejs/appSecrets.ts",
+    ],
     rules: {
       "@typescript-eslint/no-empty-object-type": "off",
       "@typescript-eslint/no-unsafe-declaration-merging": "off",
@@ -31,10 +36,10 @@ export default tseslint.config(
   },
   {
     // Hand-made lines (strings and comments, which Prettier does not wrap) stay within Prettier's printWidth in the
-    // shipped code. sdk/shim.ts is left out: the shim's body is serialized into every resource's state, so its text
+    // shipped code. sdk/nodejs/shim.ts is left out: the shim's body is serialized into every resource's state, so its text
     // (one long error message included) must not change, or every resource would be replaced.
     files: ["provider/**/*.ts", "sdk/**/*.ts", "cli/**/*.ts"],
-    ignores: ["sdk/shim.ts"],
+    ignores: ["sdk/nodejs/shim.ts"],
     rules: { "max-len": ["error", { code: 120, ignoreUrls: true }] },
   },
   {

@@ -87,9 +87,9 @@ export function loadNaive(baseUrl: string, token: string): Naive {
   return mod;
 }
 
-export const loadShim = (): typeof import("../sdk/shim") =>
-  require("pulumi-pims/bin/sdk/shim") as typeof import("../sdk/shim");
-export const loadPims = (): typeof import("../sdk/index") => require("pulumi-pims") as typeof import("../sdk/index");
+export const loadShim = (): typeof import("../sdk/nodejs/shim") =>
+  require("pulumi-pims/bin/sdk/nodejs/shim") as typeof import("../sdk/nodejs/shim");
+export const loadPims = (): typeof import("../sdk/nodejs") => require("pulumi-pims") as typeof import("../sdk/nodejs");
 const loadProviders = (): typeof import("../provider/index") =>
   require("pulumi-pims/bin/provider") as typeof import("../provider/index");
 

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? "{}") as MemoryJob;
   // The compiled package, as a user runs it.
   const { PimsClient } = require("pulumi-pims/bin/provider/client") as { PimsClient: typeof PimsClientType };
-  const { getAppLogs } = require("pulumi-pims/bin/sdk/functions") as typeof import("../sdk/functions");
+  const { getAppLogs } = require("pulumi-pims/bin/sdk/nodejs/functions") as typeof import("../sdk/nodejs/functions");
   const client = new PimsClient({ baseUrl: job.baseUrl, token: job.token });
 
   // warm-up: at least one page, through the same code path, from another app

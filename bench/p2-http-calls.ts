@@ -125,7 +125,7 @@ function sharedRefresh(provider: pulumi.dynamic.ResourceProvider, inputs: Record
 
 /** Starts a new run in the compiled package: each step is an engine operation, a provider process of its own. */
 const newRun = (): unknown =>
-  (require("pulumi-pims/bin/provider/serviceAccountRun") as typeof import("../provider/serviceAccountRun")).newRun();
+  (require("pulumi-pims/bin/provider/serviceAccount/run") as typeof import("../provider/serviceAccount/run")).newRun();
 
 async function countCalls(sim: PimsSimulator, kind: Kind, step: Step): Promise<Row> {
   await step.setup?.();

@@ -157,7 +157,7 @@ async function rawPaging(sim: SimProcess): Promise<number> {
 }
 
 async function timeRow(sim: SimProcess, reps: number): Promise<Row> {
-  const { getAppLogs } = require("pulumi-pims/bin/sdk/functions") as typeof import("../sdk/functions");
+  const { getAppLogs } = require("pulumi-pims/bin/sdk/nodejs/functions") as typeof import("../sdk/nodejs/functions");
   let oursLines = 0;
   let rawLines = 0;
   const ours = async (): Promise<void> => {

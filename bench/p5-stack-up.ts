@@ -26,7 +26,7 @@ import {
   type Row,
 } from "./harness";
 import { PimsSimulator } from "../simulator";
-import type { AppSecretsArgs, ServiceAccountArgs, VolumeSizeArgs } from "../sdk/index";
+import type { AppSecretsArgs, ServiceAccountArgs, VolumeSizeArgs } from "../sdk/nodejs";
 
 type Variant = "ours" | "naive";
 

@@ -1,6 +1,6 @@
 /** `pims api-keys <project>`: a project's API keys, values masked unless --json --show-secrets. */
 import type { Command } from "commander";
-import { getApiKeys } from "../sdk/functions";
+import { getApiKeys } from "../sdk/nodejs/functions";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";
 import { UsageError, maskSecret, table } from "./format";
 

@@ -1,7 +1,7 @@
 /** `pims build-logs <project> <app> <build>`: a build's logs and status; with --follow, until the build finishes. */
 import { Option, type Command } from "commander";
 import { BUILD_FAILURE_STATUSES, BUILD_SUCCESS_STATUSES } from "../provider/client";
-import { getBuildLogs } from "../sdk/functions";
+import { getBuildLogs } from "../sdk/nodejs/functions";
 import {
   EXIT_FAILED,
   EXIT_OK,

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Command } from "commander";
 import { retryLine } from "../provider/client/retry";
 import { resolveCredentials } from "../provider/settings";
-import type { PimsCallOptions } from "../sdk/functions";
+import type { PimsCallOptions } from "../sdk/nodejs/functions";
 
 /** The exit codes of `pims`, once, in order: the commands return them by name, and `--help` prints this table. */
 const EXIT_CODES = [

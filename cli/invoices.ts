@@ -1,6 +1,6 @@
 /** `pims invoices <project>`: a project's invoices, amounts in major units. */
 import type { Command } from "commander";
-import { getInvoices } from "../sdk/functions";
+import { getInvoices } from "../sdk/nodejs/functions";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";
 import { table } from "./format";
 

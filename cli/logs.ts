@@ -6,9 +6,9 @@ import {
   getAppLogs,
   type GetAppLogsArgs,
   type GetAppLogsResult,
-} from "../sdk/functions";
-import { appLogsQueryFor } from "../sdk/functions/appLogs";
-import { clientForCall } from "../sdk/functions/call";
+} from "../sdk/nodejs/functions";
+import { appLogsQueryFor } from "../sdk/nodejs/functions/appLogs";
+import { clientForCall } from "../sdk/nodejs/functions/call";
 import { EXIT_OK, callOptions, interruptSignal, io, printJson, sleep, type Runner } from "./context";
 import { RecentKeys, UsageError, formatLogLine, instantOption, intOption, logKey } from "./format";
 

@@ -1,6 +1,6 @@
 /** `pims runs cancel <project> <app> <run>`: cancel an ongoing run and print the service's message. */
 import type { Command } from "commander";
-import { cancelRun } from "../sdk/functions";
+import { cancelRun } from "../sdk/nodejs/functions";
 import { EXIT_OK, callOptions, io, type Runner } from "./context";
 
 async function cancelCommand(project: string, app: string, run: string, cmd: Command): Promise<number> {

@@ -4,9 +4,9 @@
  */
 import * as fs from "node:fs";
 import type { Command } from "commander";
-import { accountsFromKeys } from "../provider/serviceAccountListing";
-import { getApiKeys } from "../sdk/functions";
-import { clientForCall } from "../sdk/functions/call";
+import { accountsFromKeys } from "../provider/serviceAccount/listing";
+import { getApiKeys } from "../sdk/nodejs/functions";
+import { clientForCall } from "../sdk/nodejs/functions/call";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";
 import { UsageError, table } from "./format";
 

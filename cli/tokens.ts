@@ -7,7 +7,7 @@
  */
 import type { Command } from "commander";
 import { readExpiry } from "../provider/client";
-import { getApiKeys, type ApiKeyResult } from "../sdk/functions";
+import { getApiKeys, type ApiKeyResult } from "../sdk/nodejs/functions";
 import { EXIT_EXPIRING, EXIT_OK, callOptions, io, printJson, type Runner } from "./context";
 import { formatDuration } from "../provider/client/values";
 import { cellText, durationOption, table } from "./format";

@@ -1,6 +1,6 @@
 /**
- * Entry point the serialized shim (sdk/shim.ts) loads inside the dynamic-provider host: `newProvider(kind)` gives the
- * provider of each kind in ./kinds. Each resource's whole lifecycle lives in its own file.
+ * Entry point the serialized shim (sdk/nodejs/shim.ts) loads inside the dynamic-provider host: `newProvider(kind)`
+ * gives the provider of each kind in ./kinds. Each resource's whole lifecycle lives in its own file.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AppSecretsProvider } from "./appSecrets";

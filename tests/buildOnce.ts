@@ -9,7 +9,7 @@ import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
 const SOURCES = ["cli", "sdk", "provider"];
-const MARKER = path.join(ROOT, "bin", "sdk", "index.js");
+const MARKER = path.join(ROOT, "bin", "sdk", "nodejs", "index.js");
 
 function newestMtime(p: string): number {
   const st = fs.statSync(p);

@@ -4,7 +4,7 @@
  * - the HTTP retries of one request (axios-retry, installed here by `installRetry`), bounded by a count;
  * - the request scheduler (./scheduler), which repeats a request refused with 429 in its place in the queue, bounded by
  *   time (`rateLimitVerdict`);
- * - a create whose outcome is unknown (provider/serviceAccountCreate.ts), which looks at the service before it may
+ * - a create whose outcome is unknown (provider/serviceAccount/create.ts), which looks at the service before it may
  *   repeat (`createFailureKind`).
  *
  * What a failure proves, by its {@link AttemptOutcome}:
@@ -24,7 +24,7 @@ import { formatDuration } from "./values";
 
 /**
  * Every number of the retry policy, written once: the client (./client, `installRetry` below), the creates of
- * provider/serviceAccountCreate.ts and the settings table (provider/settings.ts, which documents the ones a user can
+ * provider/serviceAccount/create.ts and the settings table (provider/settings.ts, which documents the ones a user can
  * change) read them here.
  */
 export const RETRY_DEFAULTS = {

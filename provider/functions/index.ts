@@ -1,6 +1,6 @@
 /**
- * The five functions as both hosts run them: the SDK's `getX` / `getXOutput` (sdk/functions, in the program process)
- * and the plugin's Invoke (`pims:index:<name>`). Each takes its arguments and where its client comes from.
+ * The five functions as both hosts run them: the SDK's `getX` / `getXOutput` (sdk/nodejs/functions, in the program
+ * process) and the plugin's Invoke (`pims:index:<name>`). Each takes its arguments and where its client comes from.
  */
 import type { ClientSource } from "./args";
 import { listApiKeys } from "./apiKeys";

@@ -6,7 +6,7 @@
  */
 import { RESOURCE_KINDS, type ResourceKind } from "../kinds";
 import { SERVICE_ACCOUNT_SECRET_OUTPUTS } from "../serviceAccount";
-import { SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS } from "../serviceAccountRotation";
+import { SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS } from "../serviceAccount/rotation";
 
 /** The package name of the plugin's type tokens. */
 export const PACKAGE = "pims";

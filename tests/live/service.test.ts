@@ -13,7 +13,7 @@ import {
   getBuildLogs,
   getInvoices,
   type PimsCallOptions,
-} from "../../sdk/functions";
+} from "../../sdk/nodejs/functions";
 import { randomSecret } from "../../scripts/engine";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, finding, liveClient, Seen } from "./kit";
 import { requireLiveSettings } from "./settings";

@@ -2,7 +2,7 @@
  * getApiKeys and getInvoices (and their Output forms) against the simulator: what they return, retries.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { getApiKeys, getApiKeysOutput, getInvoices, getInvoicesOutput } from "../../sdk/functions";
+import { getApiKeys, getApiKeysOutput, getInvoices, getInvoicesOutput } from "../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../simulator";
 import { useFunctionsSuite, valueOf } from "./functionsHarness";
 

@@ -3,7 +3,7 @@
  * limits, argument checks before any request.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "../../sdk/functions";
+import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../simulator";
 import { rejection, useFunctionsSuite, valueOf } from "./functionsHarness";
 

@@ -2,7 +2,7 @@
  * getBuildLogs and cancelRun against the simulator: status predicates, the service's refusals.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { cancelRun, getBuildLogs, getBuildLogsOutput } from "../../sdk/functions";
+import { cancelRun, getBuildLogs, getBuildLogsOutput } from "../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../simulator";
 import { rejection, useFunctionsSuite, valueOf } from "./functionsHarness";
 

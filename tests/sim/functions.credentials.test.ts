@@ -3,7 +3,14 @@
  * config, environment, missing credentials.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { cancelRun, getApiKeys, getApiKeysOutput, getAppLogs, getBuildLogs, getInvoices } from "../../sdk/functions";
+import {
+  cancelRun,
+  getApiKeys,
+  getApiKeysOutput,
+  getAppLogs,
+  getBuildLogs,
+  getInvoices,
+} from "../../sdk/nodejs/functions";
 import { MissingCredentialsError } from "../../provider/configErrors";
 import { processScheduler } from "../../provider/client/scheduler";
 import { expectNoPlaintextSecrets } from "../helpers";

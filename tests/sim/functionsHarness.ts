@@ -3,7 +3,7 @@
  * or stack config leaking in from outside (restored afterwards), and small Output/rejection helpers.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { PimsCallOptions } from "../../sdk/functions";
+import type { PimsCallOptions } from "../../sdk/nodejs/functions";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
 import { startSimulator } from "../helpers";
 

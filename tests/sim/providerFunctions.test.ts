@@ -16,7 +16,7 @@ import {
   getInvoicesOutput,
   Provider,
   ServiceAccount,
-} from "../../sdk";
+} from "../../sdk/nodejs";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { PimsSimulator } from "../../simulator";
 import { captureRegistrations, rejectionOf, startSimulator } from "../helpers";

@@ -8,7 +8,7 @@
  * nobody holds after create, replace and delete.
  */
 import { ServerError, TimeoutError, ValidationError } from "../../provider/client";
-import { UncertainCreateError } from "../../provider/serviceAccountCreate";
+import { UncertainCreateError } from "../../provider/serviceAccount/create";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../simulator";
 import {

@@ -57,7 +57,7 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
     sim.clearRequests();
     await p.delete(id, outs);
     expect(log()).toEqual([
-      `GET /v2/projects/${project.id}/api-keys 200`, // accounts no state holds (provider/serviceAccountAudit.ts)
+      `GET /v2/projects/${project.id}/api-keys 200`, // accounts no state holds (provider/serviceAccount/audit.ts)
       `DELETE /v2/projects/${project.id}/service-accounts/${id} ${profile === "quirky" ? 204 : 200}`,
     ]);
     expect(sim.serviceAccounts(project.id)).toEqual([]);

@@ -7,7 +7,7 @@ import { AuthError, PimsClient, ValidationError } from "../../provider/client";
 import { UNKNOWN } from "../../provider/checks";
 import { MissingCredentialsError } from "../../provider/configErrors";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
-import { newRun } from "../../provider/serviceAccountRun";
+import { newRun } from "../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../simulator";
 import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";
 import { isPlainJson, loose, withoutToken, type LooseServiceAccountProvider, type Props } from "../serviceAccountKit";

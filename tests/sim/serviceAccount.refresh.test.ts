@@ -14,7 +14,7 @@
  * - concurrent refreshes share one listing per project.
  * Every line and error is scanned for secrets at the end.
  */
-import { newRun } from "../../provider/serviceAccountRun";
+import { newRun } from "../../provider/serviceAccount/run";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
 import { configureRequest, expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../helpers";
 import { inputsFor, loose, type Props } from "../serviceAccountKit";

@@ -6,7 +6,7 @@
  * DELETE of the old previous account, finished by the next update. Every error and log line is scanned for secrets.
  */
 import { AuthError } from "../../provider/client";
-import { newRun } from "../../provider/serviceAccountRun";
+import { newRun } from "../../provider/serviceAccount/run";
 import { ROTATION_REASON, ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
 import { expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../helpers";
 import { inputsFor, isPlainJson, loose, type LooseServiceAccountProvider, type Props } from "../serviceAccountKit";

@@ -9,7 +9,7 @@
 import { TimeoutError } from "../../provider/client";
 import { ProjectProvider } from "../../provider/project";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
-import { UncertainCreateError } from "../../provider/serviceAccountCreate";
+import { UncertainCreateError } from "../../provider/serviceAccount/create";
 import type { PimsSimulator } from "../../simulator";
 import { waitFor } from "./cliHarness";
 import {

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../provider/kinds";
-import { providerShim, type ResourceKind } from "../../sdk/shim";
+import { providerShim, type ResourceKind } from "../../sdk/nodejs/shim";
 import { configureRequest, simConfig, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
-import { AppSecrets } from "../../sdk/appSecrets";
+import { AppSecrets } from "../../sdk/nodejs/appSecrets";
 import { captureRegistrations, expectNoPlaintextSecrets, outputValue } from "../helpers";
 
 type Loose = Record<string, unknown>;

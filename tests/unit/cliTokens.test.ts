@@ -2,7 +2,7 @@
  * `pims tokens` ordering and time-left text (no network): what the simulator cannot send, e.g. an unreadable expiry.
  */
 import { timeLeft, tokenViews } from "../../cli/tokens";
-import type { ApiKeyResult } from "../../sdk/functions";
+import type { ApiKeyResult } from "../../sdk/nodejs/functions";
 
 const NOW = Date.UTC(2025, 0, 1, 12);
 const key = (name: string, expiresAt: string, principalId?: string): ApiKeyResult => ({

@@ -1,5 +1,5 @@
 /** Invoice amounts: ISO 4217 minor-unit digits and the conversion to major units (no network). */
-import { currencyDigits, toMajorUnits } from "../../sdk/functions";
+import { currencyDigits, toMajorUnits } from "../../sdk/nodejs/functions";
 
 describe("currency arithmetic", () => {
   it("currency helpers", () => {

@@ -14,7 +14,7 @@ import {
   type GetAppLogsArgs,
   type GetAppLogsOutputArgs,
   type GetBuildLogsOutputArgs,
-} from "../../sdk/functions";
+} from "../../sdk/nodejs/functions";
 import { ArgumentError, PimsError } from "../../provider/client";
 import { rejectionOf } from "../helpers";
 

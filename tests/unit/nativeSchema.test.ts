@@ -26,9 +26,9 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 
 const SOURCES = [
   "provider/project.ts",
-  "provider/serviceAccount.ts",
-  "provider/serviceAccountChecks.ts",
-  "provider/serviceAccountRotation.ts",
+  "provider/serviceAccount/index.ts",
+  "provider/serviceAccount/checks.ts",
+  "provider/serviceAccount/rotation.ts",
   "provider/volumeSize.ts",
   "provider/appSecrets.ts",
   "provider/client/types.ts",
@@ -37,7 +37,7 @@ const SOURCES = [
   "provider/functions/appLogs.ts",
   "provider/functions/buildLogs.ts",
   "provider/functions/runs.ts",
-  "sdk/providerResource.ts",
+  "sdk/nodejs/providerResource.ts",
 ];
 
 /** Every interface of SOURCES: its members' TSDoc (whitespace collapsed) and the interfaces it extends. */

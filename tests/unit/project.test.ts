@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
-import { Project } from "../../sdk/project";
+import { Project } from "../../sdk/nodejs/project";
 import { captureRegistrations, outputValue } from "../helpers";
 
 type Loose = Record<string, unknown>;

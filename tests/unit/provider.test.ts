@@ -4,7 +4,7 @@
  * functions given a provider that is not a `pims.Provider` fail before any request.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AppSecrets, getInvoices, Provider, ProviderArgumentError, ServiceAccount, VolumeSize } from "../../sdk";
+import { AppSecrets, getInvoices, Provider, ProviderArgumentError, ServiceAccount, VolumeSize } from "../../sdk/nodejs";
 import { ArgumentError } from "../../provider/client";
 import { BASE_URL_RULE } from "../../provider/client/baseUrl";
 import { captureRegistrations, expectNoPlaintextSecrets, outputValue, rejectionOf } from "../helpers";

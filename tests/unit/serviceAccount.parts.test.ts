@@ -16,12 +16,12 @@ import {
   ValidationError,
   type ApiKey,
 } from "../../provider/client";
-import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccountListing";
+import { accountsFromKeys, orphanCandidates } from "../../provider/serviceAccount/listing";
 import { createFailureKind } from "../../provider/client/retry";
 import { parseList as parseGoneProjects } from "../../provider/client/values";
-import { UncertainCreateError } from "../../provider/serviceAccountCreate";
-import { ServiceAccount } from "../../sdk/serviceAccount";
-import { providerShim } from "../../sdk/shim";
+import { UncertainCreateError } from "../../provider/serviceAccount/create";
+import { ServiceAccount } from "../../sdk/nodejs/serviceAccount";
+import { providerShim } from "../../sdk/nodejs/shim";
 import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { captureRegistrations, configureRequest, outputValue } from "../helpers";
 

@@ -1,11 +1,11 @@
 /**
- * The refresh rule and the orphan notice as plain functions (provider/serviceAccountRefresh.ts,
- * provider/serviceAccountAudit.ts), on listings built here: which accounts count as gone, when a token is asked,
+ * The refresh rule and the orphan notice as plain functions (provider/serviceAccount/refresh.ts,
+ * provider/serviceAccount/audit.ts), on listings built here: which accounts count as gone, when a token is asked,
  * what a blind listing keeps, and what the notice names. No network: the probe is a function that records its calls.
  */
-import { auditLine, orphanNotice } from "../../provider/serviceAccountAudit";
-import { refreshAccounts, type ProbeResult, type RefreshContext } from "../../provider/serviceAccountRefresh";
-import { RunMemory } from "../../provider/serviceAccountRun";
+import { auditLine, orphanNotice } from "../../provider/serviceAccount/audit";
+import { refreshAccounts, type ProbeResult, type RefreshContext } from "../../provider/serviceAccount/refresh";
+import { RunMemory } from "../../provider/serviceAccount/run";
 import type { ApiKey } from "../../provider/client";
 
 const NOW = Date.parse("2026-01-01T12:00:00Z");

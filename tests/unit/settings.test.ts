@@ -20,7 +20,7 @@ import {
   SETTINGS,
   type SettingName,
 } from "../../provider/settings";
-import { Provider, ProviderArgumentError } from "../../sdk";
+import { Provider, ProviderArgumentError } from "../../sdk/nodejs";
 import { captureRegistrations, configureRequest, outputValue } from "../helpers";
 
 const TOKEN = "pims_sa_settings_unit_token_4c1e";

@@ -1,12 +1,12 @@
 /**
  * The `__provider` text Pulumi stores in every resource's state (what dynamic.Resource serializes: the shim object
- * of sdk/shim.ts): small, naming the installed package it loads, and holding no credential even when one is in the
- * environment at serialization time. The path the dynamic-provider host takes with that text is in
+ * of sdk/nodejs/shim.ts): small, naming the installed package it loads, and holding no credential even when one is in
+ * the environment at serialization time. The path the dynamic-provider host takes with that text is in
  * tests/sim/shim.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../provider/kinds";
-import { providerShim, type ResourceKind } from "../../sdk/shim";
+import { providerShim, type ResourceKind } from "../../sdk/nodejs/shim";
 import { newProvider } from "../../provider/index";
 import { configureRequest, expectNoPlaintextSecrets } from "../helpers";
 

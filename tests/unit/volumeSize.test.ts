@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
-import { VolumeSize } from "../../sdk/volumeSize";
+import { VolumeSize } from "../../sdk/nodejs/volumeSize";
 import { captureRegistrations, outputValue } from "../helpers";
 
 type Loose = Record<string, unknown>;

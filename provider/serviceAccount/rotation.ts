@@ -4,12 +4,12 @@
  * retired (deleted, or kept in `retiredServiceAccountIds` until a delete succeeds). No call: the lifecycle
  * (./serviceAccount) creates and deletes the accounts this module plans.
  */
-import { readExpiry } from "./client";
-import { progressLine } from "./client/retry";
-import { isUnknown } from "./checks";
-import { normalized, type ServiceAccountInputs } from "./serviceAccountChecks";
-import { currentGone } from "./serviceAccountRefresh";
-import { changedKeys, clean } from "./state";
+import { readExpiry } from "../client";
+import { progressLine } from "../client/retry";
+import { isUnknown } from "../checks";
+import { normalized, type ServiceAccountInputs } from "./checks";
+import { currentGone } from "./refresh";
+import { changedKeys, clean } from "../state";
 
 /** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
 export interface ServiceAccountOutputs extends ServiceAccountInputs {
@@ -149,7 +149,7 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
 
 /**
  * Why a new account is needed: the changed inputs the service receives, then the window when it is reached, then
- * `serviceAccountId` when a refresh found the current account deleted outside the stack (./serviceAccountRefresh).
+ * `serviceAccountId` when a refresh found the current account deleted outside the stack (./refresh).
  */
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
   const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);

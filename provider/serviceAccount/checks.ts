@@ -4,9 +4,9 @@
  * without a call; `create` runs them again before it spends a request. The lifecycle is in ./serviceAccount.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { quote } from "./client/values";
-import { charLength, Failures, isUnknown } from "./checks";
-import { clean } from "./state";
+import { quote } from "../client/values";
+import { charLength, Failures, isUnknown } from "../checks";
+import { clean } from "../state";
 
 /** What the program declares (after `check`: also what diff, create and update receive). */
 export interface ServiceAccountInputs {

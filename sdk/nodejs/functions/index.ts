@@ -16,7 +16,7 @@ export type {
   GetApiKeysOutputResult,
   GetApiKeysResult,
 } from "./apiKeys";
-export { currencyDigits, toMajorUnits } from "../../provider/functions/currency";
+export { currencyDigits, toMajorUnits } from "../../../provider/functions/currency";
 export { getInvoices, getInvoicesOutput } from "./invoices";
 export type { GetInvoicesArgs, GetInvoicesOutputArgs, GetInvoicesResult, InvoiceResult } from "./invoices";
 export { DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "./appLogs";

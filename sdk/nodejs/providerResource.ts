@@ -9,8 +9,8 @@
  * {@link Provider.callSettings}).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PimsConfigurationError } from "../provider/configErrors";
-import { parseSetting, plainHttpProblem, programConfig, settingProblem } from "../provider/settings";
+import { PimsConfigurationError } from "../../provider/configErrors";
+import { parseSetting, plainHttpProblem, programConfig, settingProblem } from "../../provider/settings";
 
 /** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
 export interface ProviderArgs {

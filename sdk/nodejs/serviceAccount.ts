@@ -4,7 +4,7 @@ import {
   SERVICE_ACCOUNT_SECRET_OUTPUTS,
   type ServiceAccountInputs,
   type ServiceAccountOutputs,
-} from "../provider/serviceAccount";
+} from "../../provider/serviceAccount";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 

@@ -4,7 +4,7 @@
  * (GET /v2/projects/{project_id}/api-keys), so that listing is the only way to see which accounts exist. Used by the
  * ServiceAccount provider (orphans after a failed create, a 404 on delete) and by `pims service-accounts list`.
  */
-import type { ApiKey } from "./client";
+import type { ApiKey } from "../client";
 
 /** A live service account as its API key shows it (never the key value). */
 export interface AccountSeen {

@@ -11,20 +11,20 @@
  * - `rotateBeforeExpiry` is a local policy the service never sees: changing it alone is an update with no call;
  * - the tokens are carried unchanged through `update` and `read`; import is refused.
  * This file is the lifecycle (check, diff, create, read, update, delete, in that order). The inputs and their rules:
- * ./serviceAccountChecks. The window, the overlap and the previous and retired accounts: ./serviceAccountRotation.
- * Failed creates: ./serviceAccountCreate. Deletes and their 404s: ./serviceAccountDelete. Refresh (accounts deleted
- * outside the stack): ./serviceAccountRefresh. Accounts no state holds (interrupted runs): ./serviceAccountAudit.
+ * ./checks. The window, the overlap and the previous and retired accounts: ./rotation.
+ * Failed creates: ./create. Deletes and their 404s: ./delete. Refresh (accounts deleted
+ * outside the stack): ./refresh. Accounts no state holds (interrupted runs): ./audit.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RETRY_DEFAULTS } from "./client/retry";
-import { progress, PimsProviderBase } from "./providerBase";
-import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./serviceAccountCreate";
-import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./serviceAccountChecks";
-import { deleteAccount } from "./serviceAccountDelete";
-import { auditLine } from "./serviceAccountAudit";
-import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./serviceAccountRefresh";
-import { heldIds, type ListingResult, runMemory } from "./serviceAccountRun";
-import { clientFor, resolveCredentials } from "./settings";
+import { RETRY_DEFAULTS } from "../client/retry";
+import { progress, PimsProviderBase } from "../providerBase";
+import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./create";
+import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./checks";
+import { deleteAccount } from "./delete";
+import { auditLine } from "./audit";
+import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
+import { heldIds, type ListingResult, runMemory } from "./run";
+import { clientFor, resolveCredentials } from "../settings";
 import {
   afterUpdate,
   needsUpdate,
@@ -36,17 +36,17 @@ import {
   type Account,
   type FailedDelete,
   type ServiceAccountOutputs,
-} from "./serviceAccountRotation";
+} from "./rotation";
 
-export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./serviceAccountChecks";
-export type { ServiceAccountInputs } from "./serviceAccountChecks";
+export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
+export type { ServiceAccountInputs } from "./checks";
 export {
   NEVER,
   ROTATION_REASON,
   SERVICE_ACCOUNT_OUTPUT_KEYS,
   SERVICE_ACCOUNT_SECRET_OUTPUTS,
   type ServiceAccountOutputs,
-} from "./serviceAccountRotation";
+} from "./rotation";
 
 /**
  * An update that created an account (whose token must not be lost) but could not finish: the engine stores
@@ -105,7 +105,7 @@ export class ServiceAccountProvider
   }
 
   // ---- create ----
-  /** Creates the account (./serviceAccountCreate: nothing left live that nobody holds); the id is the account id. */
+  /** Creates the account (./create: nothing left live that nobody holds); the id is the account id. */
   async create(inputs: ServiceAccountInputs): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const failures = validate(inputs);
     if (failures.length > 0) throw invalidInputs(failures);
@@ -116,10 +116,10 @@ export class ServiceAccountProvider
 
   // ---- read ----
   /**
-   * Refresh: the run's listing of the project decides (./serviceAccountRefresh): accounts it still shows keep their
+   * Refresh: the run's listing of the project decides (./refresh): accounts it still shows keep their
    * stored outputs exactly, tokens included; accounts it positively no longer shows are dropped (a gone current account
    * takes the resource out of the state); anything uncertain is kept, with why. Also names accounts no state holds
-   * (./serviceAccountAudit). Import is refused: the service returns a token only when it creates the account.
+   * (./audit). Import is refused: the service returns a token only when it creates the account.
    */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
     if (props && typeof props.projectId === "string" && typeof props.token === "string") {
@@ -191,7 +191,7 @@ export class ServiceAccountProvider
   // ---- delete ----
   /**
    * DELETE .../service-accounts/{id} of every account the resource holds, oldest first: retired ones, the previous one,
-   * the current one. A 404 counts only once the service confirms it (./serviceAccountDelete). When one fails, the
+   * the current one. A 404 counts only once the service confirms it (./delete). When one fails, the
    * resource stays in the state with every account (those deleted are confirmed gone on the next try).
    */
   async delete(id: string, props: ServiceAccountOutputs): Promise<void> {
@@ -226,7 +226,7 @@ export class ServiceAccountProvider
     return failed;
   }
 
-  /** The run's one listing of the project (./serviceAccountRun), shared by every resource; never throws. */
+  /** The run's one listing of the project (./run), shared by every resource; never throws. */
   private async look(projectId: string): Promise<ListingResult> {
     try {
       const clock = serviceClock();
@@ -237,7 +237,7 @@ export class ServiceAccountProvider
     }
   }
 
-  /** Names the accounts with these names (once each) that no state of the run holds (./serviceAccountAudit). */
+  /** Names the accounts with these names (once each) that no state of the run holds (./audit). */
   private audit(projectId: string, names: unknown[], listing: ListingResult): void {
     for (const name of new Set(names.filter((n): n is string => typeof n === "string"))) {
       const line = auditLine(projectId, name, listing, runMemory().heldIn(projectId));

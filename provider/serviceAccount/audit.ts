@@ -2,14 +2,14 @@
  * The orphan notice. A `pulumi up` killed while POST /v2/projects/{project_id}/service-accounts is in flight leaves an
  * account the service created and no state holds: its one-time token was in the answer nobody received, so it cannot
  * be recovered, and the retried create makes a new account. When pulumi-pims next refreshes, rotates, replaces or
- * deletes a ServiceAccount, it looks at the run's listing of the project (./serviceAccountRun) and names every live
+ * deletes a ServiceAccount, it looks at the run's listing of the project (./run) and names every live
  * account with the resource's name that no state of this run holds, with its id, creation time and the command that
  * deletes it, as a warning on that resource: the run goes on. It never deletes or adopts such an account: another
  * stack (or a provider instance of this stack with other credentials) may manage an account with the same name.
  */
-import { NotFoundError } from "./client";
-import { accountsFromKeys, type AccountSeen } from "./serviceAccountListing";
-import type { ListingResult } from "./serviceAccountRun";
+import { NotFoundError } from "../client";
+import { accountsFromKeys, type AccountSeen } from "./listing";
+import type { ListingResult } from "./run";
 
 /** Most accounts named one by one in a notice (the rest are counted, with the command that lists them). */
 const MAX_SHOWN = 10;

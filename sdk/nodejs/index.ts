@@ -27,9 +27,9 @@ export {
   isPimsError,
   BUILD_TERMINAL_STATUSES,
   retryLine,
-} from "../provider/client";
-export { MissingCredentialsError } from "../provider/configErrors";
-export type { CredentialsAudience, CredentialsOptions } from "../provider/configErrors";
+} from "../../provider/client";
+export { MissingCredentialsError } from "../../provider/configErrors";
+export type { CredentialsAudience, CredentialsOptions } from "../../provider/configErrors";
 export type {
   ClientOptions,
   PimsErrorInit,
@@ -38,7 +38,7 @@ export type {
   Shape,
   WireRecord,
   WireSink,
-} from "../provider/client";
+} from "../../provider/client";
 export type { InputOf, Inputs, OutputProps } from "./inputs";
 export type {
   ApiKey,
@@ -58,4 +58,4 @@ export type {
   LogStream,
   ServiceAccountToken,
   ServiceAccount as ServiceAccountRecord,
-} from "../provider/client/types";
+} from "../../provider/client/types";

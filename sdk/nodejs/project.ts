@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { PROJECT_OUTPUT_KEYS, type ProjectInputs, type ProjectOutputs } from "../provider/project";
+import { PROJECT_OUTPUT_KEYS, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 

@@ -10,10 +10,10 @@
  *   previous and retired accounts) and the accounts this process created: none of them is ever named an orphan.
  *
  * A listing is a snapshot: it cannot show what was created after it (held here anyway, see above), and it cannot
- * confirm a delete sent after it (./serviceAccountDelete confirms each 404 with a listing of its own).
+ * confirm a delete sent after it (./delete confirms each 404 with a listing of its own).
  */
 import * as crypto from "node:crypto";
-import type { ApiKey, PimsClient } from "./client";
+import type { ApiKey, PimsClient } from "../client";
 
 /** A listing as the run took it: the keys, and when (the service's clock, from its `Date` header when it sent one). */
 export interface Listing {

@@ -3,9 +3,10 @@
  * a resource's `Args` are its provider inputs with every member a `pulumi.Input`, and its class's output
  * properties are its provider outputs as `pulumi.Output`s.
  *
- * The pattern every resource follows. Model a new one on VolumeSize (`provider/volumeSize.ts`, `sdk/volumeSize.ts`: the
- * smallest with the whole lifecycle, an in-place update included) or, for secret outputs and several accounts per
- * resource, on ServiceAccount; Project is replace-only (the service cannot rename or delete one) and has no update:
+ * The pattern every resource follows. Model a new one on VolumeSize (`provider/volumeSize.ts`,
+ * `sdk/nodejs/volumeSize.ts`: the smallest with the whole lifecycle, an in-place update included) or, for secret
+ * outputs and several accounts per resource, on ServiceAccount; Project is replace-only (the service cannot rename or
+ * delete one) and has no update:
  * - `provider/<resource>.ts` declares and documents `XInputs` and `XOutputs` (outputs extend inputs: every input is
  *   copied into the state so `diff` can compare it), and exports the list of output keys, taken from an object
  *   literal typed `Record<keyof XOutputs, true>` so the compiler rejects a missing or unknown key:

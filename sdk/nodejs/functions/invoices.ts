@@ -1,7 +1,7 @@
 /** Invoices of a project: `GET /v2/projects/{project_id}/invoices`, with amounts in major units. */
 import type * as pulumi from "@pulumi/pulumi";
-import * as core from "../../provider/functions/invoices";
-import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../../provider/functions/invoices";
+import * as core from "../../../provider/functions/invoices";
+import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../../../provider/functions/invoices";
 import type { Inputs } from "../inputs";
 import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 

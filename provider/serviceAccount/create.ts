@@ -2,7 +2,7 @@
  * Creating a service account without leaving one live that nobody holds (POST
  * /v2/projects/{project_id}/service-accounts). The token is returned only in the creation answer, so an account whose
  * answer was lost is an orphan: nobody can use it, and only its id can be found again (through the project's API-key
- * listing, ./serviceAccountListing). What a failed attempt proves decides what happens next (provider/client/retry.ts):
+ * listing, ./listing). What a failed attempt proves decides what happens next (provider/client/retry.ts):
  *
  * - answered (a 5xx, or a 2xx whose body cannot be read): the service has finished with the request, so one look at
  *   GET /v2/projects/{project_id}/api-keys tells whether it created the account. An account with this name created
@@ -23,10 +23,10 @@ import {
   type ServiceAccount,
   type ServiceAccountToken,
   UnreadableTokenError,
-} from "./client";
-import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "./client/retry";
-import { formatDuration } from "./client/values";
-import { orphanCandidates, type OrphanCandidate } from "./serviceAccountListing";
+} from "../client";
+import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "../client/retry";
+import { formatDuration } from "../client/values";
+import { orphanCandidates, type OrphanCandidate } from "./listing";
 
 /** Repeats of a create after an answered failure that the listing shows created nothing (client/retry.ts). */
 export const CREATE_RETRIES = RETRY_DEFAULTS.createRetries;

@@ -1,7 +1,7 @@
 /**
  * Refresh of a ServiceAccount. The service cannot read one account, but every live account shows in the project's
  * API-key listing (GET /v2/projects/{project_id}/api-keys), taken once per project for the whole run
- * (./serviceAccountRun). The rules, each from a real provider's bug (a refresh that took a live token for deleted
+ * (./run). The rules, each from a real provider's bug (a refresh that took a live token for deleted
  * made a second one; one that cleared the token broke every consumer; a credential that lost its permissions made
  * every resource look gone):
  *
@@ -18,9 +18,9 @@
  *   the resource stays, holding it, and the current account is marked retired, which makes the next `pulumi up`
  *   create a new current account (./serviceAccount diff) and delete nothing live.
  */
-import { accountsFromKeys } from "./serviceAccountListing";
-import type { ListingResult, RunMemory } from "./serviceAccountRun";
-import { AuthError, NotFoundError, type PimsClient } from "./client";
+import { accountsFromKeys } from "./listing";
+import type { ListingResult, RunMemory } from "./run";
+import { AuthError, NotFoundError, type PimsClient } from "../client";
 
 /** How long after its creation an account the listing does not show is still taken for a lagging listing. */
 export const DEFAULT_LISTING_LAG_MS = 120_000;

@@ -1,11 +1,11 @@
 /** App logs: `GET /v2/projects/{project_id}/apps/{app_id}/logs`, read page by page up to a limit. */
 import type * as pulumi from "@pulumi/pulumi";
-import * as core from "../../provider/functions/appLogs";
-import type { GetAppLogsArgs, GetAppLogsResult } from "../../provider/functions/appLogs";
+import * as core from "../../../provider/functions/appLogs";
+import type { GetAppLogsArgs, GetAppLogsResult } from "../../../provider/functions/appLogs";
 import type { Inputs } from "../inputs";
 import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
-export { appLogsQueryFor, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from "../../provider/functions/appLogs";
+export { appLogsQueryFor, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from "../../../provider/functions/appLogs";
 export type { GetAppLogsArgs, GetAppLogsResult };
 
 /** Arguments of {@link getAppLogsOutput}: {@link GetAppLogsArgs} as Inputs (`before`/`after` may be Dates here too). */

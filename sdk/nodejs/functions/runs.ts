@@ -1,6 +1,6 @@
 /** Run cancellation: `DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`, an action rather than a read. */
-import * as core from "../../provider/functions/runs";
-import type { CancelRunArgs, CancelRunResult } from "../../provider/functions/runs";
+import * as core from "../../../provider/functions/runs";
+import type { CancelRunArgs, CancelRunResult } from "../../../provider/functions/runs";
 import { clientForProviderCall, type PimsCallOptions } from "./call";
 
 export type { CancelRunArgs, CancelRunResult };

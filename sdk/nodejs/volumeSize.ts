@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { VOLUME_SIZE_OUTPUT_KEYS, type VolumeSizeInputs, type VolumeSizeOutputs } from "../provider/volumeSize";
+import { VOLUME_SIZE_OUTPUT_KEYS, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 

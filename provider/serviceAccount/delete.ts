@@ -3,8 +3,8 @@
  * /v2/projects/{project_id}/service-accounts/{service_account_id}, where a 404 counts as "already deleted" only once
  * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi.
  */
-import { type ApiKey, NotFoundError, type PimsClient } from "./client";
-import { accountsFromKeys } from "./serviceAccountListing";
+import { type ApiKey, NotFoundError, type PimsClient } from "../client";
+import { accountsFromKeys } from "./listing";
 
 /** Deletes the account; a 404 is accepted only when {@link confirmAccountGone} confirms it. */
 export async function deleteAccount(

@@ -8,7 +8,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- the shim require()s the installed package at call time */
 import type * as pulumi from "@pulumi/pulumi";
 
-import type { ResourceKind } from "../provider/kinds";
+import type { ResourceKind } from "../../provider/kinds";
 
 export type { ResourceKind };
 

@@ -5,7 +5,7 @@ import {
   type ApiKeyInfo,
   type GetApiKeysArgs,
   type GetApiKeysOutputResult,
-} from "../../provider/functions/apiKeys";
+} from "../../../provider/functions/apiKeys";
 import type { Inputs } from "../inputs";
 import { clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
 

@@ -4,7 +4,7 @@ import {
   APP_SECRETS_SECRET_OUTPUTS,
   type AppSecretsInputs,
   type AppSecretsOutputs,
-} from "../provider/appSecrets";
+} from "../../provider/appSecrets";
 import { resourceProps, type Inputs, type OutputProps } from "./inputs";
 import { providerShim } from "./shim";
 

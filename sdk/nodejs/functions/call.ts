@@ -11,9 +11,9 @@
  * pass credentials explicitly start quickly.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../provider/client";
-import { clientFor, programConfig } from "../../provider/settings";
-import { PimsConfigurationError } from "../../provider/configErrors";
+import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../../provider/client";
+import { clientFor, programConfig } from "../../../provider/settings";
+import { PimsConfigurationError } from "../../../provider/configErrors";
 import type { Provider, ProviderCallSettings } from "../providerResource";
 
 /**
@@ -134,7 +134,7 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-export { badArgument, requireId } from "../../provider/functions/args";
+export { badArgument, requireId } from "../../../provider/functions/args";
 
 /**
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or

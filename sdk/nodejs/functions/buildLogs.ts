@@ -1,11 +1,11 @@
 /** Build logs and status: `GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`. */
 import type * as pulumi from "@pulumi/pulumi";
-import * as core from "../../provider/functions/buildLogs";
-import type { GetBuildLogsArgs, GetBuildLogsResult } from "../../provider/functions/buildLogs";
+import * as core from "../../../provider/functions/buildLogs";
+import type { GetBuildLogsArgs, GetBuildLogsResult } from "../../../provider/functions/buildLogs";
 import type { Inputs } from "../inputs";
 import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
-export { BUILD_SUCCESS_STATUSES, isBuildFinished, isBuildSuccessful } from "../../provider/functions/buildLogs";
+export { BUILD_SUCCESS_STATUSES, isBuildFinished, isBuildSuccessful } from "../../../provider/functions/buildLogs";
 export type { GetBuildLogsArgs, GetBuildLogsResult };
 
 /** Arguments of {@link getBuildLogsOutput}: {@link GetBuildLogsArgs} as Inputs. */
