@@ -3,6 +3,8 @@
 // github.com/pulumi/pulumi/pkg/v3/codegen at the engine's version. `npm run gen-sdk` runs it (scripts/gen-sdk/run).
 //
 // Usage: gen-sdk -schema provider/schema.json -version 0.3.0 -python sdk/python -go sdk/go
+//
+//	gen-sdk -schema provider/schema.json -program DIR -program-out OUT (./program.go: a PCL program in each language)
 package main
 
 import (
@@ -28,21 +30,30 @@ func main() {
 	pulumiSDK := flag.String("pulumi-sdk", "", "the github.com/pulumi/pulumi/sdk/v3 version the Go SDK requires")
 	pyOut := flag.String("python", "", "directory for the Python SDK (emptied first)")
 	goOut := flag.String("go", "", "directory for the Go SDK (emptied first)")
+	programDir := flag.String("program", "", "a directory of PCL (*.pp and Pulumi.yaml) to write in each language")
+	programOut := flag.String("program-out", "", "where -program writes nodejs/, python/ and go/")
 	flag.Parse()
-	if err := run(*schemaPath, *version, *pulumiSDK, *pyOut, *goOut); err != nil {
+	var err error
+	if *programDir != "" {
+		err = runProgram(*schemaPath, *version, *programDir, *programOut)
+	} else {
+		err = run(*schemaPath, *version, *pulumiSDK, *pyOut, *goOut)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen-sdk:", err)
 		os.Exit(1)
 	}
 }
 
-func run(schemaPath, version, pulumiSDK, pyOut, goOut string) error {
+// bind reads and binds the schema, at `version` when given.
+func bind(schemaPath, version string) (*schema.Package, schema.ReferenceLoader, error) {
 	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var spec schema.PackageSpec
 	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("%s: %w", schemaPath, err)
+		return nil, nil, fmt.Errorf("%s: %w", schemaPath, err)
 	}
 	if version != "" {
 		spec.Version = version
@@ -57,10 +68,26 @@ func run(schemaPath, version, pulumiSDK, pyOut, goOut string) error {
 	loader := schema.NewCachedLoaderWithEntries(nil, map[string]schema.PackageReference{})
 	pkg, diags, err := schema.BindSpec(spec, loader, schema.ValidationOptions{})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if diags.HasErrors() {
-		return diags
+		return nil, nil, diags
+	}
+	return pkg, loader, nil
+}
+
+func runProgram(schemaPath, version, programDir, out string) error {
+	pkg, _, err := bind(schemaPath, version)
+	if err != nil {
+		return err
+	}
+	return convertProgram(pkg, programDir, out)
+}
+
+func run(schemaPath, version, pulumiSDK, pyOut, goOut string) error {
+	pkg, loader, err := bind(schemaPath, version)
+	if err != nil {
+		return err
 	}
 	if pyOut != "" {
 		files, err := pygen.GeneratePackage(tool, pkg, nil, loader)
