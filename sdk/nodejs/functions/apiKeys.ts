@@ -7,7 +7,7 @@ import {
   type GetApiKeysOutputResult,
 } from "../../../provider/functions/apiKeys";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
 
 export type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult };
 
@@ -43,7 +43,8 @@ export interface GetApiKeysResult {
  * ```
  */
 export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
-  const { keys } = await listApiKeys(args, () => clientForProviderCall(opts));
+  const run = () => listApiKeys(args, () => clientForProviderCall(opts));
+  const { keys } = await callFunction<GetApiKeysOutputResult>("getApiKeys", args, run);
   return {
     keys: keys.map((info) => ({
       ...info,
