@@ -49,7 +49,7 @@ describe("under setMocks", () => {
     ),
   );
 
-  test("a mocked stack exports a mocked function's result, by the plugin's token, with resolved arguments", async () => {
+  test("a mocked stack exports a mocked function's result, by the plugin's token, arguments resolved", async () => {
     // The program under test: a project and the names of its API keys.
     const project = new pims.Project("project", { name: "my-project" });
     const keyNames = pims.getApiKeysOutput({ projectId: project.projectId }).apply((r) => r.keys.map((k) => k.name));
