@@ -6,6 +6,7 @@
  */
 import { sendWarningsToEngine } from "./engineLog";
 import { serve } from "./server";
+import { errorText } from "../client";
 
 /** The engine's address among the plugin's arguments (`--logtostderr`, `-v=N`, `--tracing X` may come first). */
 export function engineAddressOf(argv: readonly string[]): string | undefined {
@@ -25,6 +26,6 @@ async function main(argv: string[]): Promise<void> {
 
 if (require.main === module)
   main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`pulumi-resource-pims: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`pulumi-resource-pims: ${errorText(e)}\n`);
     process.exit(1);
   });
