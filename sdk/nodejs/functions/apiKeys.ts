@@ -40,7 +40,7 @@ export interface GetApiKeysResult {
  */
 export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
   const run = () => core.getApiKeys(args, () => clientForProviderCall(opts));
-  const { keys } = await callFunction<GetApiKeysOutputResult>("getApiKeys", args, run);
+  const { keys } = await callFunction<GetApiKeysOutputResult>("getApiKeys", args, opts, run);
   return {
     keys: keys.map((info) => ({
       ...info,

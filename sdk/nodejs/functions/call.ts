@@ -185,11 +185,17 @@ function mocksSet(): boolean {
 
 /**
  * Runs function `name`: under `setMocks`, the mocks' `call` answers it with the plugin's token
- * (`pims:index:<name>`, so one mock serves TypeScript, Python and Go programs alike) and no request is sent; otherwise
- * `run` calls the service.
+ * (`pims:index:<name>`, so one mock serves TypeScript, Python and Go programs alike) and no request is sent; otherwise,
+ * or when the call names its own service (`provider`, `token` or `baseUrl`), `run` calls the service.
  */
-export async function callFunction<R>(name: FunctionName, args: object, run: () => Promise<R>): Promise<R> {
-  if (!mocksSet()) return run();
+export async function callFunction<R>(
+  name: FunctionName,
+  args: object,
+  opts: PimsCallOptions | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
+  const own = opts?.provider !== undefined || opts?.token !== undefined || opts?.baseUrl !== undefined;
+  if (own || !mocksSet()) return run();
   const plain = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, undated(v)]));
   return (await loadPulumi().runtime.invoke(nativeToken(name), plain)) as R;
 }
