@@ -26,8 +26,37 @@ export function writeArchive(out: string, files: Record<string, { from: string; 
       fs.chmodSync(to, executable === true ? 0o755 : 0o644);
     }
     tar.c(
-      { gzip: { level: 9 }, portable: true, mtime: ARCHIVE_MTIME, cwd: stage, file: out, sync: true, strict: true },
+      { gzip: { level: 6 }, portable: true, mtime: ARCHIVE_MTIME, cwd: stage, file: out, sync: true, strict: true },
       Object.keys(files),
+    );
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Rewrites a .tar.gz made by another tool (the Python sdist: its gzip header and generated files carry the build's
+ * time) as writeArchive writes: same content and modes, entries sorted, the fixed time, no owner.
+ */
+export function normalizeTarGz(file: string): void {
+  const stage = fs.mkdtempSync(`${file}.stage-`);
+  try {
+    tar.x({ file, cwd: stage, sync: true, strict: true });
+    const entries = (fs.readdirSync(stage, { recursive: true }) as string[]).map((f) => f.split(path.sep).join("/"));
+    for (const f of entries) fs.utimesSync(path.join(stage, f), ARCHIVE_MTIME, ARCHIVE_MTIME);
+    fs.rmSync(file);
+    tar.c(
+      {
+        gzip: { level: 6 },
+        portable: true,
+        mtime: ARCHIVE_MTIME,
+        cwd: stage,
+        file,
+        sync: true,
+        strict: true,
+        noDirRecurse: true,
+      },
+      entries.sort(),
     );
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });

@@ -58,22 +58,24 @@ export function nodeBinary(p: Platform): { bin: string; license: string } {
   }
 }
 
-/** The single-executable blob of a bundle (same bundle, same bytes), made by the Node.js running this script. */
+/**
+ * The single-executable blob of a bundle, made by the Node.js running this script. The blob records the main
+ * script's path as the config names it, so it is given the same relative name on every run: same bundle, same bytes.
+ */
 export function seaBlob(bundle: string, work: string): Buffer {
-  const config = path.join(work, "sea-config.json");
-  const blob = path.join(work, "sea.blob");
+  fs.copyFileSync(bundle, path.join(work, "pulumi-resource-pims.js"));
   fs.writeFileSync(
-    config,
+    path.join(work, "sea-config.json"),
     JSON.stringify({
-      main: bundle,
-      output: blob,
+      main: "pulumi-resource-pims.js",
+      output: "sea.blob",
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
     }),
   );
-  execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "pipe" });
-  return fs.readFileSync(blob);
+  execFileSync(process.execPath, ["--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: "pipe" });
+  return fs.readFileSync(path.join(work, "sea.blob"));
 }
 
 /**

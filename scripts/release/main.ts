@@ -9,6 +9,7 @@
  * - `pulumi-pims-v<version>-checksums.txt`: the SHA-256 of every other file (`sha256sum -c` reads it).
  *
  * The executable of this machine's platform is started once with an empty environment and must print its port.
+ * `PIMS_RELEASE_DIST` writes elsewhere than dist/; `PIMS_RELEASE_CACHE_DIR` moves the cache (./bundle).
  * Progress goes to stderr; stdout gets the list of files written. CONTRIBUTING.md says how each file is published.
  */
 import { spawn } from "node:child_process";
@@ -22,8 +23,8 @@ import { javaPackages, npmPack, pythonPackages } from "./packages";
 import { archiveName, executableName, hostPlatform, platformName, selectedPlatforms } from "./platforms";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-/** Where `npm run release` writes (gitignored). */
-export const DIST = path.join(ROOT, "dist");
+/** Where `npm run release` writes: dist/ (gitignored), or `PIMS_RELEASE_DIST` (the reproducibility test). */
+export const DIST = path.resolve(process.env.PIMS_RELEASE_DIST ?? path.join(ROOT, "dist"));
 export const checksumsName = (version: string): string => `pulumi-pims-v${version}-checksums.txt`;
 
 /** The committed schema must be what the code gives (the release setting included), or the SDKs are stale too. */

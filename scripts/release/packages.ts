@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ARCHIVE_MTIME } from "./archive";
+import { ARCHIVE_MTIME, normalizeTarGz } from "./archive";
 import { log } from "./bundle";
 
 /** The `build` frontend the Python packages are made with (PyPI), added to the ensure-python venv when missing. */
@@ -76,7 +76,9 @@ export function pythonPackages(root: string, dist: string): string[] {
       env: { ...process.env, SOURCE_DATE_EPOCH: epoch },
       quiet: true,
     });
-    return fs.readdirSync(dist).filter((f) => !before.has(f));
+    const made = fs.readdirSync(dist).filter((f) => !before.has(f));
+    for (const f of made) if (f.endsWith(".tar.gz")) normalizeTarGz(path.join(dist, f));
+    return made;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
