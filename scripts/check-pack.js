@@ -26,6 +26,7 @@ const REQUIRED = [
   "bin/provider/index.js",
   "bin/cli/pims.js",
   "bin/provider/native/main.js",
+  "bin/provider/native/startupError.js",
   "plugin/pulumi-resource-pims",
 ];
 
