@@ -59,3 +59,9 @@ export type {
   ServiceAccountToken,
   ServiceAccount as ServiceAccountRecord,
 } from "../../provider/client/types";
+
+// `pulumi package add` runs this package as a plugin through `@pulumi/pulumi/cmd/run-plugin`, which requires this
+// file: only then is the export the plugin's entry instead (provider/native/runPlugin.ts explains).
+import { runPluginEntry } from "../../provider/native/runPlugin";
+const pluginEntry = runPluginEntry(module);
+if (pluginEntry !== undefined) module.exports = pluginEntry;
