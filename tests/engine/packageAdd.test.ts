@@ -45,6 +45,7 @@ resources:
       name: package-add-deployer
       grants:
         - \${projectId}
+      expiresIn: 2592000
       rotationTrigger: \${rotation}
 outputs:
   deployerId: \${deployer.serviceAccountId}
