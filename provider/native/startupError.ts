@@ -9,7 +9,8 @@
  * - it serves `pulumirpc.ResourceProvider` on 127.0.0.1, prints the port, and answers every method that would do
  *   work (`GetPluginInfo`, `GetSchema`, `Configure`, `Check`, `Create`, …) with FAILED_PRECONDITION and the same
  *   message, so the engine's own error line says it too; `Handshake` and the rest answer UNIMPLEMENTED, which the
- *   engine accepts, and the health check it makes before closing sees a live plugin (no "bug in the provider").
+ *   engine accepts; `Cancel` is acknowledged, so a plugin the engine closes after it is not "exited prematurely".
+ *   (When a Python program fails, the engine may close it without `Cancel`: that block then follows the message.)
  *
  * It uses only `@grpc/grpc-js` and `google-protobuf` (this package's own dependencies) with hand-written bytes
  * instead of `@pulumi/pulumi`'s generated messages, and only JavaScript that Node.js 16 and later run, because that
@@ -94,7 +95,8 @@ export async function serveStartupError(message: string, argv: readonly string[]
     implementation[name] = (_call: unknown, callback: grpc.sendUnaryData<Buffer>) =>
       callback({ code: grpc.status.FAILED_PRECONDITION, details: message });
   }
-  // Cancel is how the engine says it is done: an empty answer (google.protobuf.Empty has no bytes).
+  // Cancel is how the engine says it is done; acknowledged (google.protobuf.Empty has no bytes), the engine does not
+  // report the plugin as one that "exited prematurely" when it closes it.
   definition.Cancel = unaryMethod("ResourceProvider", "Cancel");
   implementation.Cancel = (_call: unknown, callback: grpc.sendUnaryData<Buffer>) => callback(null, Buffer.alloc(0));
 
