@@ -288,6 +288,17 @@ function marked(
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
 
+/**
+ * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), and its Maven group is
+ * the same (sdk/java/pom.xml, docs/java.md). Not `com.pulumi` (Pulumi's group on Maven Central) and no domain this
+ * project does not own: at publication this becomes a namespace the publisher has verified on Maven Central (for
+ * example `io.github.<owner>`), and the pom's groupId follows it.
+ */
+export const JAVA_BASE_PACKAGE = "pulumipims";
+
+/** The Pulumi Java SDK the Java SDK is built against (the generator would otherwise ask for 1.0.0). */
+export const JAVA_PULUMI_SDK_VERSION = "1.16.0";
+
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
 export function pimsSchema(version: string = packageVersion()): Record<string, unknown> {
   const resources = Object.fromEntries(
@@ -348,6 +359,13 @@ export function pimsSchema(version: string = packageVersion()): Record<string, u
         importBasePath: GO_IMPORT_BASE_PATH,
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
+      },
+      // buildFiles "none": no Gradle files (Gradle cannot be had from the registries this project builds from); the
+      // generator then writes the version.txt resource itself, and sdk/java/pom.xml builds the jars with Maven.
+      java: {
+        basePackage: JAVA_BASE_PACKAGE,
+        buildFiles: "none",
+        dependencies: { "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION },
       },
     },
   };
