@@ -42,3 +42,10 @@ test("it builds against the Pulumi Java SDK the schema names, and attaches sourc
   for (const tag of ["name", "description", "url"]) expect(own(tag)).toBeTruthy();
   for (const tag of ["licenses", "developers", "scm"]) expect(pom).toContain(`  <${tag}>`);
 });
+
+test("plugin.json names the pims plugin at the pom's version, and where to download it when the schema says", () => {
+  const json = /<echo file="[^"]*\/plugin\.json"[^>]*>([\s\S]*?)<\/echo>/.exec(pom)?.[1] ?? "";
+  const written = JSON.parse(json.replace("${project.version}", pkg.version)) as Record<string, unknown>;
+  const server = (pimsSchema() as { pluginDownloadURL?: string }).pluginDownloadURL;
+  expect(written).toEqual({ resource: true, name: "pims", version: pkg.version, ...(server ? { server } : {}) });
+});
