@@ -7,11 +7,16 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION, pimsSchema } from "../../provider/native/schema";
+import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION } from "../../provider/native/schema";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const pom = fs.readFileSync(path.join(ROOT, "sdk", "java", "pom.xml"), "utf8");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+/** The committed schema (tests/unit/nativeSchema.test.ts checks it against the code). */
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as {
+  pluginDownloadURL?: string;
+  language: Record<string, { dependencies?: Record<string, string> }>;
+};
 
 /** The text of the first `<tag>` at two spaces of indentation: the project's own element, not a dependency's. */
 function own(tag: string): string | undefined {
@@ -32,8 +37,7 @@ test("the generated version.txt carries the same version, under the same package
 });
 
 test("it builds against the Pulumi Java SDK the schema names, and attaches sources and javadoc jars", () => {
-  const java = (pimsSchema().language as Record<string, { dependencies: Record<string, string> }>).java;
-  expect(java.dependencies).toEqual({ "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION });
+  expect(schema.language.java.dependencies).toEqual({ "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION });
   expect(pom).toMatch(
     new RegExp(`<artifactId>pulumi</artifactId>\\s*<version>${JAVA_PULUMI_SDK_VERSION.replace(/\./g, "\\.")}<`),
   );
@@ -46,6 +50,6 @@ test("it builds against the Pulumi Java SDK the schema names, and attaches sourc
 test("plugin.json names the pims plugin at the pom's version, and where to download it when the schema says", () => {
   const json = /<echo file="[^"]*\/plugin\.json"[^>]*>([\s\S]*?)<\/echo>/.exec(pom)?.[1] ?? "";
   const written = JSON.parse(json.replace("${project.version}", pkg.version)) as Record<string, unknown>;
-  const server = (pimsSchema() as { pluginDownloadURL?: string }).pluginDownloadURL;
+  const server = schema.pluginDownloadURL;
   expect(written).toEqual({ resource: true, name: "pims", version: pkg.version, ...(server ? { server } : {}) });
 });
