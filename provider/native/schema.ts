@@ -40,7 +40,7 @@ export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
  * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), and its Maven group is
  * the same (sdk/java/pom.xml, docs/java.md). Not `com.pulumi` (Pulumi's group on Maven Central) and no domain this
  * project does not own: at publication this becomes a namespace the publisher has verified on Maven Central (for
- * example `io.github.<owner>`), and the pom's groupId follows it.
+ * example `io.github.<owner>`), and the pom's groupId and plugin.json path follow it (tests/unit/javaSdk.test.ts).
  */
 export const JAVA_BASE_PACKAGE = "pulumipims";
 

@@ -154,6 +154,18 @@ test("up created every resource, through the explicit provider where named, with
   expect(resize?.principal).toBe(out.deployerAccountId);
 });
 
+test("the Java host learns from the SDK's jar that the program needs the pims plugin, at this version", async () => {
+  // The command the host runs for GetRequiredPlugins (pulumi-java's Maven executor): its JSON goes to stdout.
+  const out = await sh(
+    "mvn -Dorg.slf4j.simpleLogger.logFile=System.err --no-transfer-progress compile exec:java " +
+      "-DmainClass=com.pulumi.bootstrap.internal.Main -DmainArgs=packages 2>/dev/null",
+    false,
+  );
+  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+    .version;
+  expect(JSON.parse(out)).toEqual([{ resource: true, name: "pims", version }]);
+});
+
 test("a rotation in each mode: the deployer replaced, the worker's previous account kept live", async () => {
   const before = await outputs();
   const projectId = before.projectId as string;

@@ -17,6 +17,8 @@ jest.setTimeout(15 * 60_000);
 const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
   .version;
 const pkgPath = `${JAVA_BASE_PACKAGE.replace(/\./g, "/")}/pims`;
+/** Where Pulumi's Java host looks for plugin.json: com/<namespace>/<name>/ (sdk/java/pom.xml). */
+const pluginPath = pkgPath.startsWith("com/") ? pkgPath : `com/${pkgPath}`;
 let out: string;
 
 /** The entries of a jar, as the JDK's `jar tf` lists them. */
@@ -58,8 +60,8 @@ test("the jar holds the classes, version.txt and plugin.json naming the pims plu
   }
   expect(jar).toContain(`${pkgPath}/version.txt`);
   const unpacked = tempDir("pims-java-jar-");
-  execFileSync("jar", ["xf", path.join(out, `pims-${version}.jar`), `${pkgPath}/plugin.json`], { cwd: unpacked });
-  const pluginJson = fs.readFileSync(path.join(unpacked, pkgPath, "plugin.json"), "utf8");
+  execFileSync("jar", ["xf", path.join(out, `pims-${version}.jar`), `${pluginPath}/plugin.json`], { cwd: unpacked });
+  const pluginJson = fs.readFileSync(path.join(unpacked, pluginPath, "plugin.json"), "utf8");
   fs.rmSync(unpacked, { recursive: true, force: true });
   expect(JSON.parse(pluginJson)).toEqual({ resource: true, name: "pims", version });
 });

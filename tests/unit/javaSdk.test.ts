@@ -28,7 +28,10 @@ test("groupId, artifactId and version: the base package, the package name and pa
   expect(own("artifactId")).toBe("pims");
   expect(own("version")).toBe(pkg.version);
   expect(JAVA_BASE_PACKAGE.startsWith("com.pulumi")).toBe(false);
-  expect(pom).toContain(`<pulumi.resources>${JAVA_BASE_PACKAGE.replace(/\./g, "/")}/pims</pulumi.resources>`);
+  // plugin.json under com/: the only place Pulumi's Java host looks (com/<namespace>/<name>/plugin.json).
+  const base = JAVA_BASE_PACKAGE.replace(/\./g, "/");
+  const pluginDir = base.startsWith("com/") ? `${base}/pims` : `com/${base}/pims`;
+  expect(pom).toContain(`<pulumi.plugin.resources>${pluginDir}</pulumi.plugin.resources>`);
 });
 
 test("the generated version.txt carries the same version, under the same package path", () => {
