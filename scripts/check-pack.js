@@ -28,6 +28,7 @@ const REQUIRED = [
   "bin/provider/index.js",
   "bin/cli/pims.js",
   "bin/provider/native/main.js",
+  "bin/provider/native/startupError.js",
   "bin/provider/schema.json",
   "plugin/pulumi-resource-pims",
 ];

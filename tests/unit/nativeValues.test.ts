@@ -7,9 +7,9 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
-import { configArgs, configFailures, configureRequest, pluginStackConfig } from "../../provider/native/config";
+import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
-import { engineAddressOf } from "../../provider/native/main";
+import { engineAddressOf, missingPeerMessage } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
 
@@ -57,6 +57,22 @@ describe("types and tokens", () => {
     expect(engineAddressOf([])).toBeUndefined();
   });
 
+  test("a missing @pulumi/pulumi is named with the command that installs it, and where", () => {
+    const missing = (): string => {
+      throw new Error("Cannot find module");
+    };
+    expect(missingPeerMessage(() => "/found", "/p/node_modules/pulumi-pims")).toBeUndefined();
+    expect(missingPeerMessage(missing, "/p/node_modules/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install @pulumi\/pulumi` in \/p: .*--legacy-peer-deps/,
+    );
+    expect(missingPeerMessage(missing, "/usr/lib/node_modules/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install -g @pulumi\/pulumi`: /,
+    );
+    expect(missingPeerMessage(missing, "/src/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install @pulumi\/pulumi`: /,
+    );
+  });
+
   test("type tokens and URNs", () => {
     expect(kindOfToken("pims:index:ServiceAccount")).toBe("ServiceAccount");
     expect(kindOfToken("pulumi-nodejs:dynamic/pims:ServiceAccount")).toBeUndefined();
@@ -85,10 +101,8 @@ describe("provider settings", () => {
 
   test("Configure: arguments first, then the stack config (PULUMI_CONFIG); numbers as the text config gives", () => {
     const env = { PULUMI_CONFIG: JSON.stringify({ baseUrl: "https://stack", "pims:goneProjects": "p-1", other: 1 }) };
-    const { request, values } = configureRequest({ token: "t", maxConcurrency: 4 }, env);
-    expect(values).toEqual({ token: "t", baseUrl: "https://stack", maxConcurrency: "4", goneProjects: "p-1" });
-    expect(request.config.get("pims:token")).toBe("t");
-    expect(request.config.get("pims:rateLimitTimeoutMs")).toBeUndefined();
+    const settings = pluginSettings({ token: "t", maxConcurrency: 4 }, env);
+    expect(settings).toEqual({ token: "t", baseUrl: "https://stack", maxConcurrency: "4", goneProjects: "p-1" });
     expect(pluginStackConfig({ PULUMI_CONFIG: "not json" })).toEqual({});
     expect(
       pluginStackConfig({ PULUMI_CONFIG: JSON.stringify({ "aws:region": "x", "pims:config:token": "y" }) }),
