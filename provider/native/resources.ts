@@ -8,8 +8,11 @@
  */
 import { APP_SECRETS_SECRET_OUTPUTS } from "../appSecrets";
 import type { ResourceKind } from "../kinds";
-import { SERVICE_ACCOUNT_SECRET_OUTPUTS } from "../serviceAccount";
-import { SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS } from "../serviceAccount/rotation";
+import {
+  SERVICE_ACCOUNT_CURRENT_KEYS,
+  SERVICE_ACCOUNT_PREVIOUS_KEYS,
+  SERVICE_ACCOUNT_SECRET_OUTPUTS,
+} from "../serviceAccount/outputs";
 import * as P from "./schemaProperties";
 
 /** What the plugin knows of a resource beyond its lifecycle. */

@@ -1,7 +1,7 @@
 /**
  * ServiceAccount's inputs and their rules: the limits of the create body (POST
  * /v2/projects/{project_id}/service-accounts) and this package's own lifetime rules for rotation. `check` runs them
- * without a call; `create` runs them again before it spends a request. The lifecycle is in ./serviceAccount.
+ * without a call; `create` runs them again before it spends a request. The lifecycle is in ./index.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { quote } from "../client/values";

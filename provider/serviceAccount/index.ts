@@ -10,10 +10,18 @@
  *   two tokens are valid at every moment, and consumers outside the stack have a whole rotation period to move on.
  * - `rotateBeforeExpiry` is a local policy the service never sees: changing it alone is an update with no call;
  * - the tokens are carried unchanged through `update` and `read`; import is refused.
- * This file is the lifecycle (check, diff, create, read, update, delete, in that order). The inputs and their rules:
- * ./checks. The window, the overlap and the previous and retired accounts: ./rotation.
- * Failed creates: ./create. Deletes and their 404s: ./delete. Refresh (accounts deleted
- * outside the stack): ./refresh. Accounts no state holds (interrupted runs): ./audit.
+ *
+ * One job per file, in lifecycle order:
+ * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete);
+ * - ./checks: the inputs and their rules (check, and again before a create);
+ * - ./outputs: what the state holds, and the output, secret and computed key lists;
+ * - ./rotation: when a token is due, which inputs need a new account, the overlap (previous and retired accounts);
+ * - ./create: creating an account, and what a failed or lost create proves;
+ * - ./refresh: refresh (read), against the project's API-key listing;
+ * - ./delete: deletes and their 404s;
+ * - ./run and ./listing: what one run knows (the listing taken once per project) and accounts as the listing shows
+ *   them, shared by create, refresh and delete;
+ * - ./audit: accounts no state holds (interrupted runs), named as warnings.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { RETRY_DEFAULTS } from "../client/retry";
@@ -33,20 +41,14 @@ import {
   rotatedLine,
   rotationReasons,
   tokenExpiry,
-  type Account,
   type FailedDelete,
-  type ServiceAccountOutputs,
 } from "./rotation";
+import type { Account, ServiceAccountOutputs } from "./outputs";
 
 export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
 export type { ServiceAccountInputs } from "./checks";
-export {
-  NEVER,
-  ROTATION_REASON,
-  SERVICE_ACCOUNT_OUTPUT_KEYS,
-  SERVICE_ACCOUNT_SECRET_OUTPUTS,
-  type ServiceAccountOutputs,
-} from "./rotation";
+export { NEVER, ROTATION_REASON } from "./rotation";
+export { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountOutputs } from "./outputs";
 
 /**
  * An update that created an account (whose token must not be lost) but could not finish: the engine stores

@@ -16,7 +16,7 @@
  * - Gone: a retired or previous account is dropped from the outputs. A gone current account takes the resource out
  *   of the state (the next `pulumi up` creates a new account), unless another account it holds is still live: then
  *   the resource stays, holding it, and the current account is marked retired, which makes the next `pulumi up`
- *   create a new current account (./serviceAccount diff) and delete nothing live.
+ *   create a new current account (./index diff) and delete nothing live.
  */
 import { accountsFromKeys } from "./listing";
 import type { ListingResult, RunMemory } from "./run";

@@ -2,7 +2,7 @@
  * pulumi-pims: Pulumi resources and functions for the Project Infrastructure Management Service.
  *
  * Resources: Project, ServiceAccount, VolumeSize, AppSecrets. Functions: getApiKeys, getInvoices, getAppLogs,
- * getBuildLogs (each also as getXOutput), cancelRun. Credentials: `pims:token` (secret) and `pims:baseUrl`
+ * getBuildLogs, cancelRun (each also as getXOutput). Credentials: `pims:token` (secret) and `pims:baseUrl`
  * stack config, or PIMS_TOKEN / PIMS_BASE_URL.
  */
 import { runPluginEntry } from "../../provider/native/runPlugin";

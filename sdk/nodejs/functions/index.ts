@@ -29,5 +29,5 @@ export {
   isBuildSuccessful,
 } from "./buildLogs";
 export type { GetBuildLogsArgs, GetBuildLogsOutputArgs, GetBuildLogsResult } from "./buildLogs";
-export { cancelRun } from "./runs";
-export type { CancelRunArgs, CancelRunResult } from "./runs";
+export { cancelRun, cancelRunOutput } from "./runs";
+export type { CancelRunArgs, CancelRunOutputArgs, CancelRunResult } from "./runs";

@@ -1,9 +1,14 @@
 /** Run cancellation: `DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`, an action rather than a read. */
+import type * as pulumi from "@pulumi/pulumi";
 import * as core from "../../../provider/functions/runs";
 import type { CancelRunArgs, CancelRunResult } from "../../../provider/functions/runs";
-import { clientForProviderCall, type PimsCallOptions } from "./call";
+import type { Inputs } from "../inputs";
+import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
 export type { CancelRunArgs, CancelRunResult };
+
+/** Arguments of {@link cancelRunOutput}: {@link CancelRunArgs} as Inputs. */
+export type CancelRunOutputArgs = Inputs<CancelRunArgs>;
 
 /**
  * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
@@ -23,4 +28,13 @@ export type { CancelRunArgs, CancelRunResult };
  */
 export async function cancelRun(args: CancelRunArgs, opts?: PimsCallOptions): Promise<CancelRunResult> {
   return core.cancelRun(args, () => clientForProviderCall(opts));
+}
+
+/**
+ * Output form of {@link cancelRun}, the name Pulumi's program generators give it (a YAML program's
+ * `fn::invoke: pims:index:cancelRun`, converted with `pulumi convert`). The same action: it cancels the run whenever
+ * the program runs, previews included.
+ */
+export function cancelRunOutput(args: CancelRunOutputArgs, opts?: PimsCallOptions): pulumi.Output<CancelRunResult> {
+  return outputOf(args, (a) => cancelRun(a, opts), opts);
 }

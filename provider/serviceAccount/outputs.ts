@@ -1,0 +1,82 @@
+/**
+ * ServiceAccount's outputs: what the state holds after a create, an update or a rotation (the inputs, the current
+ * account and token, with `keepPreviousToken` the previous ones, and accounts retired but not deleted yet), and the
+ * key lists the SDK class, the plugin's schema and the secret marking read. The TSDoc here is the description of each
+ * output in every language's docs (`npm run schema` copies it into provider/schema.json).
+ */
+import type { ServiceAccountInputs } from "./checks";
+
+/** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
+export interface ServiceAccountOutputs extends ServiceAccountInputs {
+  /** The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.) */
+  serviceAccountId: string;
+  /** When the current account was created, RFC 3339. */
+  createdAt: string;
+  /** Id of the user who created the current account. */
+  createdByUserId: string;
+  /** Id of the current token. */
+  tokenId: string;
+  /** When the current token expires, RFC 3339, or `never`. */
+  tokenExpiresAt: string;
+  /** The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. */
+  token: string;
+  /** With `keepPreviousToken`, after a rotation: the previous account's id. */
+  previousServiceAccountId?: string;
+  /** With `keepPreviousToken`, after a rotation: the previous token's id. */
+  previousTokenId?: string;
+  /** With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`. */
+  previousTokenExpiresAt?: string;
+  /**
+   * With `keepPreviousToken`, after a rotation: the previous token's secret, valid until the next rotation. A secret
+   * output.
+   */
+  previousToken?: string;
+  /**
+   * Accounts of this resource that a rotation retired but could not delete yet (their ids, in `projectId`). The next
+   * `pulumi up` (or `destroy`) deletes them. Normally absent.
+   */
+  retiredServiceAccountIds?: string[];
+}
+
+/** Every output key, once (the compiler rejects a missing or unknown one): the SDK class seeds each. */
+const INPUT_KEYS = {
+  projectId: 1,
+  name: 1,
+  description: 1,
+  grants: 1,
+  expiresIn: 1,
+  rotationTrigger: 1,
+  rotateBeforeExpiry: 1,
+  keepPreviousToken: 1,
+} as const;
+const CURRENT = {
+  serviceAccountId: 1,
+  createdAt: 1,
+  createdByUserId: 1,
+  tokenId: 1,
+  tokenExpiresAt: 1,
+  token: 1,
+} as const;
+const PREVIOUS = {
+  previousServiceAccountId: 1,
+  previousTokenId: 1,
+  previousTokenExpiresAt: 1,
+  previousToken: 1,
+} as const;
+export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
+  ...INPUT_KEYS,
+  ...CURRENT,
+  ...PREVIOUS,
+  retiredServiceAccountIds: 1,
+} satisfies Record<keyof ServiceAccountOutputs, 1>);
+/** The current account's outputs (what a create computes) and the previous account's (what a rotation moves). */
+export const [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] = [
+  Object.keys(CURRENT),
+  Object.keys(PREVIOUS),
+];
+/** The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class). */
+export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken"] satisfies Array<keyof ServiceAccountOutputs>;
+
+/** The current account, as a create returns it. */
+export type Account = Pick<ServiceAccountOutputs, keyof typeof CURRENT>;
+export type Previous = Pick<ServiceAccountOutputs, keyof typeof PREVIOUS>;
