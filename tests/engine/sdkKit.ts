@@ -12,6 +12,7 @@ import { PLUGIN_DIR } from "../../scripts/engineYaml";
 
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
+export const JAVA_SDK_DIR = path.join(REPO_ROOT, "sdk", "java");
 
 /** What a child process printed and how it ended. */
 export interface Ran {
