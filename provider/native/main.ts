@@ -40,9 +40,38 @@ export function missingPeerMessage(
   );
 }
 
+/** Whether a process is alive (signal 0 tests without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Exits once the engine that started the plugin is gone. The engine starts each plugin in a process group of its
+ * own, so a `kill -9` of `pulumi` (a CI timeout) does not reach the plugin: it is reparented and would keep running,
+ * holding the provider's token. Every `intervalMs` the parent is checked (a new parent pid, or the old one gone);
+ * the timer does not keep the process alive by itself.
+ */
+export function exitWhenOrphaned(intervalMs = 1000): NodeJS.Timeout {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent || !alive(parent)) process.exit(0);
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}
+
+/** Set in the release's self-contained executable (scripts/release/bundle.ts), which carries what it needs. */
+declare const PIMS_BUNDLED_PACKAGE: object | undefined;
+
 /** Starts the plugin (or, without `@pulumi/pulumi`, the plugin that says how to install it). */
 export async function main(argv: readonly string[]): Promise<void> {
-  const missing = missingPeerMessage();
+  exitWhenOrphaned();
+  const missing = typeof PIMS_BUNDLED_PACKAGE === "undefined" ? missingPeerMessage() : undefined;
   if (missing !== undefined) {
     await serveStartupError(missing, argv);
     return;

@@ -16,16 +16,40 @@ import { nativeToken, PACKAGE } from "./tokens";
 /** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
 export type Describe = (iface: string, member: string) => string;
 
-/** This package's version (package.json), found from this file in the sources and in bin/ alike. */
-export function packageVersion(): string {
+/** What the schema takes from package.json: the version and the release setting `release.pluginDownloadURL`. */
+interface PackageFacts {
+  version: string;
+  release?: { pluginDownloadURL?: string };
+}
+/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
+declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
+
+/** package.json of this package, found from this file in the sources and in bin/ alike. */
+function packageFacts(): PackageFacts {
+  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string") return pkg.version;
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
+      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
+        return { version: pkg.version, release: pkg.release };
     }
     if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
   }
+}
+
+/** This package's version (package.json). */
+export function packageVersion(): string {
+  return packageFacts().version;
+}
+
+/**
+ * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs):
+ * package.json's `release.pluginDownloadURL`, the one release setting; empty means none (users install an archive
+ * with `pulumi plugin install resource pims <version> --file <archive>`).
+ */
+export function pluginDownloadURL(): string | undefined {
+  return packageFacts().release?.pluginDownloadURL || undefined;
 }
 
 /**
@@ -86,7 +110,11 @@ const LANGUAGE = {
 };
 
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
-export function pimsSchema(describe: Describe, version: string = packageVersion()): Record<string, unknown> {
+export function pimsSchema(
+  describe: Describe,
+  version: string = packageVersion(),
+  downloadURL: string | undefined = pluginDownloadURL(),
+): Record<string, unknown> {
   const resources = Object.fromEntries(
     Object.entries(RESOURCES).map(([kind, r]) => {
       const properties = described(r.properties, describe);
@@ -126,6 +154,7 @@ export function pimsSchema(describe: Describe, version: string = packageVersion(
     keywords: ["pulumi", "pims", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-pims",
+    ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
     meta: { moduleFormat: "(.*)" },
     config: { variables: P.CONFIG },
     provider: {
