@@ -24,7 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ensureEngine, randomSecret, REPO_ROOT } from "../../scripts/engine";
 import { ensureYamlHost } from "../../scripts/engineYaml";
-import { ensurePython } from "./sdkKit";
+import { ensurePython, run, type Ran } from "./sdkKit";
 
 /** The package's version: the release's archives and SDKs carry it. */
 export const VERSION = (
@@ -206,4 +206,23 @@ function standInDist(): Dist {
   );
   process.env.PIMS_DIST_DIR = dir;
   return ensureDist();
+}
+
+/**
+ * `pulumi stack init <stack>` in the project `dir`, then its config: `pims:baseUrl`, `pims:token` (a secret, passed
+ * through the environment, never on a command line) and `config` (plain values).
+ */
+export async function initStack(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  stack: string,
+  service: { baseUrl: string; token: string },
+  config: Record<string, string>,
+): Promise<void> {
+  const sh = (command: string, extra: NodeJS.ProcessEnv = {}): Promise<Ran> =>
+    run("bash", ["-c", command], { cwd: dir, env: { ...env, ...extra } });
+  await sh(`pulumi stack init ${stack}`);
+  await sh(`pulumi config set pims:baseUrl ${service.baseUrl}`);
+  await sh('pulumi config set --secret pims:token -- "$PIMS_TEST_TOKEN"', { PIMS_TEST_TOKEN: service.token });
+  for (const [k, v] of Object.entries(config)) await sh(`pulumi config set ${k} ${v}`);
 }
