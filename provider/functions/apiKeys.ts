@@ -30,6 +30,9 @@ export interface GetApiKeysOutputResult {
   keys: ApiKeyInfo[];
 }
 
+/** The results that carry the key values: returned as secrets (the plugin) or as a secret Output (the SDK). */
+export const API_KEYS_SECRET_RESULTS = ["keys"] satisfies Array<keyof GetApiKeysOutputResult>;
+
 function apiKeyInfo(key: ApiKey): ApiKeyInfo {
   const expiry = readExpiry(key.expiresAt);
   return { ...key, neverExpires: expiry.never, expiresAtEpochMs: expiry.epochMs };

@@ -6,8 +6,11 @@
  * with its own message. Unknowns (preview) are left alone.
  */
 import { UNKNOWN } from "../checks";
+import type { FunctionName } from "../functions";
 import type { ResourceKind } from "../kinds";
-import { FUNCTIONS, RESOURCES, type TypeSpec } from "./schema";
+import { FUNCTIONS } from "./functions";
+import { RESOURCES } from "./resources";
+import type { TypeSpec } from "./schemaProperties";
 import type { Props } from "./values";
 
 function coerce(v: unknown, t: TypeSpec | undefined): unknown {
@@ -35,10 +38,11 @@ const coerceAll = (props: Props, types: Record<string, TypeSpec>): Props =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, coerce(v, types[k])]));
 
 /** A resource's inputs read by its schema types. */
-export const coerceInputs = (kind: ResourceKind, props: Props): Props => coerceAll(props, RESOURCES[kind].properties);
+export const coerceInputs = (kind: ResourceKind, props: Props): Props =>
+  coerceAll(props, RESOURCES[kind].properties.properties);
 
 /** A function's arguments read by its schema types (an unknown function: unchanged). */
 export function coerceArgs(name: string, props: Props): Props {
-  const fn = (FUNCTIONS as Record<string, { inputs: Record<string, TypeSpec> } | undefined>)[name];
-  return fn === undefined ? props : coerceAll(props, fn.inputs);
+  const fn = Object.prototype.hasOwnProperty.call(FUNCTIONS, name) ? FUNCTIONS[name as FunctionName] : undefined;
+  return fn === undefined ? props : coerceAll(props, fn.inputs.properties);
 }

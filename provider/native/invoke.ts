@@ -5,12 +5,14 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { retryLine } from "../client/retry";
-import { argumentOf, FUNCTIONS, type FunctionName } from "../functions";
+import { argumentOf, FUNCTION_NAMES, type FunctionName } from "../functions";
 import { progress } from "../providerBase";
 import { clientFor } from "../settings";
 import { coerceArgs } from "./coerce";
+import { FUNCTIONS } from "./functions";
 import { configureRequest } from "./config";
 import { PluginError } from "./lifecycle";
+import { nameOfToken } from "./tokens";
 import { fromStruct, toStruct, type Props } from "./values";
 
 /** How a 401 or 403 names the token a function used. */
@@ -18,8 +20,8 @@ const TOKEN_SOURCE = { tokenSource: "pims:token (the stack config, or the explic
 
 /** The function of a token `pims:index:<name>`, or undefined. */
 function functionOf(tok: string): FunctionName | undefined {
-  const m = /^pims:index:(\w+)$/.exec(tok);
-  return m !== null && Object.prototype.hasOwnProperty.call(FUNCTIONS, m[1]) ? (m[1] as FunctionName) : undefined;
+  const name = nameOfToken(tok);
+  return FUNCTION_NAMES.find((n) => n === name);
 }
 
 /** Runs a function with the provider's settings (`args` of Configure, then stack config, then the environment). */
@@ -33,7 +35,7 @@ export async function invoke(req: provproto.InvokeRequest, settings: Props): Pro
   const resp = new provproto.InvokeResponse();
   try {
     const result = await fn.run(coerceArgs(name, args.props) as never, client);
-    resp.setReturn(toStruct(result as unknown as Props, fn.secretResults));
+    resp.setReturn(toStruct(result as unknown as Props, fn.secret));
   } catch (e) {
     const bad = argumentOf(e);
     if (bad === undefined) throw e;

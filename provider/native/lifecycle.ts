@@ -10,7 +10,8 @@ import { newProvider } from "../index";
 import type { ResourceKind } from "../kinds";
 import { coerceInputs } from "./coerce";
 import { configureRequest } from "./config";
-import { kindOfToken, NATIVE_RESOURCES, typeOfUrn } from "./resources";
+import { RESOURCES } from "./resources";
+import { kindOfToken, typeOfUrn } from "./tokens";
 import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
 
 /** An error the engine shows as it is (one line, no stack): unknown type, import refused, ... */
@@ -78,7 +79,7 @@ export class NativeResources {
     const p = await this.provider(kind);
     const result = p.check ? await p.check(before, after) : { inputs: after, failures: [] };
     const resp = new provproto.CheckResponse();
-    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, NATIVE_RESOURCES[kind].secret)));
+    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, RESOURCES[kind].secret)));
     resp.setFailuresList((result.failures ?? []).map(checkFailure));
     return resp;
   }
@@ -96,12 +97,12 @@ export class NativeResources {
   async create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
     const kind = kindOf(req);
     const news = fromStruct(req.getProperties());
-    const secrets = union(news.secretKeys, NATIVE_RESOURCES[kind].secret);
+    const secrets = union(news.secretKeys, RESOURCES[kind].secret);
     const resp = new provproto.CreateResponse();
     if (req.getPreview()) {
       // Nothing is sent at preview: the inputs, and each output only a create knows as unknown.
       const outs: Props = { ...news.props };
-      for (const k of NATIVE_RESOURCES[kind].computedOnCreate) outs[k] = UNKNOWN;
+      for (const k of RESOURCES[kind].computedOnCreate) outs[k] = UNKNOWN;
       resp.setProperties(toStruct(outs, secrets));
       return resp;
     }
@@ -123,11 +124,11 @@ export class NativeResources {
       : { id: req.getId(), props: state.props };
     const resp = new provproto.ReadResponse();
     resp.setId(result.id ?? req.getId());
-    resp.setProperties(toStruct((result.props ?? {}) as Props, union(state.secretKeys, NATIVE_RESOURCES[kind].secret)));
+    resp.setProperties(toStruct((result.props ?? {}) as Props, union(state.secretKeys, RESOURCES[kind].secret)));
     const inputs = req.getInputs();
     if (inputs !== undefined && Object.keys(inputs.toJavaScript()).length > 0) {
       const i = fromStruct(inputs);
-      resp.setInputs(toStruct(i.props, union(i.secretKeys, NATIVE_RESOURCES[kind].secret)));
+      resp.setInputs(toStruct(i.props, union(i.secretKeys, RESOURCES[kind].secret)));
     }
     return resp;
   }
@@ -136,11 +137,11 @@ export class NativeResources {
     const kind = kindOf(req);
     const olds = fromStruct(req.getOlds());
     const news = fromStruct(req.getNews());
-    const secrets = union(olds.secretKeys, news.secretKeys, NATIVE_RESOURCES[kind].secret);
+    const secrets = union(olds.secretKeys, news.secretKeys, RESOURCES[kind].secret);
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
       const outs: Props = { ...olds.props, ...news.props };
-      for (const k of NATIVE_RESOURCES[kind].computedOnUpdate) outs[k] = UNKNOWN;
+      for (const k of RESOURCES[kind].computedOnUpdate) outs[k] = UNKNOWN;
       resp.setProperties(toStruct(outs, secrets));
       return resp;
     }

@@ -16,7 +16,33 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Whether a process is alive (signal 0 tests without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Exits once the engine that started the plugin is gone. The engine starts each plugin in a process group of its
+ * own, so a `kill -9` of `pulumi` (a CI timeout) does not reach the plugin: it is reparented and would keep running,
+ * holding the provider's token. Every `intervalMs` the parent is checked (a new parent pid, or the old one gone);
+ * the timer does not keep the process alive by itself.
+ */
+export function exitWhenOrphaned(intervalMs = 1000): NodeJS.Timeout {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent || !alive(parent)) process.exit(0);
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}
+
 async function main(argv: string[]): Promise<void> {
+  exitWhenOrphaned();
   const engineAddress = engineAddressOf(argv);
   if (engineAddress !== undefined) sendWarningsToEngine(engineAddress);
   const { port } = await serve(engineAddress);

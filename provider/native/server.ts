@@ -17,11 +17,15 @@ import { inCall } from "./engineLog";
 import { configArgs, configFailures, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
-import { packageVersion, pimsSchema } from "./schema";
+import { packageVersion } from "./schema";
 import { fromStruct, toStruct, type Props } from "./values";
+import schemaJson from "../schema.json";
 
-/** The schema GetSchema returns, at this package's version (GetPluginInfo reports the same version). */
-const schemaText = (): string => JSON.stringify(pimsSchema(packageVersion()));
+/**
+ * The schema GetSchema returns: provider/schema.json as `npm run schema` wrote it (at this package's version, which
+ * GetPluginInfo reports too). A static import, which tsc copies into bin/ and a bundler inlines.
+ */
+const schemaText = (): string => JSON.stringify(schemaJson);
 
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
 

@@ -35,6 +35,9 @@ const path = require("node:path");
 const EXIT_ALREADY_REPORTED = 32;
 
 const cwd = process.cwd();
+/** The program processes running now (stopped when the CLI is gone). */
+/** @type {Set<import("node:child_process").ChildProcess>} */
+const running = new Set();
 
 /**
  * `require.resolve` from the project directory, then from this file's directory (and NODE_PATH).
@@ -134,6 +137,8 @@ function runProgram(req) {
       env,
       stdio: ["ignore", "inherit", "inherit"],
     });
+    running.add(child);
+    child.on("exit", () => running.delete(child));
     child.on("error", (err) => resolve({ error: `could not start the Node.js program: ${err.message}` }));
     child.on("exit", (code, signal) => {
       trace(`Run: the program exited (code ${code}${signal ? `, signal ${signal}` : ""})`);
@@ -231,6 +236,21 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
   // The CLI reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
 });
+
+// The CLI starts this host in a process group of its own, so a `kill -9` of `pulumi` (a CI timeout) does not reach
+// it: once the CLI is gone (a new parent pid, or the old one gone), stop the program's process and exit.
+const parent = process.ppid;
+setInterval(() => {
+  let gone = process.ppid !== parent;
+  try {
+    if (!gone) process.kill(parent, 0);
+  } catch (e) {
+    gone = /** @type {NodeJS.ErrnoException} */ (e).code !== "EPERM";
+  }
+  if (!gone) return;
+  for (const child of running) child.kill("SIGKILL");
+  process.exit(0);
+}, 1000).unref();
 
 // The CLI kills the plugin when it is done; end cleanly on the usual signals too.
 for (const sig of ["SIGINT", "SIGTERM"]) {

@@ -136,6 +136,7 @@ describe("plugin information and configuration", () => {
   test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
     const r = await plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
     const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
+    expect(schema).toEqual(require("../../provider/schema.json")); // the committed file `npm run schema` writes
     expect(schema.name).toBe("pims");
     expect(schema.version).toBe((require("../../package.json") as { version: string }).version);
     expect(Object.keys(schema.resources).sort()).toEqual([

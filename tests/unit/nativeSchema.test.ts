@@ -1,13 +1,14 @@
 /**
  * The plugin's schema (provider/native/schema.ts) against the TypeScript side it must not contradict: property names
- * (the dynamic resources' output keys and the TypeScript interfaces), each description (the TSDoc of the TypeScript
- * member, word for word), secret outputs, the replace rules of each resource's `diff`, and the committed
- * provider/schema.json (`npm run schema`). No network, no engine, no Go.
+ * (the dynamic resources' output keys and the TypeScript interfaces whose TSDoc describes them), secret outputs, the
+ * replace rules of each resource's `diff`, and the committed provider/schema.json (what `npm run schema` writes, which
+ * the plugin serves). No network, no engine, no Go.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as ts from "typescript";
 import { APP_SECRETS_OUTPUT_KEYS, APP_SECRETS_SECRET_OUTPUTS, AppSecretsProvider } from "../../provider/appSecrets";
+import { FUNCTION_NAMES } from "../../provider/functions";
+import { RESOURCE_KINDS } from "../../provider/kinds";
 import { PROJECT_OUTPUT_KEYS, ProjectProvider } from "../../provider/project";
 import {
   SERVICE_ACCOUNT_OUTPUT_KEYS,
@@ -16,107 +17,63 @@ import {
 } from "../../provider/serviceAccount";
 import { SETTINGS } from "../../provider/settings";
 import { VOLUME_SIZE_OUTPUT_KEYS, VolumeSizeProvider } from "../../provider/volumeSize";
-import { FUNCTIONS, RESOURCES, pimsSchema, packageVersion } from "../../provider/native/schema";
+import { FUNCTIONS } from "../../provider/native/functions";
+import { RESOURCES } from "../../provider/native/resources";
+import { packageVersion } from "../../provider/native/schema";
 import * as P from "../../provider/native/schemaProperties";
+import { buildSchema, documentedInterfaces, tsdocDescriber } from "../../scripts/schemaDocs";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 
 // ---- the TSDoc of the TypeScript side --------------------------------------------------------------------
 
-const SOURCES = [
-  "provider/project.ts",
-  "provider/serviceAccount/index.ts",
-  "provider/serviceAccount/checks.ts",
-  "provider/serviceAccount/rotation.ts",
-  "provider/volumeSize.ts",
-  "provider/appSecrets.ts",
-  "provider/client/types.ts",
-  "provider/functions/apiKeys.ts",
-  "provider/functions/invoices.ts",
-  "provider/functions/appLogs.ts",
-  "provider/functions/buildLogs.ts",
-  "provider/functions/runs.ts",
-  "sdk/nodejs/providerResource.ts",
+const interfaces = documentedInterfaces();
+
+/** The members of an interface and of those it extends (within the sources). */
+function membersOf(name: string): string[] {
+  const [i] = interfaces.get(name) ?? [];
+  if (i === undefined) throw new Error(`no interface ${name}`);
+  return [...new Set([...i.extendsNames.filter((b) => interfaces.has(b)).flatMap(membersOf), ...i.members.keys()])];
+}
+
+/** Every property table of the schema: the resources', the object types', the functions' arguments and results. */
+const TABLES: Array<[string, P.PropertyTable]> = [
+  ...RESOURCE_KINDS.map((k): [string, P.PropertyTable] => [k, RESOURCES[k].properties]),
+  ...Object.entries(P.OBJECT_TYPES).map(([n, t]): [string, P.PropertyTable] => [`type ${n}`, t.properties]),
+  ...FUNCTION_NAMES.flatMap((n): Array<[string, P.PropertyTable]> => [
+    [`${n} inputs`, FUNCTIONS[n].inputs],
+    [`${n} outputs`, FUNCTIONS[n].outputs],
+  ]),
 ];
 
-/** Every interface of SOURCES: its members' TSDoc (whitespace collapsed) and the interfaces it extends. */
-const interfaces = new Map<string, { members: Map<string, string>; extendsNames: string[] }>();
-for (const file of SOURCES) {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  sf.forEachChild((node) => {
-    if (!ts.isInterfaceDeclaration(node)) return;
-    const members = new Map<string, string>();
-    for (const m of node.members) {
-      if (m.name === undefined) continue;
-      const doc = ts
-        .getJSDocCommentsAndTags(m)
-        .filter(ts.isJSDoc)
-        .map((d) => ts.getTextOfJSDocComment(d.comment) ?? "")
-        .join(" ");
-      members.set(m.name.getText(sf), doc.replace(/\s+/g, " ").trim());
-    }
-    const extendsNames = (node.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText(sf)));
-    interfaces.set(node.name.text, { members, extendsNames });
+describe("one description: the schema's properties are the TypeScript members, described by their TSDoc", () => {
+  test.each(TABLES)("%s: exactly the members of the interface it names, each with a TSDoc", (_what, table) => {
+    expect(sorted(Object.keys(table.properties))).toEqual(sorted(membersOf(table.tsdoc)));
+    const describe = tsdocDescriber(interfaces);
+    for (const k of Object.keys(table.properties)) expect(describe(table.tsdoc, k).length).toBeGreaterThan(5);
   });
-}
 
-/** The members of an interface and of those it extends (within SOURCES), name → TSDoc. */
-function membersOf(name: string): Map<string, string> {
-  const i = interfaces.get(name);
-  if (i === undefined) throw new Error(`no interface ${name} in ${SOURCES.join(", ")}`);
-  const out = new Map<string, string>();
-  for (const base of i.extendsNames) if (interfaces.has(base)) for (const [k, v] of membersOf(base)) out.set(k, v);
-  for (const [k, v] of i.members) out.set(k, v);
-  return out;
-}
+  test("a member without TSDoc stops `npm run schema`, naming it", () => {
+    const describe = tsdocDescriber(interfaces);
+    expect(() => describe("ProjectOutputs", "noSuchMember")).toThrow(/ProjectOutputs\.noSuchMember has no TSDoc/);
+    expect(() => describe("NoSuchInterface", "x")).toThrow(/interface NoSuchInterface is declared 0 times/);
+  });
 
-/** `{@link X}` reads `X` in the schema (the registry does not resolve TypeScript links). */
-const plain = (tsdoc: string): string => tsdoc.replace(/\{@link\s+([^}\s]+)\s*\}/g, "$1");
-
-/** Each property table of the schema and the TypeScript interface whose members it describes. */
-const TABLES: Array<[string, string, Record<string, P.PropertySpec>]> = [
-  ["Project", "ProjectOutputs", P.PROJECT],
-  ["ServiceAccount", "ServiceAccountOutputs", P.SERVICE_ACCOUNT],
-  ["VolumeSize", "VolumeSizeInputs", P.VOLUME_SIZE],
-  ["AppSecrets", "AppSecretsOutputs", P.APP_SECRETS],
-  ["type ApiKey", "ApiKeyInfo", P.API_KEY],
-  ["type Invoice", "InvoiceResult", P.INVOICE],
-  ["type AppLogLine", "AppLogLine", P.APP_LOG_LINE],
-  ["type BuildLogEntry", "BuildLogEntry", P.BUILD_LOG_ENTRY],
-  ["getApiKeys inputs", "GetApiKeysArgs", P.GET_API_KEYS_ARGS],
-  ["getApiKeys outputs", "GetApiKeysOutputResult", P.GET_API_KEYS_RESULT],
-  ["getInvoices inputs", "GetInvoicesArgs", P.GET_INVOICES_ARGS],
-  ["getInvoices outputs", "GetInvoicesResult", P.GET_INVOICES_RESULT],
-  ["getAppLogs inputs", "GetAppLogsArgs", P.GET_APP_LOGS_ARGS],
-  ["getAppLogs outputs", "GetAppLogsResult", P.GET_APP_LOGS_RESULT],
-  ["getBuildLogs inputs", "GetBuildLogsArgs", P.GET_BUILD_LOGS_ARGS],
-  ["getBuildLogs outputs", "GetBuildLogsResult", P.GET_BUILD_LOGS_RESULT],
-  ["cancelRun inputs", "CancelRunArgs", P.CANCEL_RUN_ARGS],
-  ["cancelRun outputs", "CancelRunResult", P.CANCEL_RUN_RESULT],
-];
-
-describe("one description: the schema says what the TypeScript TSDoc says", () => {
-  test.each(TABLES)("%s: the members of %s, each described by its TSDoc", (_what, iface, table) => {
-    const members = membersOf(iface);
-    expect(sorted(Object.keys(table))).toEqual(sorted(members.keys()));
-    const differing = Object.entries(table)
-      .filter(([k, p]) => p.description !== plain(members.get(k) ?? ""))
-      .map(([k, p]) => ({ property: k, schema: p.description, tsdoc: plain(members.get(k) ?? "") }));
-    expect(differing).toEqual([]);
+  test("`{@link X}` reads X in the schema", () => {
+    const schema = buildSchema() as {
+      functions: Record<string, { inputs: { properties: Record<string, P.PropertySpec> } }>;
+    };
+    const limit = schema.functions["pims:index:getAppLogs"].inputs.properties.limit.description;
+    expect(limit).toContain("DEFAULT_LOG_LIMIT");
+    expect(JSON.stringify(schema)).not.toContain("@link");
   });
 
   test("the resources' inputs are the members of the TypeScript Inputs interfaces", () => {
-    for (const [name, iface] of [
-      ["Project", "ProjectInputs"],
-      ["ServiceAccount", "ServiceAccountInputs"],
-      ["VolumeSize", "VolumeSizeInputs"],
-      ["AppSecrets", "AppSecretsInputs"],
-    ] as const) {
-      expect({ name, inputs: sorted(RESOURCES[name].inputs) }).toEqual({
-        name,
-        inputs: sorted(membersOf(iface).keys()),
+    for (const kind of RESOURCE_KINDS) {
+      expect({ kind, inputs: sorted(RESOURCES[kind].inputs) }).toEqual({
+        kind,
+        inputs: sorted(membersOf(`${kind}Inputs`)),
       });
     }
   });
@@ -126,10 +83,12 @@ describe("one description: the schema says what the TypeScript TSDoc says", () =
 
 describe("the resources match the dynamic resources", () => {
   test("properties are the output keys the SDK classes seed", () => {
-    expect(sorted(Object.keys(RESOURCES.Project.properties))).toEqual(sorted(PROJECT_OUTPUT_KEYS));
-    expect(sorted(Object.keys(RESOURCES.ServiceAccount.properties))).toEqual(sorted(SERVICE_ACCOUNT_OUTPUT_KEYS));
-    expect(sorted(Object.keys(RESOURCES.VolumeSize.properties))).toEqual(sorted(VOLUME_SIZE_OUTPUT_KEYS));
-    expect(sorted(Object.keys(RESOURCES.AppSecrets.properties))).toEqual(sorted(APP_SECRETS_OUTPUT_KEYS));
+    expect(sorted(Object.keys(RESOURCES.Project.properties.properties))).toEqual(sorted(PROJECT_OUTPUT_KEYS));
+    expect(sorted(Object.keys(RESOURCES.ServiceAccount.properties.properties))).toEqual(
+      sorted(SERVICE_ACCOUNT_OUTPUT_KEYS),
+    );
+    expect(sorted(Object.keys(RESOURCES.VolumeSize.properties.properties))).toEqual(sorted(VOLUME_SIZE_OUTPUT_KEYS));
+    expect(sorted(Object.keys(RESOURCES.AppSecrets.properties.properties))).toEqual(sorted(APP_SECRETS_OUTPUT_KEYS));
   });
 
   test("secret properties are the SDK classes' additionalSecretOutputs, and marked in the schema", () => {
@@ -137,7 +96,7 @@ describe("the resources match the dynamic resources", () => {
     expect(sorted(RESOURCES.AppSecrets.secret)).toEqual(sorted(APP_SECRETS_SECRET_OUTPUTS));
     expect(RESOURCES.Project.secret).toEqual([]);
     expect(RESOURCES.VolumeSize.secret).toEqual([]);
-    const schema = pimsSchema("0.0.0") as { resources: Record<string, { properties: Record<string, P.PropertySpec> }> };
+    const schema = buildSchema() as { resources: Record<string, { properties: Record<string, P.PropertySpec> }> };
     const marked = (token: string): string[] =>
       sorted(
         Object.entries(schema.resources[token].properties)
@@ -219,7 +178,7 @@ describe("the resources match the dynamic resources", () => {
 type Json = any;
 
 describe("the schema", () => {
-  const schema = pimsSchema() as Json;
+  const schema = buildSchema() as Json;
 
   test("provider/schema.json is what `npm run schema` writes now", () => {
     const committed = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8"));
@@ -236,6 +195,10 @@ describe("the schema", () => {
     expect(sorted(Object.keys(schema.functions))).toEqual(
       sorted(["getApiKeys", "getInvoices", "getAppLogs", "getBuildLogs", "cancelRun"].map((n) => `pims:index:${n}`)),
     );
+    // Program generators (`pulumi convert`) import the package users install: this one, by its npm name.
+    expect(schema.language.nodejs.packageName).toBe(
+      JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).name,
+    );
     expect(schema.language.python.packageName).toBe("pulumi_pims");
     expect(schema.language.go.importBasePath).toMatch(/\/sdk\/go\/pims$/);
   });
@@ -245,7 +208,7 @@ describe("the schema", () => {
     expect(schema.config.variables.token.secret).toBe(true);
     const keys = Object.keys(schema.config.variables);
     for (const [name, s] of Object.entries(SETTINGS)) if (s.set !== "env") expect(keys).toContain(name);
-    expect(keys).toEqual(expect.arrayContaining([...membersOf("ProviderArgs").keys(), "goneProjects"]));
+    expect(keys).toEqual(expect.arrayContaining([...membersOf("ProviderArgs"), "goneProjects"]));
     expect(Object.entries(schema.config.variables).filter(([, p]) => (p as P.PropertySpec).secret)).toHaveLength(1);
   });
 
@@ -270,12 +233,13 @@ describe("the schema", () => {
 
   test("required lists name declared properties; getApiKeys' keys are secret", () => {
     for (const r of Object.values(RESOURCES)) {
-      for (const k of [...r.required, ...r.requiredInputs, ...r.secret]) expect(Object.keys(r.properties)).toContain(k);
+      for (const k of [...r.required, ...r.requiredInputs, ...r.secret])
+        expect(Object.keys(r.properties.properties)).toContain(k);
       for (const k of [...r.requiredInputs, ...r.replaceOnChanges]) expect(r.inputs).toContain(k);
     }
     for (const f of Object.values(FUNCTIONS)) {
-      for (const k of f.requiredInputs) expect(Object.keys(f.inputs)).toContain(k);
-      for (const k of [...f.requiredOutputs, ...f.secret]) expect(Object.keys(f.outputs)).toContain(k);
+      for (const k of f.requiredInputs) expect(Object.keys(f.inputs.properties)).toContain(k);
+      for (const k of [...f.requiredOutputs, ...f.secret]) expect(Object.keys(f.outputs.properties)).toContain(k);
     }
     expect(schema.functions["pims:index:getApiKeys"].outputs.properties.keys.secret).toBe(true);
   });

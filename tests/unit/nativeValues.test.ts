@@ -10,7 +10,7 @@ import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
 import { configArgs, configFailures, configureRequest, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
 import { engineAddressOf } from "../../provider/native/main";
-import { kindOfToken, typeOfUrn } from "../../provider/native/resources";
+import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
 
 const sec = (value: unknown): Record<string, unknown> => ({ [SECRET_SIG]: SECRET_VALUE, value });
