@@ -24,7 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ensureEngine, randomSecret, REPO_ROOT } from "../../scripts/engine";
 import { ensureYamlHost } from "../../scripts/engineYaml";
-import { ensurePython, run, type Ran } from "./sdkKit";
+import { run, type Ran } from "./sdkKit";
 
 /** The package's version: the release's archives and SDKs carry it. */
 export const VERSION = (
@@ -54,14 +54,28 @@ export interface Dist {
 }
 
 /**
- * The release in `dist/`, written by `npm run release` when it is missing or for another version; `PIMS_DIST_DIR`
- * names another release directory. Throws naming what is missing.
+ * The release in `dist/`; when it lacks this platform's archive or the wheel of this version, `npm run release` for
+ * this platform writes it (minutes the first time: the release caches its Node binaries and executables), one test
+ * file at a time (`flock`). `PIMS_DIST_DIR` names another release directory, used as it is. Throws naming what is
+ * missing.
  */
 export function ensureDist(): Dist {
   const dir = process.env.PIMS_DIST_DIR ?? path.join(REPO_ROOT, "dist");
-  if (!fs.existsSync(path.join(dir, archiveName())) && process.env.PIMS_DIST_DIR === undefined) {
-    if (!hasReleaseScript()) return standInDist();
-    execFileSync("npm", ["run", "release"], { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const complete = (): boolean =>
+    fs.existsSync(path.join(dir, archiveName())) &&
+    fs.existsSync(path.join(dir, `pulumi_pims-${VERSION}-py3-none-any.whl`));
+  if (!complete() && process.env.PIMS_DIST_DIR === undefined) {
+    const lock = path.join(os.tmpdir(), `pims-release-${Buffer.from(REPO_ROOT).toString("hex").slice(-32)}.lock`);
+    const wheel = `dist/pulumi_pims-${VERSION}-py3-none-any.whl`;
+    execFileSync(
+      "bash",
+      ["-c", `exec 9>"$LOCK"; flock 9; [ -f "dist/${archiveName()}" ] && [ -f "${wheel}" ] || npm run release >&2`],
+      {
+        cwd: REPO_ROOT,
+        stdio: ["ignore", "inherit", "inherit"],
+        env: { ...process.env, LOCK: lock, PIMS_RELEASE_PLATFORMS: `${PLATFORM.os}-${PLATFORM.arch}` },
+      },
+    );
   }
   const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   const archive = path.join(dir, archiveName());
@@ -169,43 +183,6 @@ export function installedPlugins(home: string): string[] {
   const dir = path.join(home, "plugins");
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).filter((f) => fs.statSync(path.join(dir, f)).isDirectory());
-}
-
-function hasReleaseScript(): boolean {
-  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  return pkg.scripts.release !== undefined;
-}
-
-/**
- * STAND-IN until `npm run release` exists (issue 31's other half): a release directory in a temporary directory with
- * an archive whose `pulumi-resource-pims` runs this repository's plugin with an absolute Node path (so the stub
- * `node` on PATH stays uncalled), the wheel built from sdk/python and the schema. Proves the download and install
- * mechanics; removed once the real release is merged.
- */
-function standInDist(): Dist {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-standin-dist-"));
-  const stage = path.join(dir, "stage");
-  fs.mkdirSync(stage);
-  const node = fs.realpathSync(path.join(REPO_ROOT, "node_modules", ".bin", "node"));
-  const main = path.join(REPO_ROOT, "bin", "provider", "native", "main.js");
-  fs.writeFileSync(path.join(stage, "pulumi-resource-pims"), `#!/bin/sh\nexec '${node}' '${main}' "$@"\n`, {
-    mode: 0o755,
-  });
-  execFileSync("tar", ["-C", stage, "-czf", path.join(dir, archiveName()), "pulumi-resource-pims"]);
-  fs.copyFileSync(path.join(REPO_ROOT, "provider", "schema.json"), path.join(dir, "schema.json"));
-  const src = path.join(stage, "python");
-  fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), src, { recursive: true });
-  execFileSync(
-    path.join(ensurePython(), "bin", "python"),
-    ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dir, "."],
-    {
-      cwd: src,
-    },
-  );
-  process.env.PIMS_DIST_DIR = dir;
-  return ensureDist();
 }
 
 /**
