@@ -180,3 +180,21 @@ test("pulumi plugin install resource pims <version> --file <archive> installs it
   expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: "pims", version: VERSION })]);
   expect(node.calls()).toEqual([]);
 });
+
+test("with the option pluginDownloadURL (the release address) and no override, pulumi install downloads", async () => {
+  const other = path.join(scratch, "with-address");
+  fs.mkdirSync(other);
+  const withAddress = program(VERSION).replace(
+    `      version: ${VERSION}\n`,
+    `      version: ${VERSION}\n      pluginDownloadURL: ${server.url}\n`,
+  );
+  expect(withAddress).toContain(`pluginDownloadURL: ${server.url}`);
+  fs.writeFileSync(path.join(other, "Pulumi.yaml"), withAddress);
+  const home = path.join(scratch, "home-address");
+  const addressEnv = { ...env, PULUMI_HOME: home, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: "" };
+  const before = server.requests.length;
+  await run("pulumi", ["install"], { cwd: other, env: addressEnv });
+  expect(server.requests.slice(before)).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+  expect(installedPlugins(home)).toEqual([`resource-pims-v${VERSION}`]);
+  expect(node.calls()).toEqual([]);
+});
