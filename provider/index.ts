@@ -6,11 +6,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { AppSecretsProvider } from "./appSecrets";
 import type { ResourceKind } from "./kinds";
 import { ProjectProvider } from "./project";
+import type { PimsProviderBase } from "./providerBase";
 import { ServiceAccountProvider } from "./serviceAccount";
 import { VolumeSizeProvider } from "./volumeSize";
 
 /** The provider class of each kind: the compiler rejects a kind of ./kinds without one. */
-const PROVIDERS: Record<ResourceKind, new () => pulumi.dynamic.ResourceProvider> = {
+const PROVIDERS: Record<ResourceKind, new () => pulumi.dynamic.ResourceProvider & PimsProviderBase> = {
   Project: ProjectProvider,
   ServiceAccount: ServiceAccountProvider,
   VolumeSize: VolumeSizeProvider,
@@ -59,11 +60,17 @@ function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvi
   return out as unknown as pulumi.dynamic.ResourceProvider;
 }
 
-export function newProvider(kind: string): pulumi.dynamic.ResourceProvider {
+/** The provider object of a kind, as both hosts run it (the plugin configures it with `configureWith`). */
+export function providerOf(kind: string): pulumi.dynamic.ResourceProvider & PimsProviderBase {
   const Provider = Object.prototype.hasOwnProperty.call(PROVIDERS, kind) ? PROVIDERS[kind as ResourceKind] : undefined;
   if (Provider === undefined)
     throw new Error(
       `pulumi-pims: unknown resource kind ${JSON.stringify(kind)} (state written by a newer pulumi-pims?)`,
     );
-  return bound(new Provider());
+  return new Provider();
+}
+
+/** The provider of a kind as the serialized shim copies it (errors made {@link userFacing}). */
+export function newProvider(kind: string): pulumi.dynamic.ResourceProvider {
+  return bound(providerOf(kind));
 }

@@ -1,9 +1,10 @@
 /**
- * The base of every resource provider: keeps what `configure()` gave (stack config, or a `pims.Provider`'s inputs),
- * checks it before any resource is touched, and builds a client per call. Settings are read by ./settings.
+ * The base of every resource provider, in both hosts: keeps the settings it is configured with (the dynamic host's
+ * `configure()` request: stack config, or a `pims.Provider`'s inputs; the plugin's Configure: provider/native/config),
+ * checks them before any resource is touched, and builds a client per call. Settings are read by ./settings.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ClientOptions, PimsClient } from "./client";
+import type { ClientOptions, PimsClient, RetryInfo } from "./client";
 import { retryLine } from "./client/retry";
 import {
   clientFor,
@@ -19,15 +20,17 @@ import {
 export const progress = (line: string): void => console.warn(line);
 
 /**
- * `pims:token` reaches a provider process from the stack config (the default provider) or from a `pims.Provider`'s
- * inputs (its `token` argument, else the stack config): the process cannot tell which, so a 401 names both.
+ * `pims:token` reaches a dynamic provider process from the stack config (the default provider) or from a
+ * `pims.Provider`'s inputs (its `token` argument, else the stack config): the process cannot tell which, so a 401
+ * names both, as TypeScript users write them. The plugin names them as its users write them (provider/native/config).
  */
-const OPTIONS: SettingsOptions = {
+const DYNAMIC_HOST_OPTIONS: SettingsOptions = {
   tokenSource: "pims:token (the stack config, or the pims.Provider's token)",
 };
 
 export abstract class PimsProviderBase {
   protected configured: ConfiguredSettings = {};
+  private options: SettingsOptions = DYNAMIC_HOST_OPTIONS;
 
   /**
    * Runs once per provider process, at preview too, before any check: a bad `pims:baseUrl` or setting (or a plain
@@ -36,17 +39,24 @@ export abstract class PimsProviderBase {
    * call then repeats the same error.
    */
   async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    this.configured = configuredFromStack(req.config);
-    configureScheduler(readSettings(this.configured, undefined, OPTIONS));
+    this.configureWith(configuredFromStack(req.config));
+  }
+
+  /** The one way settings come in: the dynamic host's {@link configure}, and the plugin's Configure directly. */
+  configureWith(settings: ConfiguredSettings, options: SettingsOptions = DYNAMIC_HOST_OPTIONS): void {
+    this.configured = settings;
+    this.options = options;
+    configureScheduler(readSettings(this.configured, undefined, this.options));
   }
 
   /** Every setting, read now (configured values first, then the environment). */
   protected settings(): Settings {
-    return readSettings(this.configured, undefined, OPTIONS);
+    return readSettings(this.configured, undefined, this.options);
   }
 
   /** A client per call (credentials may change between calls); each retry is a progress line. */
   protected client(extra: Partial<ClientOptions> = {}): PimsClient {
-    return clientFor(this.configured, { onRetry: (info) => progress(retryLine(info)), ...extra }, undefined, OPTIONS);
+    const retry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
+    return clientFor(this.configured, { ...retry, ...extra }, undefined, this.options);
   }
 }

@@ -4,7 +4,8 @@
  * (`pulumi:providers:pims`) has its arguments instead, and falls back to the stack config (`PULUMI_CONFIG`) for a
  * setting it is not given, as `pims.Provider` does in TypeScript; the environment (`PIMS_*`) comes last, read by
  * ../settings when a client is built. The settings, their rules and their parser are ../settings' table: this file
- * only says where the plugin's values come from. The token is always returned as a secret, so the engine never
+ * only says where the plugin's values come from; Configure hands them once to the same base the dynamic host
+ * configures (../providerBase). The token is always returned as a secret, so the engine never
  * stores it in plaintext among the provider's inputs.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -17,6 +18,7 @@ import {
   settingProblem,
   type ConfigKey,
   type ConfiguredSettings,
+  type SettingsOptions,
 } from "../settings";
 import type { Props } from "./values";
 
@@ -69,25 +71,23 @@ export function pluginStackConfig(env?: NodeJS.ProcessEnv): ConfiguredSettings {
 }
 
 /**
- * The settings a Configure gives the lifecycle code: the provider's inputs first, then (for a setting they lack) the
- * stack config, as text; and the same as the dynamic host's `ConfigureRequest` (keys `pims:<key>`). Unknown values (a
+ * The settings of a Configure, handed as they are to the provider objects (../providerBase `configureWith`) and to
+ * Invoke: the provider's inputs first, then (for a setting they lack) the stack config, as text. Unknown values (a
  * preview before their source exists) stay the unknown marker, which ../settings skips.
  */
-export function configureRequest(
-  args: Props,
-  env?: NodeJS.ProcessEnv,
-): { request: pulumi.dynamic.ConfigureRequest; values: ConfiguredSettings } {
+export function pluginSettings(args: Props, env?: NodeJS.ProcessEnv): ConfiguredSettings {
   const stack = pluginStackConfig(env);
-  const values = configuredFrom((key) => asText(args[key]) ?? stack[key]);
-  const get = (key: string): string | undefined =>
-    (values as Record<string, string | undefined>)[key.startsWith("pims:") ? key.slice("pims:".length) : key];
-  const require = (key: string): string => {
-    const v = get(key);
-    if (v === undefined) throw new Error(`missing required configuration key ${key}`);
-    return v;
-  };
-  return { request: { config: { get, require } }, values };
+  return configuredFrom((key) => asText(args[key]) ?? stack[key]);
 }
+
+/**
+ * How a 401 or 403 names the token, as the plugin's users write it: stack config `pims:token` (the default provider,
+ * and an explicit provider without a `token`), or the `token` argument of an explicit `pulumi:providers:pims`
+ * resource (YAML) / `pims.Provider` (Python, Go). The process cannot tell which one it got, so it names both.
+ */
+export const PLUGIN_SETTINGS_OPTIONS: SettingsOptions = {
+  tokenSource: "pims:token (the stack config), or the token argument of the explicit provider (pulumi:providers:pims)",
+};
 
 /** The provider's inputs as Configure and DiffConfig read them: from `args`, else from the `variables` map. */
 export function configArgs(args: Props | undefined, variables: ReadonlyArray<[string, string]> = []): Props {

@@ -4,19 +4,16 @@
  * is a check failure naming the field (the engine shows it with the function's name); the API keys come back secret.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { retryLine } from "../client/retry";
+import { retryLine, type RetryInfo } from "../client/retry";
 import { argumentOf, FUNCTION_NAMES, type FunctionName } from "../functions";
 import { progress } from "../providerBase";
-import { clientFor } from "../settings";
+import { clientFor, type ConfiguredSettings } from "../settings";
 import { coerceArgs } from "./coerce";
 import { FUNCTIONS } from "./functions";
-import { configureRequest } from "./config";
+import { PLUGIN_SETTINGS_OPTIONS } from "./config";
 import { PluginError } from "./lifecycle";
 import { nameOfToken } from "./tokens";
 import { fromStruct, toStruct, type Props } from "./values";
-
-/** How a 401 or 403 names the token a function used. */
-const TOKEN_SOURCE = { tokenSource: "pims:token (the stack config, or the explicit provider's token)" };
 
 /** The function of a token `pims:index:<name>`, or undefined. */
 function functionOf(tok: string): FunctionName | undefined {
@@ -24,14 +21,17 @@ function functionOf(tok: string): FunctionName | undefined {
   return FUNCTION_NAMES.find((n) => n === name);
 }
 
-/** Runs a function with the provider's settings (`args` of Configure, then stack config, then the environment). */
-export async function invoke(req: provproto.InvokeRequest, settings: Props): Promise<provproto.InvokeResponse> {
+/** Runs a function with the provider's settings as Configure read them once (then the environment). */
+export async function invoke(
+  req: provproto.InvokeRequest,
+  settings: ConfiguredSettings,
+): Promise<provproto.InvokeResponse> {
   const name = functionOf(req.getTok());
   if (name === undefined) throw new PluginError(`pulumi-pims: unknown function ${JSON.stringify(req.getTok())}`);
   const fn = FUNCTIONS[name];
   const args = fromStruct(req.getArgs());
-  const { values } = configureRequest(settings);
-  const client = () => clientFor(values, { onRetry: (info) => progress(retryLine(info)) }, undefined, TOKEN_SOURCE);
+  const onRetry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
+  const client = () => clientFor(settings, onRetry, undefined, PLUGIN_SETTINGS_OPTIONS);
   const resp = new provproto.InvokeResponse();
   try {
     const result = await fn.run(coerceArgs(name, args.props) as never, client);

@@ -6,10 +6,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { newProvider } from "../index";
+import { providerOf } from "../index";
+import type { ConfiguredSettings } from "../settings";
 import type { ResourceKind } from "../kinds";
 import { coerceInputs } from "./coerce";
-import { configureRequest } from "./config";
+import { PLUGIN_SETTINGS_OPTIONS } from "./config";
 import { RESOURCES } from "./resources";
 import { kindOfToken, typeOfUrn } from "./tokens";
 import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
@@ -47,12 +48,12 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /** The lifecycle methods of one plugin process: a provider object per kind, configured once from Configure. */
 export class NativeResources {
-  private request: pulumi.dynamic.ConfigureRequest = configureRequest({}).request;
+  private settings: ConfiguredSettings = {};
   private readonly providers = new Map<ResourceKind, Promise<Provider>>();
 
   /** The settings every kind's provider is configured with (before its first method, as the dynamic host does). */
-  configure(args: Props): void {
-    this.request = configureRequest(args).request;
+  configure(settings: ConfiguredSettings): void {
+    this.settings = settings;
     this.providers.clear();
   }
 
@@ -60,9 +61,9 @@ export class NativeResources {
   private provider(kind: ResourceKind): Promise<Provider> {
     let p = this.providers.get(kind);
     if (p === undefined) {
-      const provider = newProvider(kind);
+      const provider = providerOf(kind);
       p = (async () => {
-        if (provider.configure) await provider.configure(this.request);
+        provider.configureWith(this.settings, PLUGIN_SETTINGS_OPTIONS);
         return provider;
       })();
       p.catch(() => undefined); // observed: the rejection is rethrown to each caller

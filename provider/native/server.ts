@@ -14,7 +14,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { userFacing } from "../index";
 import { inCall } from "./engineLog";
-import { configArgs, configFailures, SECRET_CONFIG_KEYS } from "./config";
+import type { ConfiguredSettings } from "../settings";
+import { configArgs, configFailures, pluginSettings, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
 import { packageVersion } from "./schema";
@@ -79,7 +80,8 @@ export class PimsProviderServer {
   /** The engine's address (the first argument, or Attach). */
   engineAddress: string | undefined;
   private readonly resources = new NativeResources();
-  private args: Props = {};
+  /** The settings of the last Configure (before any: the stack config and the environment). */
+  private settings: ConfiguredSettings = pluginSettings({});
 
   constructor(engineAddress?: string) {
     this.engineAddress = engineAddress;
@@ -99,7 +101,7 @@ export class PimsProviderServer {
       checkConfig: unary(async (req: provproto.CheckRequest) => this.checkConfig(req)),
       diffConfig: unary(async (req: provproto.DiffRequest) => this.diffConfig(req)),
       configure: unary(async (req: provproto.ConfigureRequest) => this.configure(req)),
-      invoke: unary(async (req: provproto.InvokeRequest) => invoke(req, this.args)),
+      invoke: unary(async (req: provproto.InvokeRequest) => invoke(req, this.settings)),
       call: unimplemented("Call"),
       check: unary((req: provproto.CheckRequest) => r.check(req)),
       diff: unary((req: provproto.DiffRequest) => r.diff(req)),
@@ -148,11 +150,10 @@ export class PimsProviderServer {
     return diffResponse({ changes: changed || removed, replaces: [] }, olds.props, news.props, Object.keys(olds.props));
   }
 
-  /** Keeps the settings for every later call; says the plugin takes secrets and previews. */
+  /** Reads the settings once for every later call; says the plugin takes secrets and previews. */
   private async configure(req: provproto.ConfigureRequest): Promise<provproto.ConfigureResponse> {
-    const args = configArgs(fromStruct(req.getArgs()).props, req.getVariablesMap().toArray());
-    this.args = args;
-    this.resources.configure(args);
+    this.settings = pluginSettings(configArgs(fromStruct(req.getArgs()).props, req.getVariablesMap().toArray()));
+    this.resources.configure(this.settings);
     const resp = new provproto.ConfigureResponse();
     resp.setAcceptsecrets(true);
     resp.setSupportspreview(true);

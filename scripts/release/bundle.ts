@@ -76,7 +76,8 @@ export async function bundlePlugin(root: string): Promise<Bundle> {
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const facts = packageFacts(root);
   const hash = crypto.createHash("sha256");
-  hash.update(JSON.stringify({ facts, esbuild: esbuild.version }));
+  // What decides the bundle besides bin/ and the lockfile: the facts put in, the guard, esbuild's version.
+  hash.update(JSON.stringify({ facts, guard: startupGuard(facts.version), esbuild: esbuild.version }));
   hash.update(fs.readFileSync(path.join(root, "package-lock.json")));
   const binDir = path.join(root, "bin", "provider");
   for (const f of filesUnder(binDir)) hash.update(f).update(fs.readFileSync(path.join(binDir, f)));
@@ -100,6 +101,7 @@ export async function bundlePlugin(root: string): Promise<Bundle> {
     legalComments: "none",
     logLevel: "warning",
     define: { PIMS_BUNDLED_PACKAGE: JSON.stringify(facts) },
+    banner: { js: startupGuard(facts.version) },
     plugins: [
       {
         name: "no-pulumi-runtime",
@@ -127,6 +129,24 @@ export async function bundlePlugin(root: string): Promise<Bundle> {
   fs.renameSync(tmp, out);
   log(`bundle: wrote ${path.basename(out)} (${kb(fs.statSync(out).size)})`);
   return { file: out, packages };
+}
+
+/**
+ * Code run before anything else in the executable: an error the plugin does not handle (one thrown while its modules
+ * load, before it can print its port, included) ends it with one clear first line on stderr, naming the plugin, its
+ * version and platform, then the stack. The engine shows a plugin's stderr when the plugin exits before answering.
+ */
+function startupGuard(version: string): string {
+  const who = `"pulumi-resource-pims ${version} (" + process.platform + "-" + process.arch + ")"`;
+  // "use strict" first: the bundle's own directive is no longer one after this code.
+  return [
+    '"use strict";',
+    'process.on("uncaughtException", (e) => {',
+    `  process.stderr.write(${who} + " stopped: " + (e && e.message ? e.message : String(e)) + "\\n" +`,
+    '    (e && e.stack ? e.stack + "\\n" : ""));',
+    "  process.exit(1);",
+    "});",
+  ].join("\n");
 }
 
 const kb = (n: number): string => `${Math.round(n / 1024)} kB`;

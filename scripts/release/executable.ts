@@ -78,6 +78,36 @@ export function seaBlob(bundle: string, work: string): Buffer {
   return fs.readFileSync(path.join(work, "sea.blob"));
 }
 
+/** What an executable of `p` must start with: its format and CPU, as the loader of that system reads them. */
+function formatProblem(p: Platform, exe: Buffer): string | undefined {
+  const want = `${p.os}-${p.arch}`;
+  if (p.os === "linux") {
+    const machine = exe.readUInt16LE(0x12);
+    const ok = exe.readUInt32BE(0) === 0x7f454c46 && machine === (p.arch === "amd64" ? 0x3e : 0xb7);
+    return ok ? undefined : `not an ELF executable for ${want} (e_machine 0x${machine.toString(16)})`;
+  }
+  if (p.os === "darwin") {
+    const ok = exe.readUInt32LE(0) === 0xfeedfacf && exe.readUInt32LE(4) === 0x01000007;
+    return ok ? undefined : `not a 64-bit Mach-O executable for x86-64`;
+  }
+  const pe = exe.readUInt32LE(0x3c);
+  const ok = exe.toString("latin1", 0, 2) === "MZ" && exe.readUInt32BE(pe) === 0x50450000;
+  return ok && exe.readUInt16LE(pe + 4) === 0x8664 ? undefined : "not a PE executable for x86-64";
+}
+
+/**
+ * Checks what can be checked of an executable without running it: its format and CPU, Node's single-executable fuse
+ * flipped, and the blob inside. Throws naming what is wrong.
+ */
+export function checkExecutable(p: Platform, file: string, blob: Buffer): void {
+  const exe = fs.readFileSync(file);
+  const problem =
+    formatProblem(p, exe) ??
+    (exe.includes(`${SEA_FUSE}:1`) ? undefined : "Node's single-executable fuse is not flipped") ??
+    (exe.includes(blob) ? undefined : "the plugin's blob is not inside");
+  if (problem !== undefined) throw new Error(`the ${platformName(p)} executable ${file}: ${problem}`);
+}
+
 /**
  * The executable of `p` for a bundle (cached by the blob's hash; older executables of that platform are removed).
  * Returns its path.
@@ -91,7 +121,8 @@ export async function buildExecutable(p: Platform, bundle: string): Promise<stri
     const platformDir = path.join(CACHE_DIR, "executables", platformName(p));
     const exe = path.join(platformDir, key, executableName(p));
     if (fs.existsSync(exe)) {
-      log(`${platformName(p)}: cached executable ${key}`);
+      checkExecutable(p, exe, blob);
+      log(`${platformName(p)}: cached executable ${key} (checked: format, fuse, blob)`);
       return exe;
     }
     const tmp = path.join(work, executableName(p));
@@ -107,11 +138,13 @@ export async function buildExecutable(p: Platform, bundle: string): Promise<stri
       sentinelFuse: SEA_FUSE,
       ...(p.os === "darwin" ? { machoSegmentName: "NODE_SEA" } : {}),
     });
+    checkExecutable(p, tmp, blob);
     fs.rmSync(platformDir, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(exe), { recursive: true });
     fs.renameSync(tmp, exe);
     fs.chmodSync(exe, 0o755);
-    log(`${platformName(p)}: executable ${key} (${Math.round(fs.statSync(exe).size / 1048576)} MB)`);
+    const mb = Math.round(fs.statSync(exe).size / 1048576);
+    log(`${platformName(p)}: executable ${key} (${mb} MB; checked: format, fuse, blob)`);
     return exe;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

@@ -133,6 +133,28 @@ describe("plugin information and configuration", () => {
     }
   });
 
+  test("a refused token is named as the plugin's users write it; Invoke keeps the settings of Configure", async () => {
+    process.env.PULUMI_CONFIG = JSON.stringify({ baseUrl: sim.baseUrl });
+    const wrong = await PluginUnderTest.start();
+    try {
+      await wrong.configure({ token: "wrong-token-0123456789" });
+      delete process.env.PULUMI_CONFIG; // read once, at Configure: no later call looks at it again
+      const created = await rejectionOf(wrong.create("Project", { name: "refused" }), Error);
+      const invoked = await rejectionOf(wrong.invoke("pims:index:getInvoices", { projectId: "p-1" }), Error);
+      for (const err of [created, invoked]) {
+        const said = (err as grpc.ServiceError).details;
+        expect(said).toContain(
+          "pims:token (the stack config), or the token argument of the explicit provider (pulumi:providers:pims)",
+        );
+        expect(said).not.toContain("pims.Provider");
+        seen.push(said);
+      }
+    } finally {
+      delete process.env.PULUMI_CONFIG;
+      await wrong.stop();
+    }
+  });
+
   test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
     const r = await plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
     const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };

@@ -7,7 +7,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
-import { configArgs, configFailures, configureRequest, pluginStackConfig } from "../../provider/native/config";
+import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
 import { engineAddressOf } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
@@ -85,10 +85,8 @@ describe("provider settings", () => {
 
   test("Configure: arguments first, then the stack config (PULUMI_CONFIG); numbers as the text config gives", () => {
     const env = { PULUMI_CONFIG: JSON.stringify({ baseUrl: "https://stack", "pims:goneProjects": "p-1", other: 1 }) };
-    const { request, values } = configureRequest({ token: "t", maxConcurrency: 4 }, env);
-    expect(values).toEqual({ token: "t", baseUrl: "https://stack", maxConcurrency: "4", goneProjects: "p-1" });
-    expect(request.config.get("pims:token")).toBe("t");
-    expect(request.config.get("pims:rateLimitTimeoutMs")).toBeUndefined();
+    const settings = pluginSettings({ token: "t", maxConcurrency: 4 }, env);
+    expect(settings).toEqual({ token: "t", baseUrl: "https://stack", maxConcurrency: "4", goneProjects: "p-1" });
     expect(pluginStackConfig({ PULUMI_CONFIG: "not json" })).toEqual({});
     expect(
       pluginStackConfig({ PULUMI_CONFIG: JSON.stringify({ "aws:region": "x", "pims:config:token": "y" }) }),
