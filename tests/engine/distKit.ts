@@ -22,7 +22,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ensureEngine, randomSecret, REPO_ROOT } from "../../scripts/engine";
+import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT } from "../../scripts/engine";
 import { ensureYamlHost } from "../../scripts/engineYaml";
 import { run, type Ran } from "./sdkKit";
 
@@ -54,26 +54,34 @@ export interface Dist {
 }
 
 /**
- * The release in `dist/`; when it lacks this platform's archive or the wheel of this version, `npm run release` for
- * this platform writes it (minutes the first time: the release caches its Node binaries and executables), one test
- * file at a time (`flock`). `PIMS_DIST_DIR` names another release directory, used as it is. Throws naming what is
+ * The release in `dist/`; when it lacks this platform's archive or the wheel of this version, or is older than what
+ * it is made of, the release (scripts/release/main.ts, what `npm run release` runs after its build) writes it for this
+ * platform (minutes the first time: the release caches its Node binaries and executables), one test file at a time
+ * (`flock`). `PIMS_DIST_DIR` names another release directory, used as it is. Throws naming what is
  * missing.
  */
 export function ensureDist(): Dist {
   const dir = process.env.PIMS_DIST_DIR ?? path.join(REPO_ROOT, "dist");
-  const complete = (): boolean =>
-    fs.existsSync(path.join(dir, archiveName())) &&
-    fs.existsSync(path.join(dir, `pulumi_pims-${VERSION}-py3-none-any.whl`));
-  if (!complete() && process.env.PIMS_DIST_DIR === undefined) {
+  if (process.env.PIMS_DIST_DIR === undefined) {
     const lock = path.join(os.tmpdir(), `pims-release-${Buffer.from(REPO_ROOT).toString("hex").slice(-32)}.lock`);
-    const wheel = `dist/pulumi_pims-${VERSION}-py3-none-any.whl`;
+    // Up to date: both files there, and nothing the release is made of (the compiled plugin in bin/, the Python SDK,
+    // package.json) newer than the archive. The release's own script runs `npm run build` first, which would empty
+    // bin/ under the other engine suites running now: its second half runs alone, on the bin/ `npm ci` built.
+    const upToDate =
+      `[ -f "dist/${archiveName()}" ] && [ -f "dist/pulumi_pims-${VERSION}-py3-none-any.whl" ] && ` +
+      `[ -z "$(find bin sdk/python package.json -newer "dist/${archiveName()}" -print -quit)" ]`;
     execFileSync(
       "bash",
-      ["-c", `exec 9>"$LOCK"; flock 9; [ -f "dist/${archiveName()}" ] && [ -f "${wheel}" ] || npm run release >&2`],
+      ["-c", `exec 9>"$LOCK"; flock 9; ${upToDate} || ts-node --transpile-only scripts/release/main.ts >&2`],
       {
         cwd: REPO_ROOT,
         stdio: ["ignore", "inherit", "inherit"],
-        env: { ...process.env, LOCK: lock, PIMS_RELEASE_PLATFORMS: `${PLATFORM.os}-${PLATFORM.arch}` },
+        env: {
+          ...process.env,
+          PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}`,
+          LOCK: lock,
+          PIMS_RELEASE_PLATFORMS: `${PLATFORM.os}-${PLATFORM.arch}`,
+        },
       },
     );
   }
