@@ -4,7 +4,8 @@
  * single-executable application (`node --experimental-sea-config`, then `postject`). The blob is built without code
  * cache or snapshot, so the same bundle gives the same bytes on every run. macOS: Node's binary is signed, and
  * injecting breaks that signature, so it is removed first (`macho-unsign`): the darwin-amd64 executable is unsigned
- * (x86-64 code needs no signature to run on macOS; there is no tool here to add an ad-hoc one). Node binaries and
+ * (x86-64 code needs no signature to run on macOS; there is no tool here to add an ad-hoc one). Windows: the same
+ * with Node's Authenticode signature (unsignPe); the executable is unsigned. Node binaries and
  * executables are cached under the release cache, keyed by version and by the blob's hash.
  */
 import { execFileSync } from "node:child_process";
@@ -56,6 +57,25 @@ export function nodeBinary(p: Platform): { bin: string; license: string } {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Node's Windows binary without its Authenticode signature, as `signtool remove /s` leaves it (Node's documentation
+ * asks for that before the injection, which would leave a signature that no longer matches): the certificate table,
+ * which PE files keep at their end, is cut off and its data-directory entry zeroed. Null when there is none.
+ */
+export function unsignPe(exe: Buffer): Buffer | null {
+  const pe = exe.readUInt32LE(0x3c);
+  const optional = pe + 24;
+  const dirs = optional + (exe.readUInt16LE(optional) === 0x20b ? 112 : 96);
+  const entry = dirs + 4 * 8; // IMAGE_DIRECTORY_ENTRY_SECURITY: a file offset and a size
+  const [offset, size] = [exe.readUInt32LE(entry), exe.readUInt32LE(entry + 4)];
+  if (size === 0) return null;
+  if (offset + size !== exe.length) throw new Error("the Windows binary's signature is not at its end");
+  const out = Buffer.from(exe.subarray(0, offset));
+  out.writeUInt32LE(0, entry);
+  out.writeUInt32LE(0, entry + 4);
+  return out;
 }
 
 /**
@@ -131,6 +151,11 @@ export async function buildExecutable(p: Platform, bundle: string): Promise<stri
       const unsigned = unsign(bytes);
       if (unsigned !== null) bytes = Buffer.from(unsigned);
       log(`${platformName(p)}: removed Node's code signature (${unsigned === null ? "none found" : "done"})`);
+    }
+    if (p.os === "windows") {
+      const unsigned = unsignPe(bytes);
+      if (unsigned !== null) bytes = unsigned;
+      log(`${platformName(p)}: removed Node's Authenticode signature (${unsigned === null ? "none found" : "done"})`);
     }
     fs.writeFileSync(tmp, bytes, { mode: 0o755 });
     log(`${platformName(p)}: injecting the plugin (${Math.round(blob.length / 1024)} kB) into Node ${p.nodeVersion}`);
