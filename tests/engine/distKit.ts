@@ -64,12 +64,12 @@ export function ensureDist(): Dist {
   const dir = process.env.PIMS_DIST_DIR ?? path.join(REPO_ROOT, "dist");
   if (process.env.PIMS_DIST_DIR === undefined) {
     const lock = path.join(os.tmpdir(), `pims-release-${Buffer.from(REPO_ROOT).toString("hex").slice(-32)}.lock`);
-    // Up to date: both files there, and nothing the release is made of (the compiled plugin in bin/, the Python SDK,
+    // Up to date: both files there, and nothing the release is made of (bin/, the Python SDK, the release scripts,
     // package.json) newer than the archive. The release's own script runs `npm run build` first, which would empty
     // bin/ under the other engine suites running now: its second half runs alone, on the bin/ `npm ci` built.
     const upToDate =
       `[ -f "dist/${archiveName()}" ] && [ -f "dist/pulumi_pims-${VERSION}-py3-none-any.whl" ] && ` +
-      `[ -z "$(find bin sdk/python package.json -newer "dist/${archiveName()}" -print -quit)" ]`;
+      `[ -z "$(find bin sdk/python package.json scripts/release -newer "dist/${archiveName()}" -print -quit)" ]`;
     execFileSync(
       "bash",
       ["-c", `exec 9>"$LOCK"; flock 9; ${upToDate} || ts-node --transpile-only scripts/release/main.ts >&2`],
