@@ -60,6 +60,17 @@ export function pluginDownloadURL(): string | undefined {
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
 
+/**
+ * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), and its Maven group is
+ * the same (sdk/java/pom.xml, docs/java.md). Not `com.pulumi` (Pulumi's group on Maven Central) and no domain this
+ * project does not own: at publication this becomes a namespace the publisher has verified on Maven Central (for
+ * example `io.github.<owner>`), and the pom's groupId and plugin.json path follow it (tests/unit/javaSdk.test.ts).
+ */
+export const JAVA_BASE_PACKAGE = "pulumipims";
+
+/** The Pulumi Java SDK the Java SDK is built against (the generator would otherwise ask for 1.0.0). */
+export const JAVA_PULUMI_SDK_VERSION = "1.16.0";
+
 /** The properties of a table with their descriptions; `only` keeps some (a resource's inputs). */
 function described(t: PropertyTable, describe: Describe, only?: readonly string[]): Record<string, PropertySpec> {
   const keys = only ?? Object.keys(t.properties);
@@ -89,6 +100,13 @@ const LANGUAGE = {
   },
   python: { packageName: "pulumi_pims", pyproject: { enabled: true }, respectSchemaVersion: true },
   go: { importBasePath: GO_IMPORT_BASE_PATH, generateResourceContainerTypes: true, respectSchemaVersion: true },
+  // buildFiles "none": no Gradle files (Gradle cannot be had from the registries this project builds from); the
+  // generator then writes the version.txt resource itself, and sdk/java/pom.xml builds the jars with Maven.
+  java: {
+    basePackage: JAVA_BASE_PACKAGE,
+    buildFiles: "none",
+    dependencies: { "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION },
+  },
 };
 
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
