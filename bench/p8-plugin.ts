@@ -29,11 +29,14 @@ import {
 import { plan, PROJECTS } from "./p5-stack-up";
 import { PimsSimulator } from "../simulator";
 
-type Variant = "yaml" | "ts";
+/** yaml: the plugin's Node launcher from YAML; exe: the self-contained executable from YAML (P9); ts: dynamic. */
+export type Variant = "yaml" | "ts" | "exe";
+/** The directory holding the executable for the `exe` variant (set by bench/p9-executable.ts). */
+export const executable = { dir: "" };
 /** The P5 stack, or N ServiceAccounts alone. */
-type Shape = { kind: "p5" } | { kind: "accounts"; n: number };
+export type Shape = { kind: "p5" } | { kind: "accounts"; n: number };
 
-interface Run {
+export interface Run {
   variant: Variant;
   upMs: number;
   upCalls: number;
@@ -49,6 +52,8 @@ interface Run {
   stateBytes: number;
   /** Issued tokens and app secret values readable in the stored state. */
   plaintextSecrets: number;
+  /** The plugin process's peak resident memory during `up` (VmHWM, bytes), for the YAML variants. */
+  pluginPeakRss?: number;
 }
 
 const resourceCount = (shape: Shape): number => (shape.kind === "p5" ? 50 : shape.n);
@@ -83,7 +88,7 @@ function tsProgram(shape: Shape): () => Promise<void> {
   };
 }
 
-function seed(sim: PimsSimulator): void {
+export function seed(sim: PimsSimulator): void {
   for (const id of PROJECTS) sim.addProject({ id });
   for (let i = 0; i < 15; i++) {
     sim.addVolume(PROJECTS[i % 2], { id: `vol-${i}`, sizeGb: 50 });
@@ -124,25 +129,46 @@ function entryBytes(stateText: string): { byKind: Record<string, number>; mean: 
   return { byKind, mean: mean(all), meanOwn: mean(own) };
 }
 
-async function runOnce(sim: PimsSimulator, variant: Variant, shape: Shape, tag: string): Promise<Run> {
+/** The largest VmHWM (bytes) of the processes whose environment holds `marker` and whose command line is the plugin. */
+function pluginPeakRss(marker: string): number {
+  let peak = 0;
+  for (const pid of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker)) continue;
+      if (!/native\/main\.js|pulumi-resource-pims/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+      const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      peak = Math.max(peak, Number(kb ?? 0) * 1024);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return peak;
+}
+
+export async function runOnce(sim: PimsSimulator, variant: Variant, shape: Shape, tag: string): Promise<Run> {
   const engine = loadEngine();
   const yaml = require("../scripts/engineYaml") as typeof import("../scripts/engineYaml");
   const backendDir = engine.tempDir("pims-bench-p8-");
   try {
-    const common = { stackName: `${variant}${tag}`, backendDir, baseUrl: sim.baseUrl, token: sim.token };
+    const marker = `PIMS_BENCH_RUN=${path.basename(backendDir)}`;
+    const env = { PIMS_BENCH_RUN: path.basename(backendDir) };
+    const common = { stackName: `${variant}${tag}`, backendDir, baseUrl: sim.baseUrl, token: sim.token, env };
     const stack =
-      variant === "yaml"
+      variant !== "ts"
         ? await yaml.createYamlStack({
             ...common,
             workDir: yaml.writeYamlProject(path.join(backendDir, "project"), {
               name: "pims-bench",
               program: yamlProgram(shape),
+              pluginDir: variant === "exe" ? executable.dir : undefined,
             }),
           })
         : await engine.createPimsStack({ ...common, projectName: "pims-bench", program: tsProgram(shape) });
     sim.clearRequests();
+    let peakRss = 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, pluginPeakRss(marker))), 250);
     const t0 = now();
-    const up = await stack.up(QUIET);
+    const up = await stack.up(QUIET).finally(() => clearInterval(sampler));
     const upMs = now() - t0;
     const upCalls = sim.requests.length;
     const created = up.summary.resourceChanges?.create ?? 0;
@@ -158,6 +184,7 @@ async function runOnce(sim: PimsSimulator, variant: Variant, shape: Shape, tag: 
       ownBytesPerResource: 0,
       stateBytes: 0,
       plaintextSecrets: 0,
+      ...(variant === "ts" ? {} : { pluginPeakRss: peakRss }),
     };
     const stateText = storedState(stack);
     const bytes = entryBytes(stateText);

@@ -12,6 +12,7 @@
  *   P7  bench/p7-scale.ts           up / preview / refresh / destroy of N = 50, 200, 500 ServiceAccounts
  *   P7probe  bench/p7-preview-probe.ts  where P7's preview time goes (only with `--only P7probe`)
  *   P8  bench/p8-plugin.ts         the P5 stack and N = 1,000 accounts: the plugin from YAML ÷ the dynamic resources
+ *   P9  bench/p9-executable.ts     the self-contained plugin executable ÷ the Node launcher: start, size, memory, P8
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5–P7 need the engine
@@ -30,6 +31,7 @@ import { p6 } from "./p6-throttled";
 import { p7 } from "./p7-scale";
 import { p7probe } from "./p7-preview-probe";
 import { p8 } from "./p8-plugin";
+import { p9 } from "./p9-executable";
 import { errorText } from "../provider/client";
 
 const RESULTS_FILE = path.join(__dirname, "results.json");
@@ -45,6 +47,7 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
   { id: "P7", run: p7, byDefault: true },
   { id: "P7PROBE", run: p7probe, byDefault: false },
   { id: "P8", run: p8, byDefault: true },
+  { id: "P9", run: p9, byDefault: true },
 ];
 
 function parseArgs(args: string[]): { quick: boolean; only: Set<string> | undefined } {

@@ -9,9 +9,10 @@ const path = require("node:path");
 /**
  * Largest unpacked size of the package, in bytes (0.1.0: 355 kB with source maps; 0.2.0 about 400 kB of code and
  * types; the native plugin, its schema and the functions it shares with the SDK bring it to about 610 kB; 0.4.0 ships
- * the plugin's schema as provider/schema.json, 33 kB, which GetSchema serves).
+ * the plugin's schema as provider/schema.json, 37 kB, which GetSchema serves, plus the run-plugin entry and the
+ * startup-error plugin of the launcher: 700 kB. The limit leaves 10 % for growth; past it, look at what grew first).
  */
-const MAX_UNPACKED_BYTES = 680 * 1024;
+const MAX_UNPACKED_BYTES = 770 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^bin\/provider\/schema\.json$/,
@@ -28,6 +29,7 @@ const REQUIRED = [
   "bin/provider/index.js",
   "bin/cli/pims.js",
   "bin/provider/native/main.js",
+  "bin/provider/native/startupError.js",
   "bin/provider/schema.json",
   "plugin/pulumi-resource-pims",
 ];

@@ -16,16 +16,40 @@ import { nativeToken, PACKAGE } from "./tokens";
 /** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
 export type Describe = (iface: string, member: string) => string;
 
-/** This package's version (package.json), found from this file in the sources and in bin/ alike. */
-export function packageVersion(): string {
+/** What the schema takes from package.json: the version and the release setting `release.pluginDownloadURL`. */
+interface PackageFacts {
+  version: string;
+  release?: { pluginDownloadURL?: string };
+}
+/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
+declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
+
+/** package.json of this package, found from this file in the sources and in bin/ alike. */
+function packageFacts(): PackageFacts {
+  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string") return pkg.version;
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
+      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
+        return { version: pkg.version, release: pkg.release };
     }
     if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
   }
+}
+
+/** This package's version (package.json). */
+export function packageVersion(): string {
+  return packageFacts().version;
+}
+
+/**
+ * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs):
+ * package.json's `release.pluginDownloadURL`, the one release setting; empty means none (users install an archive
+ * with `pulumi plugin install resource pims <version> --file <archive>`).
+ */
+export function pluginDownloadURL(): string | undefined {
+  return packageFacts().release?.pluginDownloadURL || undefined;
 }
 
 /**
@@ -35,6 +59,17 @@ export function packageVersion(): string {
  * address, this becomes `<address>/sdk/go/pims` and tags `sdk/go/vX.Y.Z` publish it, as provider repositories do.
  */
 export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
+
+/**
+ * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), and its Maven group is
+ * the same (sdk/java/pom.xml, docs/java.md). Not `com.pulumi` (Pulumi's group on Maven Central) and no domain this
+ * project does not own: at publication this becomes a namespace the publisher has verified on Maven Central (for
+ * example `io.github.<owner>`), and the pom's groupId and plugin.json path follow it (tests/unit/javaSdk.test.ts).
+ */
+export const JAVA_BASE_PACKAGE = "pulumipims";
+
+/** The Pulumi Java SDK the Java SDK is built against (the generator would otherwise ask for 1.0.0). */
+export const JAVA_PULUMI_SDK_VERSION = "1.16.0";
 
 /** The properties of a table with their descriptions; `only` keeps some (a resource's inputs). */
 function described(t: PropertyTable, describe: Describe, only?: readonly string[]): Record<string, PropertySpec> {
@@ -65,10 +100,21 @@ const LANGUAGE = {
   },
   python: { packageName: "pulumi_pims", pyproject: { enabled: true }, respectSchemaVersion: true },
   go: { importBasePath: GO_IMPORT_BASE_PATH, generateResourceContainerTypes: true, respectSchemaVersion: true },
+  // buildFiles "none": no Gradle files (Gradle cannot be had from the registries this project builds from); the
+  // generator then writes the version.txt resource itself, and sdk/java/pom.xml builds the jars with Maven.
+  java: {
+    basePackage: JAVA_BASE_PACKAGE,
+    buildFiles: "none",
+    dependencies: { "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION },
+  },
 };
 
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
-export function pimsSchema(describe: Describe, version: string = packageVersion()): Record<string, unknown> {
+export function pimsSchema(
+  describe: Describe,
+  version: string = packageVersion(),
+  downloadURL: string | undefined = pluginDownloadURL(),
+): Record<string, unknown> {
   const resources = Object.fromEntries(
     Object.entries(RESOURCES).map(([kind, r]) => {
       const properties = described(r.properties, describe);
@@ -108,6 +154,7 @@ export function pimsSchema(describe: Describe, version: string = packageVersion(
     keywords: ["pulumi", "pims", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-pims",
+    ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
     meta: { moduleFormat: "(.*)" },
     config: { variables: P.CONFIG },
     provider: {

@@ -10,7 +10,8 @@
  *   line of stdout. Later stdout/stderr lines are shown by the CLI as the plugin's output.
  * - RPCs answered here: GetPluginInfo, GetRequiredPackages and GetRequiredPlugins (no resource plugins: the only
  *   plugin a PIMS program needs is the dynamic-provider plugin `pulumi-resource-pulumi-nodejs`, which the engine
- *   loads by itself), Run, About, InstallDependencies (nothing to install: reports it). Every other RPC (Handshake,
+ *   loads by itself), Run, About, InstallDependencies (`npm install`) and RunPlugin (a source-based plugin through
+ *   `@pulumi/pulumi/cmd/run-plugin`, as `pulumi package add` needs: see the two below). Every other RPC (Handshake,
  *   RuntimeOptionsPrompts, GetProgramDependencies, code generation, …) answers UNIMPLEMENTED, which the CLI
  *   tolerates where it matters.
  * - Run starts the SDK's own program runner (`@pulumi/pulumi/cmd/run`, the one the official host uses) in a fresh
@@ -35,6 +36,9 @@ const path = require("node:path");
 const EXIT_ALREADY_REPORTED = 32;
 
 const cwd = process.cwd();
+/** The program processes running now (stopped when the CLI is gone). */
+/** @type {Set<import("node:child_process").ChildProcess>} */
+const running = new Set();
 
 /**
  * `require.resolve` from the project directory, then from this file's directory (and NODE_PATH).
@@ -134,6 +138,8 @@ function runProgram(req) {
       env,
       stdio: ["ignore", "inherit", "inherit"],
     });
+    running.add(child);
+    child.on("exit", () => running.delete(child));
     child.on("error", (err) => resolve({ error: `could not start the Node.js program: ${err.message}` }));
     child.on("exit", (code, signal) => {
       trace(`Run: the program exited (code ${code}${signal ? `, signal ${signal}` : ""})`);
@@ -188,16 +194,73 @@ const service = {
     resp.setVersion(process.version);
     callback(null, resp);
   },
-  installDependencies(call, callback) {
-    // Streaming RPC: nothing is installed (the project's node_modules are expected to be there already).
-    trace("InstallDependencies");
-    const resp = new langproto.InstallDependenciesResponse();
-    resp.setStdout(
-      Buffer.from("pims language host: dependencies are not installed by this host; run npm install yourself\n"),
+  installDependencies(call) {
+    // Streaming RPC: `npm install` (dev dependencies too) in the program's or the plugin's directory, its output
+    // streamed back, as the official host does (for `pulumi install` and for a plugin `pulumi package add` fetched).
+    const dir = call.request.getInfo()?.getProgramDirectory() || cwd;
+    trace(`InstallDependencies${call.request.getIsPlugin() ? " (plugin)" : ""}`);
+    const write = (/** @type {"setStdout" | "setStderr"} */ setter, /** @type {Buffer} */ chunk) =>
+      call.write(new langproto.InstallDependenciesResponse()[setter](chunk));
+    write("setStdout", Buffer.from(`Installing dependencies in ${dir}...\n\n`));
+    const child = childProcess.spawn("npm", ["install", "--loglevel=error"], { cwd: dir, env: process.env });
+    child.stdout.on("data", (chunk) => write("setStdout", chunk));
+    child.stderr.on("data", (chunk) => write("setStderr", chunk));
+    child.on("error", (err) =>
+      call.emit("error", { code: grpc.status.INTERNAL, details: `npm install: ${err.message}` }),
     );
-    call.write(resp);
-    call.end();
-    void callback;
+    child.on("exit", (code) => {
+      if (code !== 0) {
+        call.emit("error", { code: grpc.status.UNKNOWN, details: `npm install in ${dir} failed (exit code ${code})` });
+        return;
+      }
+      write("setStdout", Buffer.from("Finished installing dependencies\n\n"));
+      call.end();
+    });
+  },
+  runPlugin(call) {
+    // Streaming RPC: runs a source-based plugin (a directory with PulumiPlugin.yaml `runtime: nodejs`) the way the
+    // official host does: `node @pulumi/pulumi/cmd/run-plugin <plugin directory> <plugin arguments>`, run-plugin
+    // resolved from the plugin's directory; the plugin's stdout (its port first) and stderr go back as messages,
+    // then its exit code. The engine ends the plugin by cancelling the call.
+    const req = call.request;
+    const info = req.getInfo();
+    const dir = info?.getProgramDirectory() || cwd;
+    trace(`RunPlugin ${req.getName() || dir}`);
+    const options = runtimeOptions(info);
+    const env = { ...process.env };
+    for (const kv of req.getEnvList()) {
+      const eq = kv.indexOf("=");
+      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    if (options.typescript !== false) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    if (typeof options.tsconfig === "string") env.PULUMI_NODEJS_TSCONFIG_PATH = options.tsconfig;
+    let runner;
+    try {
+      runner = resolveFrom(process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || "@pulumi/pulumi/cmd/run-plugin", [dir]);
+    } catch (e) {
+      call.emit("error", { code: grpc.status.FAILED_PRECONDITION, details: `${dir}: ${String(e)}` });
+      return;
+    }
+    const nodeArgs = typeof options.nodeargs === "string" ? options.nodeargs.split(/\s+/).filter(Boolean) : [];
+    const child = childProcess.spawn(process.execPath, [runner, ...nodeArgs, dir, ...req.getArgsList()], {
+      cwd: req.getPwd() || dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const send = (/** @type {(r: any) => void} */ fill) => {
+      const resp = new langproto.RunPluginResponse();
+      fill(resp);
+      if (!call.cancelled && !call.destroyed) call.write(resp);
+    };
+    child.stdout.on("data", (chunk) => send((r) => r.setStdout(chunk)));
+    child.stderr.on("data", (chunk) => send((r) => r.setStderr(chunk)));
+    call.on("cancelled", () => child.kill("SIGKILL"));
+    child.on("error", (err) => call.emit("error", { code: grpc.status.INTERNAL, details: err.message }));
+    child.on("exit", (code) => {
+      trace(`RunPlugin: the plugin exited (code ${code})`);
+      send((r) => r.setExitcode(code ?? 1));
+      if (!call.cancelled) call.end();
+    });
   },
 };
 
@@ -231,6 +294,21 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p
   // The CLI reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
 });
+
+// The CLI starts this host in a process group of its own, so a `kill -9` of `pulumi` (a CI timeout) does not reach
+// it: once the CLI is gone (a new parent pid, or the old one gone), stop the program's process and exit.
+const parent = process.ppid;
+setInterval(() => {
+  let gone = process.ppid !== parent;
+  try {
+    if (!gone) process.kill(parent, 0);
+  } catch (e) {
+    gone = /** @type {NodeJS.ErrnoException} */ (e).code !== "EPERM";
+  }
+  if (!gone) return;
+  for (const child of running) child.kill("SIGKILL");
+  process.exit(0);
+}, 1000).unref();
 
 // The CLI kills the plugin when it is done; end cleanly on the usual signals too.
 for (const sig of ["SIGINT", "SIGTERM"]) {

@@ -5,6 +5,8 @@
  * getBuildLogs, cancelRun (each also as getXOutput). Credentials: `pims:token` (secret) and `pims:baseUrl`
  * stack config, or PIMS_TOKEN / PIMS_BASE_URL.
  */
+import { runPluginEntry } from "../../provider/native/runPlugin";
+
 export * from "./project";
 export * from "./serviceAccount";
 export * from "./volumeSize";
@@ -61,3 +63,8 @@ export type {
   ServiceAccountToken,
   ServiceAccount as ServiceAccountRecord,
 } from "../../provider/client/types";
+
+// `pulumi package add` runs this package as a plugin through `@pulumi/pulumi/cmd/run-plugin`, which requires this
+// file: only then is the export the plugin's entry instead (provider/native/runPlugin.ts explains).
+const pluginEntry = runPluginEntry(module);
+if (pluginEntry !== undefined) module.exports = pluginEntry;

@@ -1,66 +1,88 @@
 /**
- * docs/python.md followed literally: in a sandbox holding a project directory and, beside it, what the page calls
- * `../pulumi-pims` (sdkKit's sandboxClone), the page's shell lines run as written in a fresh virtual environment
- * (`pip install ../pulumi-pims/sdk/python`: pip builds and installs the SDK; `npm install pulumi-pims`, the plugin:
- * the one substitution, as in yamlGuide.test.ts, installs this repository's packed package), its Pulumi.yaml and
- * __main__.py are written unchanged, and the program runs as an Automation API inline program
- * (tests/engine/python/inline.py; no Python language host exists here) under the real CLI, the plugin the page's
- * Pulumi.yaml names, and the simulator: `up`, then `destroy`. The config the page's commands set (projectId,
- * volumeId, appId, pims:token) comes from the simulator. Needs the pulumi CLI, python3, PyPI (pip's build of the SDK
- * fetches setuptools) and the npm registry.
+ * docs/python.md followed literally: from an empty project directory holding the two files the page says to take from
+ * the release (the wheel and this platform's plugin archive, from the release directory: tests/engine/distKit.ts),
+ * the page's blocks run in the page's order: its commands as written, its files written unchanged. The machine is a
+ * user's: an empty plugin cache, no plugin on PATH, a `node` first on PATH that fails if called, no download server.
+ *
+ * Substitutions, all about this test's sandbox: `python3 -m venv venv` makes the environment with sdkKit's userVenv
+ * (which sees the cached `pulumi` and `grpcio`, so pip downloads nothing); `pulumi login --local` logs in to a
+ * temporary `file://` backend; the example address and ids in `pulumi config set` are the simulator's.
+ * Replaced step: `pulumi up` runs the page's __main__.py as an Automation API inline program
+ * (tests/engine/python/inline.py), as no Python language host can be obtained here. Then, beyond the page, destroy.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createPimsStack, engineEnv, ensureEngine, tempDir } from "../../scripts/engine";
+import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  exportEncrypted,
-  isEncryptedSecret,
-  resource,
-  revealed,
-} from "./harness";
-import { readGuide, run, sandboxClone, sandboxCommand, userVenv } from "./sdkKit";
+import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { readSteps, run, userVenv } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
 const DRIVER = path.join(__dirname, "python", "inline.py");
-const guide = readGuide("python.md");
+const steps = readSteps("python.md");
 
 let sim: PimsSimulator;
 let scratch: string;
-let project: string;
-let stack: Stack;
-let engineText = "";
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let node: ReturnType<typeof stubNode>;
 let seeded: { projectId: string; volumeId: string; appId: string };
+let printed = "";
 
-async function op(python: string, operation: "up" | "destroy"): Promise<Record<string, unknown>> {
-  const ran = await run(python, [DRIVER, project, "dev", operation, path.join(project, "__main__.py")], {
-    cwd: project,
-    env: { ...process.env, ...engineEnv(path.join(scratch, "backend")) },
-  });
-  engineText += ran.stderr + ran.stdout;
+/** Runs the inline program (the replaced `pulumi up`, or destroy after the page); its RESULT line. */
+async function inline(operation: "up" | "destroy"): Promise<Record<string, unknown>> {
+  const python = path.join(dir, "venv", "bin", "python");
+  const ran = await run(python, [DRIVER, dir, "dev", operation, path.join(dir, "__main__.py")], { cwd: dir, env });
+  printed += ran.stderr + ran.stdout;
   const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT "));
   if (!line) throw new Error(`no RESULT line from the driver:\n${ran.stdout}\n${ran.stderr}`);
   return JSON.parse(line.slice("RESULT ".length)) as Record<string, unknown>;
 }
 
-let python: string;
+/** One command of the page, with the sandbox's substitutions (see the top of this file). */
+async function command(line: string): Promise<void> {
+  if (line === "python3 -m venv venv") {
+    await userVenv(path.join(dir, "venv"));
+    return;
+  }
+  if (line === "pulumi up") {
+    await inline("up");
+    return;
+  }
+  const sandboxed = line
+    .replace(/^pulumi login --local$/, `pulumi login file://${path.join(scratch, "backend")}`)
+    .replace(/^(pulumi config set pims:baseUrl) \S+$/, `$1 ${sim.baseUrl}`)
+    .replace(/^(pulumi config set (projectId|volumeId|appId)) \S+$/, (_, cmd: string, key: keyof typeof seeded) => {
+      return `${cmd} ${seeded[key]}`;
+    });
+  const ran = await run("bash", ["-c", sandboxed], { cwd: dir, env });
+  printed += ran.stdout + ran.stderr;
+}
 
 beforeAll(async () => {
-  ensureEngine();
+  const dist = ensureDist();
   sim = await startSimulator({ profile: "default" });
   const projectId = sim.addProject({ name: "docs-python" }).id;
   const volumeId = sim.addVolume(projectId, { id: "default-us-east-1", sizeGb: 50 }).id;
   seeded = { projectId, volumeId, appId: sim.addApp(projectId, "web").id };
-  scratch = tempDir("pims-e2e-python-docs-");
-  sandboxClone(scratch);
-  project = path.join(scratch, "my-infra");
-  fs.mkdirSync(project);
-  python = await userVenv(path.join(project, "venv"));
+  scratch = tempDir("pims-docs-python-");
+  node = stubNode(path.join(scratch, "stub"));
+  dir = path.join(scratch, "my-infra");
+  fs.mkdirSync(dir);
+  for (const f of [dist.wheel, dist.archive]) fs.copyFileSync(f, path.join(dir, path.basename(f)));
+  env = {
+    ...distEnv({
+      home: path.join(scratch, "home"),
+      backend: path.join(scratch, "backend"),
+      stubDir: node.dir,
+      override: "",
+    }),
+    PIMS_TOKEN: sim.token,
+  };
+  delete env.PULUMI_BACKEND_URL; // the page logs in itself
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -68,64 +90,45 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test("the page's files and commands are there to follow", () => {
-  expect(Object.keys(guide.files).sort()).toEqual(["Pulumi.yaml", "__main__.py"]);
-  expect(guide.commands).toEqual(["pip install ../pulumi-pims/sdk/python", "npm install pulumi-pims"]);
+test("the page names the release's files, then the files and commands this test follows", () => {
+  const commands = steps.flatMap((s) => ("commands" in s ? s.commands : []));
+  expect(commands.slice(0, 3)).toEqual([
+    "python3 -m venv venv",
+    `venv/bin/pip install pulumi_pims-${VERSION}-py3-none-any.whl`,
+    `pulumi plugin install resource pims ${VERSION} --file pulumi-resource-pims-v${VERSION}-linux-amd64.tar.gz`,
+  ]);
+  expect(steps.flatMap((s) => ("file" in s ? [s.file] : []))).toEqual(["Pulumi.yaml", "__main__.py"]);
+  expect(commands.at(-1)).toBe("pulumi up");
 });
 
-test("its install commands, run in the project's virtual environment, install pulumi_pims and the plugin", async () => {
-  const venvBin = path.dirname(python);
-  for (const line of guide.commands) {
-    await run("bash", ["-c", sandboxCommand(line, scratch)], {
-      cwd: project,
-      env: {
-        ...process.env,
-        VIRTUAL_ENV: path.dirname(venvBin),
-        PATH: `${venvBin}${path.delimiter}${process.env.PATH}`,
-      },
-    });
+test("followed in order, the page deploys every resource with the plugin from the archive, without Node", async () => {
+  for (const step of steps) {
+    if ("file" in step) fs.writeFileSync(path.join(dir, step.file), step.text);
+    else for (const line of step.commands) await command(line);
   }
-  const where = await run(python, ["-c", "import pulumi_pims, os; print(os.path.dirname(pulumi_pims.__file__))"]);
-  expect(where.stdout.trim().startsWith(path.join(project, "venv"))).toBe(true);
-  expect(fs.existsSync(path.join(project, "node_modules", "pulumi-pims", "plugin", "pulumi-resource-pims"))).toBe(true);
+  expect(installedPlugins(path.join(scratch, "home"))).toEqual([`resource-pims-v${VERSION}`]);
+  const team = sim.projects().find((p) => p.name === "platform-team");
+  expect(sim.serviceAccounts(team?.id).map((a) => a.name)).toEqual(["deployer"]);
+  expect(sim.volume(seeded.projectId, seeded.volumeId)?.sizeGb).toBe(100);
+  expect(Object.keys(sim.appSecrets(seeded.projectId, seeded.appId)).sort()).toEqual(["LOG_LEVEL", "PIMS_TOKEN"]);
+  const outputs = JSON.parse((await run("pulumi", ["stack", "output", "--json"], { cwd: dir, env })).stdout) as Record<
+    string,
+    unknown
+  >;
+  expect(outputs.deployerToken).toBe("[secret]");
+  expect(outputs.keyCount).toBe("[secret]"); // computed from a secret result
+  const keyCount = await run("pulumi", ["stack", "output", "keyCount", "--show-secrets"], { cwd: dir, env });
+  expect(keyCount.stdout.trim()).toBe("1");
+  expect(node.calls()).toEqual([]);
 });
 
-test("its program: up creates every resource, the token is a secret; destroy leaves 0 live accounts", async () => {
-  for (const [name, text] of Object.entries(guide.files)) fs.writeFileSync(path.join(project, name), text);
-  stack = await createPimsStack({
-    stackName: "dev",
-    workDir: project,
-    backendDir: path.join(scratch, "backend"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    config: seeded,
-  });
-  const up = (await op(python, "up")) as { outputs: Record<string, { secret: boolean }>; changes: object };
-  expect(up.changes).toEqual({ create: 5 });
-  expect(up.outputs.deployerToken).toEqual({ secret: true });
-
-  const state = await stack.exportStack();
-  const deployer = resource(state, "pims:index:ServiceAccount", "deployer").outputs ?? {};
+test("after the page: destroy leaves 0 live accounts; no token in plaintext anywhere", async () => {
   const team = sim.projects().find((p) => p.name === "platform-team");
-  expect(team).toBeDefined();
-  expect(sim.serviceAccounts(team?.id).map((a) => [a.id, a.name])).toEqual([[deployer.serviceAccountId, "deployer"]]);
-  expect(sim.volume(seeded.projectId, seeded.volumeId)?.sizeGb).toBe(100);
-  expect(sim.appSecrets(seeded.projectId, seeded.appId)).toEqual({
-    PIMS_TOKEN: revealed(deployer.token),
-    LOG_LEVEL: "info",
-  });
-  const outputs = resource(state, "pulumi:pulumi:Stack", "my-infra-dev").outputs ?? {};
-  expect(revealed(outputs.keyCount)).toBe(1);
-  const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "deployer").outputs ?? {};
-  expect(isEncryptedSecret(stored.token)).toBe(true);
-  expectNoPlaintextSecrets(
-    JSON.stringify(exportEncrypted(stack)),
-    [sim.token, ...sim.issuedSecrets()],
-    "the exported state",
-  );
-
-  const down = (await op(python, "destroy")) as { changes: object };
-  expect(down.changes).toEqual({ delete: 5 });
+  await inline("destroy");
   expect(sim.serviceAccounts(team?.id)).toEqual([]);
-  expectNoPlaintextSecrets(engineText, [sim.token, ...sim.issuedSecrets()], "the engine's output");
+  const secrets = [sim.token, ...sim.issuedSecrets()];
+  expectNoPlaintextSecrets(printed, secrets, "the output of the page's commands");
+  expect(expectNoSecretsInFiles(path.join(scratch, "backend"), secrets)).toBeGreaterThan(2);
+  expectNoPlaintextSecrets(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8"), secrets, "Pulumi.dev.yaml");
+  expect(node.calls()).toEqual([]);
 });

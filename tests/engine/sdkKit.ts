@@ -12,6 +12,7 @@ import { PLUGIN_DIR } from "../../scripts/engineYaml";
 
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
+export const JAVA_SDK_DIR = path.join(REPO_ROOT, "sdk", "java");
 
 /** What a child process printed and how it ended. */
 export interface Ran {
@@ -173,4 +174,19 @@ export function filesUnder(dir: string): string[] {
   };
   walk("");
   return out.sort();
+}
+
+/** One step of a docs page, in the page's order: a file to write, or a shell block's command lines. */
+export type GuideStep = { file: string; text: string } | { commands: string[] };
+
+/** A docs page's `<!-- guide:... -->` blocks as steps, in the order the page gives them. */
+export function readSteps(page: string): GuideStep[] {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
+  const steps: GuideStep[] = [];
+  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
+    if (m[2] !== undefined) steps.push({ file: m[2], text: m[3] });
+    else steps.push({ commands: m[3].split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")) });
+  }
+  return steps;
 }

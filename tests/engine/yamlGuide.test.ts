@@ -1,31 +1,27 @@
 /**
- * docs/yaml.md followed literally, as a newcomer would: the packed package installed in a fresh YAML project, the
- * guide's `Pulumi.yaml` written as it is printed (block `<!-- guide:file Pulumi.yaml -->`), the guide's commands run in
- * order (block `<!-- guide:shell -->`), with the real engine, the official YAML host and the plugin the engine finds
- * through `plugins.providers` in `node_modules/pulumi-pims/plugin`. Then a no-change preview and destroy.
+ * docs/yaml.md followed literally, as a newcomer would: from an empty project directory holding this platform's plugin
+ * archive from the release (tests/engine/distKit.ts; the page says to download it), the guide's `Pulumi.yaml` written
+ * as it is printed (block `<!-- guide:file Pulumi.yaml -->`) and the guide's commands run in order (block
+ * `<!-- guide:shell -->`), with the real engine and the official YAML host. The machine is a user's: an empty plugin
+ * cache, no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if called. Then a no-change
+ * preview and destroy.
  *
- * Substitutions, all about this test's sandbox: `pulumi-pims` is the packed tarball (with the pinned @pulumi/pulumi,
- * so npm does not pick another from the registry); `pulumi login --local` logs in to a temporary `file://` backend;
- * the example ids and address in `pulumi config set` are the simulator's; `pulumi up` gets `--yes`. The token reaches
+ * Substitutions, all about this test's sandbox: `pulumi login --local` logs in to a temporary `file://` backend; the
+ * example ids and address in `pulumi config set` are the simulator's; `pulumi up` gets `--yes`. The token reaches
  * the commands as `PIMS_TOKEN`, as the guide says.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
-import { ensureYamlHost } from "../../scripts/engineYaml";
+import { REPO_ROOT, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
 import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
 
 jest.setTimeout(15 * 60_000);
 
 const DOC = path.join(REPO_ROOT, "docs", "yaml.md");
-const PINNED = (
-  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
-  }
-).devDependencies["@pulumi/pulumi"];
 
 /** The guide's files and commands (comments after `#` and blank lines dropped), in order. */
 function readGuide(text: string): { files: Array<{ name: string; text: string }>; commands: string[] } {
@@ -50,6 +46,7 @@ let scratch: string;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let printed = "";
+let node: ReturnType<typeof stubNode>;
 const seeded = { projectId: "", appId: "", volumeId: "" };
 
 /** Runs one command in the project; its output joins `printed` (scanned for tokens) unless `record` is false. */
@@ -69,8 +66,7 @@ function sh(command: string, record = true): Promise<string> {
 }
 
 beforeAll(async () => {
-  const engineDir = ensureEngine();
-  ensureYamlHost(engineDir);
+  const dist = ensureDist();
   sim = await startSimulator();
   const project = sim.addProject({ name: "existing" });
   const app = sim.addApp(project.id, "web");
@@ -83,34 +79,19 @@ beforeAll(async () => {
   dir = path.join(scratch, "project");
   const backend = path.join(scratch, "backend");
   fs.mkdirSync(dir);
-  fs.mkdirSync(backend);
-  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n")
-    .pop();
-  const tarball = path.join(scratch, packed ?? "");
-  // A user's machine: the pulumi CLI (with the YAML host beside it) and Node 22 on PATH, nothing of this repository.
+  fs.copyFileSync(dist.archive, path.join(dir, path.basename(dist.archive)));
+  node = stubNode(path.join(scratch, "stub"));
+  // A user's machine: the pulumi CLI with the YAML host beside it, nothing of this repository, no Node.js.
   env = {
-    ...process.env,
-    PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
-    NODE_PATH: "",
-    PULUMI_HOME: path.join(backend, ".pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
+    ...distEnv({ home: path.join(scratch, "home"), backend, stubDir: node.dir, override: "" }),
     PIMS_TOKEN: sim.token,
-    PIMS_RETRY_MIN_DELAY_MS: "5",
   };
-  delete env.PIMS_BASE_URL;
+  delete env.PULUMI_BACKEND_URL; // the guide logs in itself
   const guide = readGuide(fs.readFileSync(DOC, "utf8"));
   for (const f of guide.files) fs.writeFileSync(path.join(dir, f.name), f.text);
   for (const command of guide.commands) {
     await sh(
       command
-        .replace(/^npm install pulumi-pims$/, `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${PINNED}`)
         .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
         .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
         .replace(/^pulumi config set appProjectId \S+$/, `pulumi config set appProjectId ${seeded.projectId}`)
@@ -129,13 +110,17 @@ afterAll(async () => {
 test("the guide has the program and the commands this test runs", () => {
   const guide = readGuide(fs.readFileSync(DOC, "utf8"));
   expect(guide.files.map((f) => f.name)).toEqual(["Pulumi.yaml"]);
-  expect(guide.files[0].text).toContain("path: ./node_modules/pulumi-pims/plugin");
-  expect(guide.commands[0]).toBe("npm install pulumi-pims");
+  expect(guide.files[0].text).not.toContain("plugins:");
+  expect(guide.files[0].text).toContain(`version: ${VERSION}`);
+  expect(guide.commands[0]).toBe(
+    `pulumi plugin install resource pims ${VERSION} --file pulumi-resource-pims-v${VERSION}-linux-amd64.tar.gz`,
+  );
   expect(guide.commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
   expect(guide.commands.at(-1)).toBe("pulumi up");
 });
 
 test("up created what the program declares, as the right accounts, with the token a secret output", async () => {
+  expect(installedPlugins(env.PULUMI_HOME ?? "")).toEqual([`resource-pims-v${VERSION}`]);
   const outputs = JSON.parse(await sh("pulumi stack output --json")) as Record<string, unknown>;
   const projectId = outputs.projectId as string;
   expect(sim.project(projectId)?.name).toBe("team-a");
@@ -175,6 +160,7 @@ test("a no-change preview calls nothing but the three functions; destroy deletes
   for (const id of ids) expect(sim.deletedServiceAccounts()).toContain(id);
   expect(out).toContain(`project ${projectId} ("team-a") was removed from the stack but still exists in the service`);
   expect(out).toMatch(/volume \S+ in project \S+ was removed from the stack and stays at 100 GB/);
+  expect(node.calls()).toEqual([]);
 });
 
 test("no token in plaintext in anything the commands printed, in the backend or in the stack's config", () => {

@@ -68,23 +68,34 @@ test("found through a symlink (as npm links it into node_modules/.bin)", async (
   }
 });
 
-test("a Node.js older than 22, or none, is one clear error", () => {
+test("a Node.js older than 22 serves the plugin that says what to do; no Node.js says it on stdout", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-launcher-"));
   try {
+    // A `node` whose version check answers 20.11.1 and which otherwise runs this process's Node: the launcher runs
+    // bin/provider/native/startupError.js with it, which starts as a plugin (its port first on stdout).
     const old = path.join(dir, "node");
-    fs.writeFileSync(old, "#!/usr/bin/env bash\necho 20.11.1\n", { mode: 0o755 });
-    const r = spawnSync(LAUNCHER, ["127.0.0.1:1"], { env: { ...process.env, PIMS_NODE: old }, encoding: "utf8" });
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(
-      /^pulumi-resource-pims: Node\.js 22 or newer is needed to run the pims plugin .*20\.11\.1/,
+    const script =
+      `#!/usr/bin/env bash\nif [ "$1" = "-p" ]; then echo 20.11.1; exit 0; fi\n` + `exec "${process.execPath}" "$@"\n`;
+    fs.writeFileSync(old, script, { mode: 0o755 });
+    const child = spawn(LAUNCHER, ["127.0.0.1:1"], { env: { ...process.env, PIMS_NODE: old } });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    try {
+      expect(await firstLine(child)).toMatch(/^\d+$/);
+    } finally {
+      child.kill();
+    }
+    expect(stderr).toMatch(
+      /^pulumi-resource-pims: install Node\.js 22 or newer, or set PIMS_NODE .*found Node\.js 20\.11\.1 at /,
     );
     const none = spawnSync(LAUNCHER, [], {
       env: { ...process.env, PIMS_NODE: path.join(dir, "missing") },
       encoding: "utf8",
     });
     expect(none.status).toBe(1);
-    expect(none.stderr).toMatch(/Node\.js 22 or newer is needed .* no `.*missing` was found/);
+    // No Node.js to serve anything: the message is the first line on stdout, which the engine quotes.
+    expect(none.stdout).toMatch(/^pulumi-resource-pims: install Node\.js 22 or newer .* no `.*missing` was found\.\n$/);
+    expect(none.stderr).toBe(none.stdout);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
 import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
-import { engineAddressOf } from "../../provider/native/main";
+import { engineAddressOf, missingPeerMessage } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
 
@@ -55,6 +55,22 @@ describe("types and tokens", () => {
       "127.0.0.1:4242",
     );
     expect(engineAddressOf([])).toBeUndefined();
+  });
+
+  test("a missing @pulumi/pulumi is named with the command that installs it, and where", () => {
+    const missing = (): string => {
+      throw new Error("Cannot find module");
+    };
+    expect(missingPeerMessage(() => "/found", "/p/node_modules/pulumi-pims")).toBeUndefined();
+    expect(missingPeerMessage(missing, "/p/node_modules/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install @pulumi\/pulumi` in \/p: .*--legacy-peer-deps/,
+    );
+    expect(missingPeerMessage(missing, "/usr/lib/node_modules/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install -g @pulumi\/pulumi`: /,
+    );
+    expect(missingPeerMessage(missing, "/src/pulumi-pims")).toMatch(
+      /^pulumi-resource-pims: run `npm install @pulumi\/pulumi`: /,
+    );
   });
 
   test("type tokens and URNs", () => {

@@ -3,8 +3,17 @@
  * the table without `npm run docs:settings` fails here.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { SETTINGS } from "../../provider/settings";
-import { BEGIN, END, renderSettingsTable, SETTINGS_DOC, withSettingsTable } from "../../scripts/docs-settings";
+import {
+  BEGIN,
+  END,
+  LAUNCHER_BEGIN,
+  LAUNCHER_END,
+  renderSettingsTable,
+  SETTINGS_DOC,
+  withSettingsTable,
+} from "../../scripts/docs-settings";
 
 describe("docs/settings.md", () => {
   const doc = fs.readFileSync(SETTINGS_DOC, "utf8");
@@ -23,6 +32,14 @@ describe("docs/settings.md", () => {
       expect(row.includes(`\`pims:${name}\``)).toBe(s.set !== "env");
       expect(row.includes(`| \`${name}\` |`)).toBe(s.set === "argument");
     }
+  });
+
+  it("the launcher's table names PIMS_NODE (read by plugin/pulumi-resource-pims, which says so)", () => {
+    const table = doc.slice(doc.indexOf(LAUNCHER_BEGIN), doc.indexOf(LAUNCHER_END));
+    expect(table).toContain("| `PIMS_NODE` | `node` on PATH |");
+    expect(fs.readFileSync(path.join(__dirname, "..", "..", "plugin", "pulumi-resource-pims"), "utf8")).toContain(
+      'node="${PIMS_NODE:-node}"',
+    );
   });
 
   it("a changed setting shows as a difference, and a page without the markers is refused", () => {

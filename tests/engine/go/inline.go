@@ -4,7 +4,7 @@
 // main. Users run the same main.go with plain `pulumi up`.
 //
 // Environment: PIMS_INLINE_WORKDIR (the project directory, with Pulumi.yaml and the stack's config),
-// PIMS_INLINE_STACK, PIMS_INLINE_OP (up | preview | destroy). Prints `RESULT <json>`: the stack outputs (a secret's
+// PIMS_INLINE_STACK, PIMS_INLINE_OP (up | refresh | destroy). Prints `RESULT <json>`: the stack outputs (a secret's
 // value left out, so no token reaches a log) and the resource changes. The engine's output goes to stderr.
 
 package main
@@ -17,6 +17,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 )
 
@@ -60,6 +61,12 @@ func runInline(op string) error {
 			}
 		}
 		result["outputs"] = outputs
+		result["changes"] = res.Summary.ResourceChanges
+	case "refresh":
+		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(os.Stderr))
+		if err != nil {
+			return err
+		}
 		result["changes"] = res.Summary.ResourceChanges
 	case "destroy":
 		res, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stderr))

@@ -1,0 +1,209 @@
+/**
+ * docs/java.md followed literally, with Pulumi's official Java language host and plain `pulumi` commands
+ * (`runtime: java`): beside a project directory, what the page calls `../pulumi-pims` (sdk/java copied); the page's
+ * Pulumi.yaml, pom.xml and App.java written unchanged; its shell lines run in order (`guide:shell`: install the SDK
+ * with Maven, the plugin with npm, configure, `pulumi up`), then its rotation lines (`guide:rotate`), then refresh and
+ * destroy. Every resource, a function and an explicit provider; a rotation by replacement (the deployer) and an
+ * overlapping one (the worker, keepPreviousToken); 0 plaintext tokens in what the commands printed and in the
+ * backend, the token output `[secret]`, 0 live accounts after destroy.
+ *
+ * Substitutions, all about the sandbox (as in yamlGuide.test.ts): `npm install pulumi-pims` installs this repository's
+ * packed package; `pulumi login --local` logs in to a temporary backend; the example address and ids are the
+ * simulator's; `pulumi up` gets `--yes --non-interactive`. Every mvn (the page's and the host's) uses Maven 3.9.9 and
+ * the suite's cached local repository (tests/engine/javaKit.ts); the page's `mvn … install` is skipped when that
+ * repository already holds a build of the same sdk/java. Each command runs Maven 1–3 times (10–40 s).
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
+import type { PimsSimulator } from "../../simulator";
+import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "./javaKit";
+import { JAVA_SDK_DIR, readGuide, sandboxCommand } from "./sdkKit";
+
+jest.setTimeout(15 * 60_000);
+
+const guide = readGuide("java.md");
+const rotateBlock = /<!-- guide:rotate -->\s*\n```[a-z]*\n([\s\S]*?)```/.exec(
+  fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"),
+);
+const rotateCommands = (rotateBlock?.[1] ?? "").split("\n").filter((l) => l.trim() !== "");
+const INSTALL_SDK = "mvn -f ../pulumi-pims/sdk/java install";
+
+let sim: PimsSimulator;
+let scratch: string;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let printed = "";
+const seeded = { projectId: "", appId: "", volumeId: "" };
+
+/** Runs one command in the project; its output joins `printed` (scanned for tokens) unless `record` is false. */
+function sh(command: string, record = true): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", command], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (record) printed += out;
+      if (code === 0) resolve(out);
+      else reject(new Error(`\`${command}\` exited ${code}:\n${out.slice(-6000)}`));
+    });
+  });
+}
+
+/** A page's command as this test runs it (see the header for the substitutions). */
+async function follow(command: string): Promise<void> {
+  if (command === INSTALL_SDK && fs.existsSync(sdkInstalledStamp())) return;
+  await sh(
+    sandboxCommand(command, scratch)
+      .replace(/^pulumi login --local$/, `pulumi login file://${path.join(scratch, "backend")}`)
+      .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
+      .replace(/^pulumi config set appProjectId \S+$/, `pulumi config set appProjectId ${seeded.projectId}`)
+      .replace(/^pulumi config set appId \S+$/, `pulumi config set appId ${seeded.appId}`)
+      .replace(/^pulumi config set volumeId \S+$/, `pulumi config set volumeId ${seeded.volumeId}`)
+      .replace(/^pulumi up$/, "pulumi up --yes --non-interactive"),
+  );
+  if (command === INSTALL_SDK) fs.writeFileSync(sdkInstalledStamp(), "");
+}
+
+/** The stack's outputs: secrets as `[secret]`, or revealed (the test's own look, not recorded). */
+async function outputs(reveal = false): Promise<Record<string, unknown>> {
+  const out = await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal);
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  const engineDir = ensureEngine();
+  ensureJavaHost(engineDir);
+  const mavenDir = ensureMaven();
+  sim = await startSimulator();
+  const project = sim.addProject({ name: "existing" });
+  const app = sim.addApp(project.id, "web");
+  const volume = sim.addVolume(project.id, { sizeGb: 50 });
+  sim.addApiKey(project.id, { name: "ci-key" });
+  Object.assign(seeded, { projectId: project.id, appId: app.id, volumeId: volume.id });
+  scratch = tempDir("pims-java-docs-");
+  dir = path.join(scratch, "my-infra");
+  fs.mkdirSync(path.join(scratch, "backend"));
+  fs.mkdirSync(path.join(scratch, "pulumi-pims", "sdk"), { recursive: true });
+  fs.cpSync(JAVA_SDK_DIR, path.join(scratch, "pulumi-pims", "sdk", "java"), {
+    recursive: true,
+    filter: (src) => path.basename(src) !== "target",
+  });
+  fs.mkdirSync(JAVA_LOCAL_REPO, { recursive: true });
+  // A user's machine: Maven 3.9, the pulumi CLI (the Java host beside it) and Node 22 on PATH.
+  env = {
+    ...process.env,
+    PATH: [mavenDir, engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+    MAVEN_OPTS: `-Dmaven.repo.local=${JAVA_LOCAL_REPO}`,
+    NODE_PATH: "",
+    PULUMI_HOME: path.join(scratch, "backend", ".pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
+    PIMS_TOKEN: sim.token,
+    PIMS_RETRY_MIN_DELAY_MS: "5",
+  };
+  delete env.PIMS_BASE_URL;
+  for (const [name, text] of Object.entries(guide.files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  for (const command of guide.commands) await follow(command);
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await sim?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test("the page has the files and the commands this test follows", () => {
+  expect(Object.keys(guide.files).sort()).toEqual(["Pulumi.yaml", "pom.xml", "src/main/java/myinfra/App.java"]);
+  expect(guide.files["Pulumi.yaml"]).toContain("runtime: java");
+  expect(guide.files["pom.xml"]).toMatch(/<groupId>pulumipims<\/groupId>\s*<artifactId>pims<\/artifactId>/);
+  expect(guide.commands.slice(0, 2)).toEqual([INSTALL_SDK, "npm install pulumi-pims"]);
+  expect(guide.commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
+  expect(guide.commands.at(-1)).toBe("pulumi up");
+  expect(rotateCommands).toEqual(["pulumi config set rotation 2", "pulumi up"]);
+});
+
+test("up created every resource, through the explicit provider where named, with the token [secret]", async () => {
+  const out = await outputs();
+  const projectId = out.projectId as string;
+  expect(sim.project(projectId)?.name).toBe("team-a");
+  const accounts = sim.serviceAccounts(projectId);
+  expect(accounts.map((a) => a.name).sort()).toEqual(["team-a-deployer", "team-a-worker"]);
+  expect(out.deployerToken).toBe("[secret]");
+  expect(out.secretNames).toEqual(["LOG_LEVEL", "PIMS_TOKEN"]);
+  expect(out.volumeSizeGb).toBe(100);
+  expect(out.apiKeyCount).toBe("[secret]"); // computed from getApiKeys' result, a secret
+  const shown = await outputs(true);
+  expect(shown.apiKeyCount).toBe(1);
+  expect(sim.issuedSecrets()).toContain(shown.deployerToken);
+  expect(sim.appSecrets(seeded.projectId, seeded.appId)).toEqual({
+    PIMS_TOKEN: shown.deployerToken,
+    LOG_LEVEL: "info",
+  });
+  expect(sim.volume(seeded.projectId, seeded.volumeId)?.sizeGb).toBe(100);
+  // The resize went through the explicit provider: as the deployer account, not the stack's token.
+  const resize = sim.requests.find((r) => r.method === "PATCH" && r.path.endsWith("/resize"));
+  expect(resize?.principal).toBe(out.deployerAccountId);
+});
+
+test("the Java host learns from the SDK's jar that the program needs the pims plugin, at this version", async () => {
+  // The command the host runs for GetRequiredPlugins (pulumi-java's Maven executor): its JSON goes to stdout.
+  const out = await sh(
+    "mvn -Dorg.slf4j.simpleLogger.logFile=System.err --no-transfer-progress compile exec:java " +
+      "-DmainClass=com.pulumi.bootstrap.internal.Main -DmainArgs=packages 2>/dev/null",
+    false,
+  );
+  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+    .version;
+  expect(JSON.parse(out)).toEqual([{ resource: true, name: "pims", version }]);
+});
+
+test("a rotation in each mode: the deployer replaced, the worker's previous account kept live", async () => {
+  const before = await outputs();
+  const projectId = before.projectId as string;
+  const oldToken = (await outputs(true)).deployerToken;
+  for (const command of rotateCommands) await follow(command);
+  const after = await outputs();
+  const shown = await outputs(true);
+  const live = sim.serviceAccounts(projectId).map((a) => a.id);
+  // Replacement: a new deployer, the old one deleted, the app's secrets carry the new token.
+  expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
+  expect(live).toContain(after.deployerAccountId);
+  expect(live).not.toContain(before.deployerAccountId);
+  expect(sim.deletedServiceAccounts()).toContain(before.deployerAccountId);
+  expect(shown.deployerToken).not.toBe(oldToken);
+  expect(sim.appSecrets(seeded.projectId, seeded.appId)?.PIMS_TOKEN).toBe(shown.deployerToken);
+  // Overlap: a new worker account, the previous one still live as previousServiceAccountId.
+  expect(after.workerAccountId).not.toBe(before.workerAccountId);
+  expect(after.workerPreviousAccountId).toBe(before.workerAccountId);
+  expect(live).toEqual(expect.arrayContaining([after.workerAccountId, before.workerAccountId]));
+  expect(live).toHaveLength(3);
+});
+
+test("refresh keeps the state as it is; destroy leaves 0 live accounts", async () => {
+  const before = await outputs();
+  await sh("pulumi refresh --yes --non-interactive");
+  expect(await outputs()).toEqual(before);
+  const out = await sh("pulumi destroy --yes --non-interactive");
+  expect(sim.serviceAccounts()).toEqual([]);
+  expect(out).toContain(`project ${before.projectId as string} ("team-a") was removed from the stack`);
+});
+
+test("no token in plaintext in anything the commands printed, in the backend or in the stack's config", () => {
+  expect(printed.length).toBeGreaterThan(500);
+  const secrets = [sim.token, ...sim.issuedSecrets()];
+  expect(secrets.length).toBeGreaterThan(4);
+  expectNoPlaintextSecrets(printed, secrets, "the output of the page's commands");
+  expect(expectNoSecretsInFiles(path.join(scratch, "backend"), secrets)).toBeGreaterThan(3);
+  const config = fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8");
+  expect(config).toContain("pims:token:\n    secure:");
+  expectNoPlaintextSecrets(config, secrets, "Pulumi.dev.yaml");
+});

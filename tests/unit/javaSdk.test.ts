@@ -1,0 +1,58 @@
+/**
+ * sdk/java/pom.xml is hand-written beside the generated Java SDK: what it names must agree with the schema and the
+ * package, or the jar Maven builds says one thing and the code another. Its groupId and the package path of the
+ * version.txt / plugin.json resources follow JAVA_BASE_PACKAGE; its version is package.json's (scripts/gen-sdk/run
+ * keeps it so); it builds against the Pulumi Java SDK the schema names; it attaches the sources and javadoc jars and
+ * carries what Maven Central requires of a pom (name, description, url, licence, developers, scm).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION } from "../../provider/native/schema";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const pom = fs.readFileSync(path.join(ROOT, "sdk", "java", "pom.xml"), "utf8");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+/** The committed schema (tests/unit/nativeSchema.test.ts checks it against the code). */
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as {
+  pluginDownloadURL?: string;
+  language: Record<string, { dependencies?: Record<string, string> }>;
+};
+
+/** The text of the first `<tag>` at two spaces of indentation: the project's own element, not a dependency's. */
+function own(tag: string): string | undefined {
+  return new RegExp(`^  <${tag}>([^<]*)</${tag}>$`, "m").exec(pom)?.[1];
+}
+
+test("groupId, artifactId and version: the base package, the package name and package.json's version", () => {
+  expect(own("groupId")).toBe(JAVA_BASE_PACKAGE);
+  expect(own("artifactId")).toBe("pims");
+  expect(own("version")).toBe(pkg.version);
+  expect(JAVA_BASE_PACKAGE.startsWith("com.pulumi")).toBe(false);
+  // plugin.json under com/: the only place Pulumi's Java host looks (com/<namespace>/<name>/plugin.json).
+  const base = JAVA_BASE_PACKAGE.replace(/\./g, "/");
+  const pluginDir = base.startsWith("com/") ? `${base}/pims` : `com/${base}/pims`;
+  expect(pom).toContain(`<pulumi.plugin.resources>${pluginDir}</pulumi.plugin.resources>`);
+});
+
+test("the generated version.txt carries the same version, under the same package path", () => {
+  const res = path.join(ROOT, "sdk", "java", "src", "main", "resources", ...JAVA_BASE_PACKAGE.split("."), "pims");
+  expect(fs.readFileSync(path.join(res, "version.txt"), "utf8").trim()).toBe(pkg.version);
+});
+
+test("it builds against the Pulumi Java SDK the schema names, and attaches sources and javadoc jars", () => {
+  expect(schema.language.java.dependencies).toEqual({ "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION });
+  expect(pom).toMatch(
+    new RegExp(`<artifactId>pulumi</artifactId>\\s*<version>${JAVA_PULUMI_SDK_VERSION.replace(/\./g, "\\.")}<`),
+  );
+  expect(pom).toContain("<artifactId>maven-source-plugin</artifactId>");
+  expect(pom).toContain("<artifactId>maven-javadoc-plugin</artifactId>");
+  for (const tag of ["name", "description", "url"]) expect(own(tag)).toBeTruthy();
+  for (const tag of ["licenses", "developers", "scm"]) expect(pom).toContain(`  <${tag}>`);
+});
+
+test("plugin.json names the pims plugin at the pom's version, and where to download it when the schema says", () => {
+  const json = /<echo file="[^"]*\/plugin\.json"[^>]*>([\s\S]*?)<\/echo>/.exec(pom)?.[1] ?? "";
+  const written = JSON.parse(json.replace("${project.version}", pkg.version)) as Record<string, unknown>;
+  const server = schema.pluginDownloadURL;
+  expect(written).toEqual({ resource: true, name: "pims", version: pkg.version, ...(server ? { server } : {}) });
+});
