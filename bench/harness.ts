@@ -12,6 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import type { SeedPlan } from "./sim-server";
 import type { SimulatorStats } from "../simulator/options";
+import { errorText } from "../provider/client";
 
 export const REPO = path.resolve(__dirname, "..");
 
@@ -259,7 +260,7 @@ export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, to
     await run();
   } catch (e) {
     if (!tolerate) throw e;
-    error = (e instanceof Error ? e.message : String(e)).slice(-600);
+    error = errorText(e).slice(-600);
   }
   const [ms, cpu] = [now() - t0, cpuMs()];
   const { requests, refused, firstAt } = await sim.stats();

@@ -32,6 +32,7 @@ import { p7 } from "./p7-scale";
 import { p7probe } from "./p7-preview-probe";
 import { p8 } from "./p8-plugin";
 import { p9 } from "./p9-executable";
+import { errorText } from "../provider/client";
 
 const RESULTS_FILE = path.join(__dirname, "results.json");
 
@@ -64,7 +65,7 @@ async function runMeasure(id: string, run: Measure, quick: boolean): Promise<Row
     return (await run({ quick })).map((r) => ({ ...r, part: id }));
   } catch (e) {
     log(`${id} failed: ${e instanceof Error ? e.stack : String(e)}`);
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorText(e);
     return [
       {
         id,

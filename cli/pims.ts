@@ -9,7 +9,7 @@
  * and `ps`); the address from --base-url or PIMS_BASE_URL. Exit codes: the table of ./context (`--help` prints it).
  */
 import { Command, CommanderError } from "commander";
-import { ArgumentError, PimsError } from "../provider/client";
+import { ArgumentError, PimsError, errorText } from "../provider/client";
 import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
@@ -74,7 +74,7 @@ function reportError(e: unknown): number {
     io.err(`${e.toString()}\n`);
     return EXIT_FAILED;
   }
-  io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  io.err(`error: ${errorText(e)}\n`);
   return EXIT_FAILED;
 }
 

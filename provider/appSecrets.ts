@@ -11,7 +11,7 @@
  * No secret value ever appears in a check failure, an error message or a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { redact } from "./client";
+import { redact, errorText } from "./client";
 import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
@@ -228,7 +228,7 @@ export class AppSecretsProvider
       await this.client().updateAppSecrets(i.projectId, i.appId, { ...i.secrets });
     } catch (e) {
       const values = Object.values(i.secrets ?? {}).filter((v): v is string => typeof v === "string");
-      const message = redact(e instanceof Error ? e.message : String(e), values);
+      const message = redact(errorText(e), values);
       if (e instanceof Error && message === e.message) throw e;
       // The caught error's text holds the secret values: it must not travel on as a cause.
       // eslint-disable-next-line preserve-caught-error -- see above

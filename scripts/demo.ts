@@ -17,6 +17,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { PimsSimulator } from "../simulator";
 import { copyExample, createPimsStack, ensureEngine, REPO_ROOT, tempDir } from "./engine";
+import { errorText } from "../provider/client";
 
 const STEPS = 6;
 const quiet = process.argv.includes("--quiet");
@@ -213,7 +214,7 @@ function scan(texts: string[], secrets: string[]): number {
 main().then(
   () => process.exit(0),
   (e: unknown) => {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     // ensure-pulumi's messages were already shown as they came: keep the first line only.
     process.stderr.write(
       `\ndemo FAILED: ${message.includes("\n[ensure-pulumi]") ? message.split("\n")[0] : message}\n`,

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as prettier from "prettier";
 import { buildSchema } from "./schemaDocs";
+import { errorText } from "../provider/client";
 
 export const SCHEMA_FILE = path.join(__dirname, "..", "provider", "schema.json");
 
@@ -20,6 +21,6 @@ async function main(): Promise<void> {
 
 if (require.main === module)
   main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
+    console.error(errorText(e));
     process.exit(1);
   });

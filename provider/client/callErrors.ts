@@ -4,7 +4,15 @@
  * sends a request: ./client's `call` and the operations that read an answer's body build their errors with these.
  */
 import axios, { type AxiosResponse } from "axios";
-import { errorForStatus, NetworkError, PimsError, redact, TimeoutError, UnreadableTokenError } from "./errors";
+import {
+  errorForStatus,
+  NetworkError,
+  PimsError,
+  redact,
+  TimeoutError,
+  UnreadableTokenError,
+  errorText,
+} from "./errors";
 import { parseJson, serverMessage } from "./parse";
 import { TIMEOUT_CODES } from "./retry";
 import { RateLimitTimeoutError } from "./scheduler";
@@ -54,7 +62,7 @@ export function callError(who: Caller, c: Call, e: unknown): PimsError {
     });
   }
   if (!axios.isAxiosError(e)) {
-    return new PimsError({ ...base, serverMessage: redact(e instanceof Error ? e.message : String(e), secrets) });
+    return new PimsError({ ...base, serverMessage: redact(errorText(e), secrets) });
   }
   const attempts = 1 + (retryCount(e.config) ?? 0);
   if (e.response) {

@@ -183,6 +183,9 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
   return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/g, "Bearer [REDACTED]");
 }
 
+/** The message of anything thrown: an Error's message, else the value as text. */
+export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 /** True when `e` is a {@link PimsError} (any kind). */
 export function isPimsError(e: unknown): e is PimsError {
   return e instanceof PimsError;

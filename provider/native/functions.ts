@@ -3,7 +3,7 @@
  * (./invoke): the description, argument and result types (./schemaProperties), the required ones, the results
  * returned as secrets, and the code that runs it (../functions, the same the SDK's `getX` functions run).
  */
-import { API_KEYS_SECRET_RESULTS, listApiKeys } from "../functions/apiKeys";
+import { API_KEYS_SECRET_RESULTS, getApiKeys } from "../functions/apiKeys";
 import type { ClientSource, FunctionName } from "../functions";
 import { getAppLogs } from "../functions/appLogs";
 import { getBuildLogs } from "../functions/buildLogs";
@@ -45,7 +45,7 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     outputs: P.GET_API_KEYS_RESULT,
     requiredOutputs: ["keys"],
     secret: API_KEYS_SECRET_RESULTS,
-    run: listApiKeys,
+    run: getApiKeys,
   },
   getInvoices: {
     description:

@@ -23,6 +23,7 @@ import {
   type ServiceAccount,
   type ServiceAccountToken,
   UnreadableTokenError,
+  errorText,
 } from "../client";
 import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "../client/retry";
 import { formatDuration } from "../client/values";
@@ -93,13 +94,16 @@ export type Look =
  * the service could not be asked; and in each case how to check and delete one. Never a token.
  */
 export class UncertainCreateError extends Error {
+  /** The failure of the create request itself. */
   readonly original: PimsError;
+  /** The project the account was being created in. */
   readonly projectId: string;
   /** Newest first. Another stack creating the same name at the same time could own one. */
   readonly candidates: readonly OrphanCandidate[];
   /** `found`: candidates appeared; `none`: none appeared while looking; `unchecked`: the service could not be asked. */
   readonly look: Look["kind"];
 
+  /** @hidden Built by the provider only. */
   constructor(
     original: PimsError,
     c: { projectId: string; name: string; startedAt: number; look: Look; watchedMs?: number },
@@ -253,7 +257,7 @@ export async function createAccount(
     try {
       found = await candidates();
     } catch (e) {
-      throw fail(failure, { kind: "unchecked", looks: 1, error: e instanceof Error ? e.message : String(e) });
+      throw fail(failure, { kind: "unchecked", looks: 1, error: errorText(e) });
     }
     if (found.length > 0) throw fail(failure, { kind: "found", candidates: found });
     if (attempt > retries) throw failure;
@@ -303,7 +307,7 @@ async function watchLostCreate(
       answered++;
       if (found.length > 0) return w.fail(failure, { kind: "found", candidates: found });
     } catch (e) {
-      lastError = e instanceof Error ? e.message : String(e);
+      lastError = errorText(e);
     }
     const left = w.watchMs - (Date.now() - begun);
     if (left <= 0) break;

@@ -3,7 +3,7 @@
  * /v2/projects/{project_id}/service-accounts/{service_account_id}, where a 404 counts as "already deleted" only once
  * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi.
  */
-import { type ApiKey, NotFoundError, type PimsClient } from "../client";
+import { type ApiKey, NotFoundError, type PimsClient, errorText } from "../client";
 import { accountsFromKeys } from "./listing";
 
 /** Deletes the account; a 404 is accepted only when {@link confirmAccountGone} confirms it. */
@@ -48,8 +48,7 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
   } catch (e) {
     if (!(e instanceof NotFoundError)) {
       throw new Error(
-        `${head}, and its absence could not be confirmed (${listUrl}: ` +
-          `${e instanceof Error ? e.message : String(e)}). Run the operation again.`,
+        `${head}, and its absence could not be confirmed (${listUrl}: ` + `${errorText(e)}). Run the operation again.`,
         {
           cause: e,
         },

@@ -44,6 +44,7 @@ import {
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
+import { errorText } from "../client";
 
 export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
 export type { ServiceAccountInputs } from "./checks";
@@ -222,7 +223,7 @@ export class ServiceAccountProvider
       try {
         await deleteAccount(client, { projectId, accountId, goneProjects, warn: progress });
       } catch (e) {
-        failed.push({ id: accountId, error: e instanceof Error ? e.message : String(e), cause: e });
+        failed.push({ id: accountId, error: errorText(e), cause: e });
       }
     }
     return failed;

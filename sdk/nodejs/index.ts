@@ -30,7 +30,9 @@ export {
   BUILD_TERMINAL_STATUSES,
   retryLine,
 } from "../../provider/client";
-export { MissingCredentialsError } from "../../provider/configErrors";
+export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
+export { UncertainCreateError } from "../../provider/serviceAccount/create";
+export type { OrphanCandidate } from "../../provider/serviceAccount/listing";
 export type { CredentialsAudience, CredentialsOptions } from "../../provider/configErrors";
 export type {
   ClientOptions,

@@ -1,13 +1,9 @@
 /** API keys of a project: `GET /v2/projects/{project_id}/api-keys`. */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  listApiKeys,
-  type ApiKeyInfo,
-  type GetApiKeysArgs,
-  type GetApiKeysOutputResult,
-} from "../../../provider/functions/apiKeys";
+import * as core from "../../../provider/functions/apiKeys";
+import type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult } from "../../../provider/functions/apiKeys";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, loadPulumi, outputOf, type PimsCallOptions } from "./call";
 
 export type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult };
 
@@ -43,7 +39,8 @@ export interface GetApiKeysResult {
  * ```
  */
 export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
-  const { keys } = await listApiKeys(args, () => clientForProviderCall(opts));
+  const run = () => core.getApiKeys(args, () => clientForProviderCall(opts));
+  const { keys } = await callFunction<GetApiKeysOutputResult>("getApiKeys", args, opts, run);
   return {
     keys: keys.map((info) => ({
       ...info,

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as core from "../../../provider/functions/appLogs";
 import type { GetAppLogsArgs, GetAppLogsResult } from "../../../provider/functions/appLogs";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
 export { appLogsQueryFor, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from "../../../provider/functions/appLogs";
 export type { GetAppLogsArgs, GetAppLogsResult };
@@ -33,7 +33,7 @@ export type GetAppLogsOutputArgs = Inputs<GetAppLogsArgs>;
  * ```
  */
 export async function getAppLogs(args: GetAppLogsArgs, opts?: PimsCallOptions): Promise<GetAppLogsResult> {
-  return core.getAppLogs(args, () => clientForProviderCall(opts));
+  return callFunction("getAppLogs", args, opts, () => core.getAppLogs(args, () => clientForProviderCall(opts)));
 }
 
 /**

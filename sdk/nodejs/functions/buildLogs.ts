@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as core from "../../../provider/functions/buildLogs";
 import type { GetBuildLogsArgs, GetBuildLogsResult } from "../../../provider/functions/buildLogs";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
 export { BUILD_SUCCESS_STATUSES, isBuildFinished, isBuildSuccessful } from "../../../provider/functions/buildLogs";
 export type { GetBuildLogsArgs, GetBuildLogsResult };
@@ -22,7 +22,7 @@ export type GetBuildLogsOutputArgs = Inputs<GetBuildLogsArgs>;
  * ```
  */
 export async function getBuildLogs(args: GetBuildLogsArgs, opts?: PimsCallOptions): Promise<GetBuildLogsResult> {
-  return core.getBuildLogs(args, () => clientForProviderCall(opts));
+  return callFunction("getBuildLogs", args, opts, () => core.getBuildLogs(args, () => clientForProviderCall(opts)));
 }
 
 /**

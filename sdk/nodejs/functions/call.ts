@@ -14,6 +14,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions } from "../../../provider/client";
 import { clientFor, programConfig } from "../../../provider/settings";
 import { PimsConfigurationError } from "../../../provider/configErrors";
+import type { FunctionName } from "../../../provider/functions";
+import { nativeToken } from "../../../provider/native/tokens";
 import type { Provider, ProviderCallSettings } from "../providerResource";
 
 /**
@@ -162,3 +164,38 @@ export function outputOf<A extends object, R>(
 /** A Date as RFC 3339 (an invalid one as `Invalid Date`, which the function's own check rejects naming the field). */
 const undated = (v: unknown): unknown =>
   v instanceof Date ? (Number.isNaN(v.getTime()) ? String(v) : v.toISOString()) : v;
+
+/**
+ * Whether the program runs under `pulumi.runtime.setMocks` (a program's unit tests, as Pulumi's testing guide
+ * writes them). Asked only when `@pulumi/pulumi` is loaded already (setMocks loads it): scripts and the CLI never load
+ * it for this.
+ */
+function mocksSet(): boolean {
+  let mocks: string;
+  try {
+    mocks = require.resolve("@pulumi/pulumi/runtime/mocks");
+  } catch {
+    return false;
+  }
+  if (require.cache[mocks] === undefined) return false;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { MockMonitor } = require(mocks) as typeof import("@pulumi/pulumi/runtime/mocks");
+  return loadPulumi().runtime.getMonitor() instanceof MockMonitor;
+}
+
+/**
+ * Runs function `name`: under `setMocks`, the mocks' `call` answers it with the plugin's token
+ * (`pims:index:<name>`, so one mock serves TypeScript, Python and Go programs alike) and no request is sent; otherwise,
+ * or when the call names its own service (`provider`, `token` or `baseUrl`), `run` calls the service.
+ */
+export async function callFunction<R>(
+  name: FunctionName,
+  args: object,
+  opts: PimsCallOptions | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
+  const own = opts?.provider !== undefined || opts?.token !== undefined || opts?.baseUrl !== undefined;
+  if (own || !mocksSet()) return run();
+  const plain = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, undated(v)]));
+  return (await loadPulumi().runtime.invoke(nativeToken(name), plain)) as R;
+}

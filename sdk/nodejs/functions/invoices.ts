@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as core from "../../../provider/functions/invoices";
 import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../../../provider/functions/invoices";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
 export type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult };
 
@@ -24,7 +24,7 @@ export type GetInvoicesOutputArgs = Inputs<GetInvoicesArgs>;
  * ```
  */
 export async function getInvoices(args: GetInvoicesArgs, opts?: PimsCallOptions): Promise<GetInvoicesResult> {
-  return core.getInvoices(args, () => clientForProviderCall(opts));
+  return callFunction("getInvoices", args, opts, () => core.getInvoices(args, () => clientForProviderCall(opts)));
 }
 
 /**

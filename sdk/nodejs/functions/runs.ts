@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as core from "../../../provider/functions/runs";
 import type { CancelRunArgs, CancelRunResult } from "../../../provider/functions/runs";
 import type { Inputs } from "../inputs";
-import { clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
+import { callFunction, clientForProviderCall, outputOf, type PimsCallOptions } from "./call";
 
 export type { CancelRunArgs, CancelRunResult };
 
@@ -27,7 +27,7 @@ export type CancelRunOutputArgs = Inputs<CancelRunArgs>;
  * ```
  */
 export async function cancelRun(args: CancelRunArgs, opts?: PimsCallOptions): Promise<CancelRunResult> {
-  return core.cancelRun(args, () => clientForProviderCall(opts));
+  return callFunction("cancelRun", args, opts, () => core.cancelRun(args, () => clientForProviderCall(opts)));
 }
 
 /**
