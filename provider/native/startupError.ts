@@ -15,7 +15,7 @@
  * It uses only `@grpc/grpc-js` and `google-protobuf` (this package's own dependencies) with hand-written bytes
  * instead of `@pulumi/pulumi`'s generated messages, and only JavaScript that Node.js 16 and later run, because that
  * is exactly what may be missing. The launcher (plugin/pulumi-resource-pims) runs it for an old Node with the message
- * in `PIMS_STARTUP_ERROR`; ./main runs it when `@pulumi/pulumi` cannot be resolved.
+ * in its `--message=` argument; ./main runs it when `@pulumi/pulumi` cannot be resolved.
  */
 import * as grpc from "@grpc/grpc-js";
 import { BinaryWriter } from "google-protobuf";
@@ -125,7 +125,11 @@ function endWithTheEngine(): void {
   }, 1000).unref();
 }
 
+/** The launcher hands the message over as an argument (`--message=<text>`, ahead of the engine's), not a setting. */
+const MESSAGE_FLAG = "--message=";
 if (require.main === module) {
-  const message = process.env.PIMS_STARTUP_ERROR || "pulumi-resource-pims: the pims plugin cannot start.";
-  serveStartupError(message, process.argv.slice(2)).catch(() => process.exit(1));
+  const argv = process.argv.slice(2);
+  const given = argv.find((a) => a.startsWith(MESSAGE_FLAG))?.slice(MESSAGE_FLAG.length);
+  const message = given || "pulumi-resource-pims: the pims plugin cannot start.";
+  serveStartupError(message, argv).catch(() => process.exit(1));
 }

@@ -108,7 +108,8 @@ async function main(): Promise<void> {
   if (process.env.PIMS_RELEASE_PLUGIN_ONLY !== "1") {
     npmPack(ROOT, DIST);
     pythonPackages(ROOT, DIST);
-    javaPackages(ROOT, DIST);
+    // PIMS_RELEASE_JAVA=0 leaves the jars out (the reproducibility test: Maven stamps build times into them).
+    if (process.env.PIMS_RELEASE_JAVA !== "0") javaPackages(ROOT, DIST);
   }
   const lines = writeChecksums(DIST, checksumsName(version));
   for (const line of lines) {
