@@ -1,31 +1,35 @@
 /**
  * docs/java.md followed literally, with Pulumi's official Java language host and plain `pulumi` commands
- * (`runtime: java`): beside a project directory, what the page calls `../pulumi-pims` (sdk/java copied); the page's
- * Pulumi.yaml, pom.xml and App.java written unchanged; its shell lines run in order (`guide:shell`: install the SDK
- * with Maven, the plugin with npm, configure, `pulumi up`), then its rotation lines (`guide:rotate`), then refresh and
- * destroy. Every resource, a function and an explicit provider; a rotation by replacement (the deployer) and an
- * overlapping one (the worker, keepPreviousToken); 0 plaintext tokens in what the commands printed and in the
- * backend, the token output `[secret]`, 0 live accounts after destroy.
+ * (`runtime: java`), from an empty project directory holding only the file the page says to take from the release
+ * (this platform's plugin archive, from the release directory: tests/engine/distKit.ts), beside what the page calls
+ * `../pulumi-pims` (sdk/java copied). The page's blocks run in the page's order: its files written unchanged
+ * (Pulumi.yaml, pom.xml, App.java), its shell lines as written (`guide:shell`: install the SDK with Maven, the plugin
+ * from the archive, configure, `pulumi up`), then its rotation lines (`guide:rotate`), then refresh and destroy. The
+ * machine is a user's: an empty plugin cache, no plugin on PATH, a `node` first on PATH that fails if called (the
+ * host runs Maven, Maven runs java), no download server. Every resource, a function and an explicit provider; a
+ * rotation by replacement (the deployer) and an overlapping one (the worker, keepPreviousToken); 0 plaintext tokens in
+ * what the commands printed and in the backend, the token output `[secret]`, 0 live accounts after destroy.
  *
- * Substitutions, all about the sandbox (as in yamlGuide.test.ts): `npm install pulumi-pims` installs this repository's
- * packed package; `pulumi login --local` logs in to a temporary backend; the example address and ids are the
- * simulator's; `pulumi up` gets `--yes --non-interactive`. Every mvn (the page's and the host's) uses Maven 3.9.9 and
- * the suite's cached local repository (tests/engine/javaKit.ts); the page's `mvn … install` is skipped when that
- * repository already holds a build of the same sdk/java. Each command runs Maven 1–3 times (10–40 s).
+ * Substitutions, all about the sandbox: `pulumi login --local` logs in to a temporary backend; the example address
+ * and ids are the simulator's; `pulumi up` gets `--yes --non-interactive`. Every mvn (the page's and the host's) uses
+ * Maven 3.9.9 and the suite's cached local repository (tests/engine/javaKit.ts); the page's `mvn … install` is skipped
+ * when that repository already holds a build of the same sdk/java. Each command runs Maven 1–3 times (10–40 s).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { ensureEngine, REPO_ROOT, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
 import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "./javaKit";
-import { JAVA_SDK_DIR, readGuide, sandboxCommand } from "./sdkKit";
+import { JAVA_SDK_DIR, readSteps } from "./sdkKit";
 
 jest.setTimeout(15 * 60_000);
 
-const guide = readGuide("java.md");
+const steps = readSteps("java.md");
+const commands = steps.flatMap((s) => ("commands" in s ? s.commands : []));
 const rotateBlock = /<!-- guide:rotate -->\s*\n```[a-z]*\n([\s\S]*?)```/.exec(
   fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"),
 );
@@ -36,6 +40,7 @@ let sim: PimsSimulator;
 let scratch: string;
 let dir: string;
 let env: NodeJS.ProcessEnv;
+let node: ReturnType<typeof stubNode>;
 let printed = "";
 const seeded = { projectId: "", appId: "", volumeId: "" };
 
@@ -59,7 +64,7 @@ function sh(command: string, record = true): Promise<string> {
 async function follow(command: string): Promise<void> {
   if (command === INSTALL_SDK && fs.existsSync(sdkInstalledStamp())) return;
   await sh(
-    sandboxCommand(command, scratch)
+    command
       .replace(/^pulumi login --local$/, `pulumi login file://${path.join(scratch, "backend")}`)
       .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
       .replace(/^pulumi config set appProjectId \S+$/, `pulumi config set appProjectId ${seeded.projectId}`)
@@ -77,6 +82,7 @@ async function outputs(reveal = false): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
+  const dist = ensureDist();
   const engineDir = ensureEngine();
   ensureJavaHost(engineDir);
   const mavenDir = ensureMaven();
@@ -88,32 +94,34 @@ beforeAll(async () => {
   Object.assign(seeded, { projectId: project.id, appId: app.id, volumeId: volume.id });
   scratch = tempDir("pims-java-docs-");
   dir = path.join(scratch, "my-infra");
-  fs.mkdirSync(path.join(scratch, "backend"));
+  fs.mkdirSync(dir);
   fs.mkdirSync(path.join(scratch, "pulumi-pims", "sdk"), { recursive: true });
   fs.cpSync(JAVA_SDK_DIR, path.join(scratch, "pulumi-pims", "sdk", "java"), {
     recursive: true,
     filter: (src) => path.basename(src) !== "target",
   });
   fs.mkdirSync(JAVA_LOCAL_REPO, { recursive: true });
-  // A user's machine: Maven 3.9, the pulumi CLI (the Java host beside it) and Node 22 on PATH.
+  fs.copyFileSync(dist.archive, path.join(dir, path.basename(dist.archive)));
+  node = stubNode(path.join(scratch, "stub"));
+  // A user's machine: Maven 3.9 and the pulumi CLI (the Java host beside it) on PATH, Java from the system, no Node.
   env = {
-    ...process.env,
-    PATH: [mavenDir, engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+    ...distEnv({
+      home: path.join(scratch, "home"),
+      backend: path.join(scratch, "backend"),
+      stubDir: node.dir,
+      override: "",
+      extraPath: [mavenDir],
+    }),
     MAVEN_OPTS: `-Dmaven.repo.local=${JAVA_LOCAL_REPO}`,
-    NODE_PATH: "",
-    PULUMI_HOME: path.join(scratch, "backend", ".pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
     PIMS_TOKEN: sim.token,
-    PIMS_RETRY_MIN_DELAY_MS: "5",
   };
-  delete env.PIMS_BASE_URL;
-  for (const [name, text] of Object.entries(guide.files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
+  delete env.PULUMI_BACKEND_URL; // the page logs in itself
+  for (const step of steps) {
+    if ("file" in step) {
+      fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, step.file), step.text);
+    } else for (const command of step.commands) await follow(command);
   }
-  for (const command of guide.commands) await follow(command);
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -121,13 +129,21 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test("the page has the files and the commands this test follows", () => {
-  expect(Object.keys(guide.files).sort()).toEqual(["Pulumi.yaml", "pom.xml", "src/main/java/myinfra/App.java"]);
-  expect(guide.files["Pulumi.yaml"]).toContain("runtime: java");
-  expect(guide.files["pom.xml"]).toMatch(/<groupId>pulumipims<\/groupId>\s*<artifactId>pims<\/artifactId>/);
-  expect(guide.commands.slice(0, 2)).toEqual([INSTALL_SDK, "npm install pulumi-pims"]);
-  expect(guide.commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
-  expect(guide.commands.at(-1)).toBe("pulumi up");
+test("the page names the release's archive, then the files and commands this test follows", () => {
+  expect(steps.flatMap((s) => ("file" in s ? [s.file] : []))).toEqual([
+    "Pulumi.yaml",
+    "pom.xml",
+    "src/main/java/myinfra/App.java",
+  ]);
+  const files = Object.fromEntries(steps.flatMap((s) => ("file" in s ? [[s.file, s.text]] : [])));
+  expect(files["Pulumi.yaml"]).toBe("name: my-infra\nruntime: java\n"); // no plugins.providers
+  expect(files["pom.xml"]).toMatch(/<groupId>pulumipims<\/groupId>\s*<artifactId>pims<\/artifactId>/);
+  expect(commands.slice(0, 2)).toEqual([
+    INSTALL_SDK,
+    `pulumi plugin install resource pims ${VERSION} --file pulumi-resource-pims-v${VERSION}-linux-amd64.tar.gz`,
+  ]);
+  expect(commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
+  expect(commands.at(-1)).toBe("pulumi up");
   expect(rotateCommands).toEqual(["pulumi config set rotation 2", "pulumi up"]);
 });
 
@@ -152,6 +168,9 @@ test("up created every resource, through the explicit provider where named, with
   // The resize went through the explicit provider: as the deployer account, not the stack's token.
   const resize = sim.requests.find((r) => r.method === "PATCH" && r.path.endsWith("/resize"));
   expect(resize?.principal).toBe(out.deployerAccountId);
+  // The plugin the engine ran: the one installed from the archive, into the empty plugin cache; never Node.
+  expect(installedPlugins(path.join(scratch, "home"))).toEqual([`resource-pims-v${VERSION}`]);
+  expect(node.calls()).toEqual([]);
 });
 
 test("the Java host learns from the SDK's jar that the program needs the pims plugin, at this version", async () => {
@@ -161,9 +180,7 @@ test("the Java host learns from the SDK's jar that the program needs the pims pl
       "-DmainClass=com.pulumi.bootstrap.internal.Main -DmainArgs=packages 2>/dev/null",
     false,
   );
-  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-    .version;
-  expect(JSON.parse(out)).toEqual([{ resource: true, name: "pims", version }]);
+  expect(JSON.parse(out)).toEqual([{ resource: true, name: "pims", version: VERSION }]);
 });
 
 test("a rotation in each mode: the deployer replaced, the worker's previous account kept live", async () => {
@@ -194,6 +211,7 @@ test("refresh keeps the state as it is; destroy leaves 0 live accounts", async (
   expect(await outputs()).toEqual(before);
   const out = await sh("pulumi destroy --yes --non-interactive");
   expect(sim.serviceAccounts()).toEqual([]);
+  expect(node.calls()).toEqual([]);
   expect(out).toContain(`project ${before.projectId as string} ("team-a") was removed from the stack`);
 });
 

@@ -1,21 +1,22 @@
 /**
  * The language pages name the release a user installs (`pulumi plugin install resource pims <version> --file
- * pulumi-resource-pims-v<version>-...`, the wheel `pulumi_pims-<version>-...`, YAML's `version:` option): every such
- * version must be the package's own, so a version bump that forgets a page fails here, before the engine tests that
- * follow the pages.
+ * pulumi-resource-pims-v<version>-...`, the wheel `pulumi_pims-<version>-...`, YAML's `version:` option, the pims
+ * dependency of a pom.xml): every such version must be the package's own, so a version bump that forgets a page fails
+ * here, before the engine tests that follow the pages.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-const PAGES = ["docs/yaml.md", "docs/python.md", "docs/go.md", "docs/installation-configuration.md"];
+const PAGES = ["docs/yaml.md", "docs/python.md", "docs/go.md", "docs/java.md", "docs/installation-configuration.md"];
 const NAMED = [
   /resource pims (\d+\.\d+\.\d+)/g,
   /pulumi-resource-pims-v(\d+\.\d+\.\d+)-/g,
   /pulumi_pims-(\d+\.\d+\.\d+)-/g,
   /pulumi_pims==(\d+\.\d+\.\d+)/g,
   /^\s*version: (\d+\.\d+\.\d+)/gm,
+  /<artifactId>pims<\/artifactId>\s*<version>(\d+\.\d+\.\d+)</g, // the Java SDK in a pom.xml
 ];
 
 test.each(PAGES)("%s names the package's version wherever it names a release", (page) => {
