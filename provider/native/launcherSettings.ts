@@ -17,7 +17,8 @@ export const LAUNCHER_SETTINGS: readonly LauncherSetting[] = [
     env: "PIMS_NODE",
     default: "`node` on PATH",
     doc:
-      "The node binary (version 22 or newer) that runs the `pims` plugin for YAML, Python, Go and Java programs. " +
+      "The node binary (version 22 or newer) that runs the npm package's Node launcher of the `pims` plugin " +
+      "(`plugins.providers`; the released executable needs no Node.js). " +
       "With an older Node, the plugin's first error line says to install Node.js 22 or set this.",
   },
 ];
