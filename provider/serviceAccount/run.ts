@@ -105,7 +105,10 @@ export class RunMemory {
     let p = this.listings.get(key);
     if (!p) {
       p = client.listApiKeys(projectId).then(
-        (keys): ListingResult => ({ ok: true, listing: { keys, serviceNowMs: Date.now() + (client.serviceSkewMs() ?? 0) } }),
+        (keys): ListingResult => ({
+          ok: true,
+          listing: { keys, serviceNowMs: Date.now() + (client.serviceSkewMs() ?? 0) },
+        }),
         (error: unknown): ListingResult => ({ ok: false, error }),
       );
       this.listings.set(key, p);
