@@ -162,7 +162,7 @@ describe("creates that fail", () => {
     expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
   });
 
-  test("a service whose clock is an hour behind ours: commit then 503 still names the account (its Date header)", async () => {
+  test("service clock an hour behind ours: commit then 503 still names the account (its Date header)", async () => {
     const project = sim.addProject();
     const provider = await configured();
     sim.advanceClock(-3_600_000);

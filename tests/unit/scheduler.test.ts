@@ -271,7 +271,7 @@ describe("settings from stack config and the environment", () => {
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
-  it("configure() rejects bad pims:maxConcurrency and rateLimitTimeoutMs; the provider's clients apply good ones", async () => {
+  it("configure() refuses a bad pims:maxConcurrency or rateLimitTimeoutMs; clients apply good ones", async () => {
     const request = (config: Record<string, string>) => ({
       config: { get: (k: string) => config[k], require: (k: string) => config[k] },
     });
