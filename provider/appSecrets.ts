@@ -11,7 +11,7 @@
  * No secret value ever appears in a check failure, an error message or a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { redact, errorText } from "./client";
+import { redact, errorText, warning } from "./client";
 import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
@@ -203,7 +203,7 @@ export class AppSecretsProvider
         ? olds.secretNames
         : [];
     const removed = previous.filter((k) => !Object.prototype.hasOwnProperty.call(news.secrets, k)).sort();
-    if (removed.length > 0) console.warn(removedKeysWarning(news.projectId, news.appId, removed));
+    if (removed.length > 0) warning(removedKeysWarning(news.projectId, news.appId, removed));
     return { outs: outputs(news) };
   }
 
@@ -216,7 +216,7 @@ export class AppSecretsProvider
       : Array.isArray(props?.secretNames)
         ? props.secretNames
         : [];
-    console.warn(appSecretsDeleteWarning(props?.projectId ?? p, props?.appId ?? a, names));
+    warning(appSecretsDeleteWarning(props?.projectId ?? p, props?.appId ?? a, names));
   }
 
   /**

@@ -7,6 +7,7 @@
  * - `delete` only removes the project from the stack and warns that it still exists in the service.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { warning } from "./client/log";
 import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
@@ -149,6 +150,6 @@ export class ProjectProvider
   // ---- delete ----
   /** No delete endpoint: removes the project from the stack only, and says so in one warning line. No HTTP call. */
   async delete(id: string, props: ProjectOutputs): Promise<void> {
-    console.warn(projectDeleteWarning(props?.projectId ?? id, props?.name));
+    warning(projectDeleteWarning(props?.projectId ?? id, props?.name));
   }
 }

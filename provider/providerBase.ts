@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ClientOptions, PimsClient, RetryInfo } from "./client";
+import { progress } from "./client/log";
 import { retryLine } from "./client/retry";
 import {
   clientFor,
@@ -14,9 +15,6 @@ import {
   type Settings,
   type SettingsOptions,
 } from "./settings";
-
-/** Progress for slow operations: the dynamic-provider host shows its stderr lines in the engine's diagnostics. */
-export const progress = (line: string): void => console.warn(line);
 
 /**
  * `pims:token` reaches a dynamic provider process from the stack config (the default provider) or from a

@@ -9,7 +9,7 @@
  * - `delete` leaves the volume at its size and says so in one warning line.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isPimsError } from "./client";
+import { isPimsError, warning } from "./client";
 import { quote } from "./client/values";
 import { Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
@@ -147,7 +147,7 @@ export class VolumeSizeProvider
   /** Leaves the volume at its size (no HTTP call) and says so in one warning line. */
   async delete(id: string, props: VolumeSizeOutputs): Promise<void> {
     const [p, v] = id.split("/");
-    console.warn(volumeDeleteWarning(props?.projectId ?? p, props?.volumeId ?? v, props?.sizeGb));
+    warning(volumeDeleteWarning(props?.projectId ?? p, props?.volumeId ?? v, props?.sizeGb));
   }
 
   /**

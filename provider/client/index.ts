@@ -6,6 +6,7 @@
  * - ./retry: the one home of "try again" (what a failure proves, repeats, progress lines, `RETRY_DEFAULTS`)
  * - ./scheduler: the process's request scheduler (concurrency cap, pace learnt from 429s, repeats of a 429)
  * - ./recorder: the wire recorder (`PIMS_WIRE_RECORD`: request shapes, never a value)
+ * - ./log: the one sink of progress and warning lines, and the rule telling them apart
  * - ./parse: liberal reading of bodies and records; ./token: the one-time token of a new service account and the one
  *   expiry parser (`readExpiry`)
  * - ./logsQuery: app-log filter checks; ./baseUrl: the base address (normalization, validation, plain http)
@@ -18,6 +19,7 @@ export { NOT_SENT_CODES, retryLine } from "./retry";
 export { PimsClient, type ClientOptions } from "./client";
 export type { Shape, WireRecord, WireSink } from "./recorder";
 export { MAX_LOG_PAGE_SIZE, validateLogsQuery } from "./logsQuery";
+export { emit, progress, warning, useLogSink, type LogSink, type Severity } from "./log";
 export { formatDuration, isRfc3339 } from "./values";
 export { plainText } from "./parse";
 export { normalizeExpiry, readExpiry, readServiceAccountToken, type Expiry, type TokenReading } from "./token";

@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from "axios";
 import { isPlainObject, isRfc3339 } from "./values";
+import { warning } from "./log";
 
 /**
  * The shape of a body or value, never the value:
@@ -265,7 +266,7 @@ export function describeExchange(
 /**
  * A sink that appends each record to `file` as one JSON line, with one write per line (several processes — the
  * Pulumi provider host and the program — may append to the same file). A relative path is resolved now, against
- * the current directory. A write that fails is reported once on stderr and never fails the request.
+ * the current directory. A write that fails is reported once, as a warning (./log), and never fails the request.
  */
 export function fileSink(file: string): WireSink {
   const target = path.resolve(file);
@@ -274,7 +275,7 @@ export function fileSink(file: string): WireSink {
     try {
       fs.appendFileSync(target, JSON.stringify(record) + "\n");
     } catch (e) {
-      if (!warned) console.warn(`pulumi-pims: cannot write the wire recording to ${target}: ${(e as Error).message}`);
+      if (!warned) warning(`pulumi-pims: cannot write the wire recording to ${target}: ${(e as Error).message}`);
       warned = true;
     }
   };

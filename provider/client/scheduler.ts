@@ -14,6 +14,7 @@
  */
 import { parseRetryAfter, progressLine, rateLimitVerdict } from "./retry";
 import { formatDuration, isPlainObject, wholeNumberProblem } from "./values";
+import { progress } from "./log";
 
 export interface SchedulerClock {
   /** Milliseconds since the epoch (an HTTP-date `Retry-After` is compared with it). */
@@ -361,10 +362,10 @@ let shared: Scheduler | undefined;
 
 /**
  * The process's scheduler (the one piece of module state in the provider code): every client of a process shares it,
- * so the cap and the pace hold for all resources of a stack together. Progress goes to stderr, which the Pulumi hosts
- * show as diagnostics, until `configure({ onProgress })` says otherwise.
+ * so the cap and the pace hold for all resources of a stack together. Its lines are progress (./log), until
+ * `configure({ onProgress })` says otherwise.
  */
 export function processScheduler(): Scheduler {
-  shared ??= new Scheduler({ onProgress: (line) => console.warn(line) });
+  shared ??= new Scheduler({ onProgress: progress });
   return shared;
 }

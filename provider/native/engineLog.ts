@@ -1,15 +1,15 @@
 /**
- * Where the plugin's progress and warning lines go. The lifecycle code writes them with `console.warn` (the dynamic
- * host shows its stderr lines among the engine's diagnostics); a native plugin's stderr is not shown, so in the
- * plugin process each line becomes a `Log` call to the engine (`pulumirpc.Engine`, at the address the engine gives as
- * the plugin's first argument), as a warning on the URN of the resource whose method wrote it: the CLI shows it under
- * that resource, as TypeScript users see it. A line the engine cannot take is written to stderr instead.
+ * Where the plugin's progress and warning lines go. The lifecycle code writes them to the one sink
+ * (provider/client/log.ts); a native plugin's stderr is not shown, so in the plugin process the sink sends each line
+ * to the engine's `Log` (`pulumirpc.Engine`, at the address the engine gives as the plugin's first argument) with its
+ * severity (progress: INFO, a warning: WARNING), on the URN of the resource whose method wrote it: the CLI shows it
+ * under that resource. A line the engine cannot take is written to stderr instead.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { format } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import { useLogSink, type Severity } from "../client/log";
 
 /** The call a line belongs to: its resource's URN ("" for a function or the provider) and the lines in flight. */
 interface CallContext {
@@ -29,30 +29,33 @@ export async function inCall<T>(urn: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+const SEVERITY: Record<Severity, engineproto.LogSeverity> = {
+  progress: engineproto.LogSeverity.INFO,
+  warning: engineproto.LogSeverity.WARNING,
+};
+
 /**
- * From now on, `console.warn` in this process sends each line to the engine at `address` (a warning on the current
- * call's URN); returns the function that puts the previous `console.warn` back.
+ * From now on, every line of the sink goes to the engine at `address` (on the current call's URN); returns the
+ * function that puts the previous sink back.
  */
-export function sendWarningsToEngine(address: string): () => void {
+export function sendLinesToEngine(address: string): () => void {
   const client = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
-  const previous = console.warn;
-  console.warn = (...args: unknown[]): void => {
-    const message = format(...args);
+  const restore = useLogSink((severity, line) => {
     const context = calls.getStore();
     const req = new engineproto.LogRequest()
-      .setSeverity(engineproto.LogSeverity.WARNING)
-      .setMessage(message)
+      .setSeverity(SEVERITY[severity])
+      .setMessage(line)
       .setUrn(context?.urn ?? "");
     const sent = new Promise<void>((resolve) =>
       client.log(req, (err) => {
-        if (err) previous(message);
+        if (err) process.stderr.write(`${line}\n`);
         resolve();
       }),
     );
     context?.pending.push(sent);
-  };
+  });
   return () => {
-    console.warn = previous;
+    restore();
     client.close();
   };
 }

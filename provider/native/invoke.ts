@@ -4,9 +4,9 @@
  * is a check failure naming the field (the engine shows it with the function's name); the API keys come back secret.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { progress } from "../client/log";
 import { retryLine, type RetryInfo } from "../client/retry";
 import { argumentOf, FUNCTION_NAMES, type FunctionName } from "../functions";
-import { progress } from "../providerBase";
 import { clientFor, type ConfiguredSettings } from "../settings";
 import { coerceArgs } from "./coerce";
 import { FUNCTIONS } from "./functions";

@@ -76,10 +76,10 @@ export async function main(argv: readonly string[]): Promise<void> {
     await serveStartupError(missing, argv);
     return;
   }
-  const { sendWarningsToEngine } = await import("./engineLog");
+  const { sendLinesToEngine } = await import("./engineLog");
   const { serve } = await import("./server");
   const engineAddress = engineAddressOf(argv);
-  if (engineAddress !== undefined) sendWarningsToEngine(engineAddress);
+  if (engineAddress !== undefined) sendLinesToEngine(engineAddress);
   const { port } = await serve(engineAddress);
   process.stdout.write(`${port}\n`);
 }

@@ -24,8 +24,9 @@
  * - ./audit: accounts no state holds (interrupted runs), named as warnings.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { emit, progress, warning } from "../client/log";
 import { RETRY_DEFAULTS } from "../client/retry";
-import { progress, PimsProviderBase } from "../providerBase";
+import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
 import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./checks";
 import { deleteAccount } from "./delete";
@@ -149,7 +150,7 @@ export class ServiceAccountProvider
           ownToken,
         },
       );
-      out.lines.forEach((line) => progress(line));
+      out.lines.forEach((line) => emit(line.severity, line.text));
       if (listing.ok) this.audit(projectId, [props.name], listing); // a failed look is said once, above
       return out.id === "" ? { id: "" } : { id, props: out.props as unknown as ServiceAccountOutputs };
     }
@@ -221,7 +222,7 @@ export class ServiceAccountProvider
     const failed: FailedDelete[] = [];
     for (const accountId of unique) {
       try {
-        await deleteAccount(client, { projectId, accountId, goneProjects, warn: progress });
+        await deleteAccount(client, { projectId, accountId, goneProjects, warn: warning });
       } catch (e) {
         failed.push({ id: accountId, error: errorText(e), cause: e });
       }
@@ -243,7 +244,7 @@ export class ServiceAccountProvider
   private audit(projectId: string, names: unknown[], listing: ListingResult): void {
     for (const name of new Set(names.filter((n): n is string => typeof n === "string"))) {
       const line = auditLine(projectId, name, listing, runMemory().heldIn(projectId));
-      if (line) progress(line);
+      if (line) warning(line); // an account no state holds: the user decides what to do with it
     }
   }
 

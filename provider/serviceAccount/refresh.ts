@@ -21,6 +21,7 @@
 import { accountsFromKeys } from "./listing";
 import type { ListingResult, RunMemory } from "./run";
 import { AuthError, NotFoundError, type PimsClient } from "../client";
+import type { Severity } from "../client/log";
 
 /** How long after its creation an account the listing does not show is still taken for a lagging listing. */
 export const DEFAULT_LISTING_LAG_MS = 120_000;
@@ -60,9 +61,17 @@ export interface RefreshOutcome {
   /** "" when the resource leaves the state. */
   id: string;
   props?: Record<string, unknown>;
-  /** Lines for the user (one warning each). */
-  lines: string[];
+  /** Lines for the user, each with its severity (provider/client/log.ts: progress, or a warning to act on). */
+  lines: RefreshLine[];
 }
+
+/** One line of a refresh and its severity. */
+export interface RefreshLine {
+  severity: Severity;
+  text: string;
+}
+const note = (text: string): RefreshLine => ({ severity: "progress", text });
+const warn = (text: string): RefreshLine => ({ severity: "warning", text });
 
 type Role = "current" | "previous" | "retired";
 interface Held {
@@ -115,20 +124,26 @@ export async function refreshAccounts(
   ];
   if (!c.listing.ok) {
     const why = listingProblem(c.listing.error);
-    return { id, props, lines: [`${who}: kept in the state unchanged: ${c.listUrl} ${why}. Refresh again later.`] };
+    return {
+      id,
+      props,
+      lines: [warn(`${who}: kept in the state unchanged: ${c.listUrl} ${why}. Refresh again later.`)],
+    };
   }
   const { keys, serviceNowMs } = c.listing.listing;
   const shown = new Set(accountsFromKeys(keys).map((a) => a.id));
   for (const h of held) if (c.ownToken !== undefined && h.token === c.ownToken) c.run.markOwn(h.id);
-  const lines: string[] = [];
+  const lines: RefreshLine[] = [];
   const missing = held.filter((h) => !shown.has(h.id) && h.role !== "current");
   const current = held[held.length - 1];
   if (!shown.has(current.id)) {
     const created = time(current.createdAt);
     if (c.run.createdHere(current.id) || (!Number.isNaN(created) && created > serviceNowMs - c.lagMs)) {
       lines.push(
-        `${who}: not in ${c.listUrl} yet, but created ${current.createdAt ?? "in this run"} ` +
-          "(a listing may lag behind a create): kept; the next refresh checks again.",
+        note(
+          `${who}: not in ${c.listUrl} yet, but created ${current.createdAt ?? "in this run"} ` +
+            "(a listing may lag behind a create): kept; the next refresh checks again.",
+        ),
       );
     } else missing.push(current);
   }
@@ -141,9 +156,11 @@ export async function refreshAccounts(
   if (visible) missing.forEach((h) => gone.add(h.id));
   else {
     lines.push(
-      `${who}: ${c.listUrl} shows none of the ${mine.length} account(s) this run holds in project ${projectId}; ` +
-        "a credential that cannot see the project's keys looks the same, so each missing account's token is asked " +
-        "instead.",
+      note(
+        `${who}: ${c.listUrl} shows none of the ${mine.length} account(s) this run holds in project ${projectId}; ` +
+          "a credential that cannot see the project's keys looks the same, so each missing account's token is asked " +
+          "instead.",
+      ),
     );
     for (const h of missing) {
       if (c.run.isBlind(projectId)) break;
@@ -157,7 +174,7 @@ export async function refreshAccounts(
       const why = c.run.isBlind(projectId)
         ? "a token the listing does not show still works: the credential cannot see this project's keys"
         : "their absence cannot be confirmed (no token to ask, an expired token, or no clear answer)";
-      lines.push(`${who}: ${kept.map((h) => `${h.role} account ${h.id}`).join(", ")} kept unchanged: ${why}.`);
+      lines.push(warn(`${who}: ${kept.map((h) => `${h.role} account ${h.id}`).join(", ")} kept unchanged: ${why}.`));
     }
   }
   if (gone.size === 0) return { id, props, lines };
@@ -171,26 +188,34 @@ export async function refreshAccounts(
   const droppedRetired = (props.retiredServiceAccountIds ?? []).filter((r) => gone.has(r));
   if (previousGone)
     lines.push(
-      `${who}: previous account ${props.previousServiceAccountId} is gone (${c.listUrl} no longer shows it): ` +
-        "dropped from the outputs.",
+      warn(
+        `${who}: previous account ${props.previousServiceAccountId} is gone (${c.listUrl} no longer shows it): ` +
+          "dropped from the outputs.",
+      ),
     );
   if (droppedRetired.length > 0)
-    lines.push(`${who}: retired account(s) ${droppedRetired.join(", ")} gone: dropped from retiredServiceAccountIds.`);
+    lines.push(
+      note(`${who}: retired account(s) ${droppedRetired.join(", ")} gone: dropped from retiredServiceAccountIds.`),
+    );
   if (gone.has(current.id)) {
     const stillHeld = (props.previousServiceAccountId !== undefined && !previousGone ? 1 : 0) + retired.length;
     if (stillHeld === 0) {
       lines.push(
-        `${who}: ${c.listUrl} no longer shows it: deleted outside the stack. Removed from the state: ` +
-          "the next `pulumi up` creates a new account and token " +
-          `(whoever holds the old token gets 401 until it reads the new one).`,
+        warn(
+          `${who}: ${c.listUrl} no longer shows it: deleted outside the stack. Removed from the state: ` +
+            "the next `pulumi up` creates a new account and token " +
+            `(whoever holds the old token gets 401 until it reads the new one).`,
+        ),
       );
       return { id: "", lines };
     }
     retired.push(current.id);
     lines.push(
-      `${who}: the current account is gone (${c.listUrl} no longer shows it) but the resource still holds a ` +
-        "live account: kept in the state with " +
-        `${current.id} marked retired; the next \`pulumi up\` creates a new current account.`,
+      warn(
+        `${who}: the current account is gone (${c.listUrl} no longer shows it) but the resource still holds a ` +
+          "live account: kept in the state with " +
+          `${current.id} marked retired; the next \`pulumi up\` creates a new current account.`,
+      ),
     );
   }
   if (retired.length > 0) out.retiredServiceAccountIds = retired;

@@ -10,7 +10,7 @@ import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
-import { sendWarningsToEngine } from "../../provider/native/engineLog";
+import { sendLinesToEngine } from "../../provider/native/engineLog";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, rejectionOf, startSimulator, recordWarnings } from "../helpers";
 import {
@@ -344,7 +344,7 @@ describe("resources", () => {
 });
 
 describe("progress and warning lines", () => {
-  test("go to the engine's Log as warnings on the resource's URN, before the method answers", async () => {
+  test("reach the engine's Log on the resource's URN before it answers: rotation INFO, warning WARNING", async () => {
     const logs: engineproto.LogRequest[] = [];
     const engine = new grpc.Server();
     engine.addService(enginerpc.EngineService, {
@@ -359,11 +359,22 @@ describe("progress and warning lines", () => {
     const port = await new Promise<number>((resolve, reject) =>
       engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
-    const restore = sendWarningsToEngine(`127.0.0.1:${port}`);
+    const restore = sendLinesToEngine(`127.0.0.1:${port}`);
     try {
       const project = await plugin.create("Project", { name: "logged" });
+      // A planned rotation is progress: INFO (the CLI shows it without "warning:").
+      const ins = saInputs(project.getId(), "logged-sa", { keepPreviousToken: true });
+      const created = await plugin.create("ServiceAccount", ins);
+      const first = jsonOf(created.getProperties());
+      await plugin.update("ServiceAccount", created.getId(), first, { ...ins, rotationTrigger: "1" });
+      // Something left in the service is a warning: WARNING.
       await plugin.delete("Project", project.getId(), jsonOf(project.getProperties()));
       expect(logs.map((l) => [l.getSeverity(), l.getUrn(), l.getMessage()])).toEqual([
+        [
+          engineproto.LogSeverity.INFO,
+          urnOf("ServiceAccount", "r"),
+          expect.stringMatching(/service account "logged-sa" in project \S+: rotated \(rotationTrigger\): new account/),
+        ],
         [
           engineproto.LogSeverity.WARNING,
           urnOf("Project", "r"),

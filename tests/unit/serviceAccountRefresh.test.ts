@@ -82,7 +82,11 @@ test("created moments ago, or by this process: kept with a line, never asked", a
   const fresh = await refreshAccounts("sa-first", { ...stored, createdAt: "2026-01-01T11:59:00Z" }, c);
   const { retiredServiceAccountIds: _dropped, ...rest } = stored; // the retired one is gone (the listing can see)
   expect(fresh.props).toEqual({ ...rest, createdAt: "2026-01-01T11:59:00Z" });
-  expect(fresh.lines.join("\n")).toContain("a listing may lag behind a create");
+  // Expected, and checked again next time: progress, not a warning.
+  expect(fresh.lines).toEqual([
+    { severity: "progress", text: expect.stringContaining("a listing may lag behind a create") },
+    { severity: "progress", text: expect.stringContaining("retired account(s) sa-old gone: dropped") }, // as planned
+  ]);
   const run = new RunMemory();
   run.recordCreated(P, "sa-cur");
   const { c: c2 } = context([key("sa-prev")], {}, run);
@@ -98,7 +102,14 @@ test("a listing with none of the run's accounts: tokens asked; 401: gone; a work
   expect(out.props).toEqual(stored); // everything kept
   expect(asked).toEqual(["tok-prev-secret", "tok-cur-secret"]); // the retired one has no token to ask
   expect(run.isBlind(P)).toBe(true);
-  expect(out.lines.join("\n")).toContain("shows none of the 3 account(s) this run holds");
+  expect(out.lines).toEqual([
+    { severity: "progress", text: expect.stringContaining("shows none of the 3 account(s) this run holds") },
+    // kept without proof either way: the user should look
+    {
+      severity: "warning",
+      text: expect.stringContaining("kept unchanged: a token the listing does not show still works"),
+    },
+  ]);
 
   const gone = context([], { "tok-cur-secret": "gone", "tok-prev-secret": "gone" });
   const single = {
@@ -130,9 +141,12 @@ test("a failed listing keeps everything and says why", async () => {
   );
   expect(out.props).toEqual(stored);
   expect(out.lines).toEqual([
-    expect.stringContaining(
-      "kept in the state unchanged: GET https://pims.test/v2/projects/p-1/api-keys it failed: boom",
-    ),
+    {
+      severity: "warning",
+      text: expect.stringContaining(
+        "kept in the state unchanged: GET https://pims.test/v2/projects/p-1/api-keys it failed: boom",
+      ),
+    },
   ]);
 });
 
