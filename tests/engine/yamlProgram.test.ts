@@ -325,10 +325,11 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "overlap");
     expect(isEncryptedSecret(stored.outputs?.previousToken)).toBe(true);
     expect(isEncryptedSecret(stored.outputs?.token)).toBe(true);
-    // the progress line TypeScript users see, through the engine's log
+    // the progress line TypeScript users see, through the engine's log: a planned rotation is not a warning
     expect(engine.text()).toContain(
       `service account "yaml-overlap" in project ${home.projectId}: rotated (rotationTrigger): new account ${newId}`,
     );
+    expect(engine.text()).not.toMatch(/warning: [^\n]*rotated \(rotationTrigger\)/);
   });
 
   test("refresh keeps state; its only calls are each project's API-key listing, once, by its provider", async () => {
@@ -355,7 +356,8 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     );
     expect(resources(exportEncrypted(stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
     const said = engine.text();
-    expect(said).toContain(`project ${projectId} ("yaml-project") was removed from the stack but still exists`);
+    // what stays in the service is a warning: the user decides whether to remove it
+    expect(said).toContain(`warning: pulumi-pims: project ${projectId} ("yaml-project") was removed from the stack`);
     expect(said).toMatch(/volume default-us-east-1 in project \S+ was removed from the stack and stays at 100 GB/);
     expect(said).toMatch(/secret\(s\) "PIMS_TOKEN" remain in the app/);
   });
