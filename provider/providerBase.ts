@@ -9,7 +9,6 @@ import { retryLine } from "./client/retry";
 import {
   clientFor,
   configuredFromStack,
-  configureScheduler,
   readSettings,
   type ConfiguredSettings,
   type Settings,
@@ -46,7 +45,9 @@ export abstract class PimsProviderBase {
   configureWith(settings: ConfiguredSettings, options: SettingsOptions = DYNAMIC_HOST_OPTIONS): void {
     this.configured = settings;
     this.options = options;
-    configureScheduler(readSettings(this.configured, undefined, this.options));
+    // Read once now so a bad setting fails at configure; the scheduler takes its settings where clients are built
+    // (./settings clientFor), the one place it is configured.
+    readSettings(this.configured, undefined, this.options);
   }
 
   /** Every setting, read now (configured values first, then the environment). */

@@ -369,6 +369,8 @@ export class PimsSimulator {
   private send(res: ServerResponse, entry: RequestLogEntry, reply: Reply): void {
     entry.status = reply.status;
     this.count(reply.status);
+    // The `Date` header shows the simulator's own clock (advanceClock moves it), as a service's shows its own.
+    if (!res.headersSent) res.setHeader("Date", this.state.now().toUTCString());
     writeReply(res, reply);
   }
 

@@ -8,6 +8,7 @@ import * as https from "node:https";
 import axios, { type AxiosAdapter, type AxiosInstance, type AxiosResponse } from "axios";
 import { callError, unexpectedAnswer, unreadableTokenError, type Call, type Caller } from "./callErrors";
 import { baseUrlProblem, normalizeBaseUrl } from "./baseUrl";
+import { measuringServiceClock, type ServiceClock } from "./clock";
 import { validateLogsQuery } from "./logsQuery";
 import {
   asArray,
@@ -84,6 +85,8 @@ export class PimsClient {
   private readonly who: Caller;
   /** The normalized base address (no trailing slash, no trailing `/v2`). */
   readonly baseUrl: string;
+  /** The service's clock as this client's answers showed it (./clock). */
+  private readonly clock: ServiceClock;
 
   constructor(options: ClientOptions) {
     if (!options.baseUrl) throw new Error("PimsClient: baseUrl is required");
@@ -93,7 +96,9 @@ export class PimsClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.who = { token: options.token, baseUrl: this.baseUrl, tokenSource: options.tokenSource };
     const scheduler = options.scheduler ?? processScheduler();
-    const transport = recordingAdapter(axios.getAdapter(options.adapter ?? axios.defaults.adapter), options.record);
+    const measured = measuringServiceClock(axios.getAdapter(options.adapter ?? axios.defaults.adapter));
+    this.clock = measured.clock;
+    const transport = recordingAdapter(measured.adapter, options.record);
     this.http = axios.create({
       baseURL: this.baseUrl,
       timeout: options.timeoutMs ?? RETRY_DEFAULTS.timeoutMs,
@@ -118,6 +123,14 @@ export class PimsClient {
       },
     });
     installRetry(this.http, options);
+  }
+
+  /**
+   * The service's clock minus ours in ms, from the `Date` header of this client's last answer (undefined before one, or
+   * when the service sends none).
+   */
+  serviceSkewMs(): number | undefined {
+    return this.clock.skewMs();
   }
 
   // GET /v2/projects/{project_id}/api-keys

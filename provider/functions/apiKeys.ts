@@ -39,7 +39,7 @@ function apiKeyInfo(key: ApiKey): ApiKeyInfo {
 }
 
 /** The project's API keys in the service's order, each with its expiry as a number. */
-export async function getApiKeys(args: GetApiKeysArgs, client: ClientSource): Promise<GetApiKeysOutputResult> {
+export async function run(args: GetApiKeysArgs, client: ClientSource): Promise<GetApiKeysOutputResult> {
   const projectId = requireId("getApiKeys", "projectId", args?.projectId);
   const keys = await (await client()).listApiKeys(projectId);
   return { keys: keys.map(apiKeyInfo) };

@@ -92,7 +92,7 @@ export function appLogsQueryFor(args: GetAppLogsArgs, fn = "getAppLogs"): { quer
 }
 
 /** The matching lines, page after page (`nextToken`) while the service says `hasMore`, up to `limit`. */
-export async function getAppLogs(args: GetAppLogsArgs, client: ClientSource): Promise<GetAppLogsResult> {
+export async function run(args: GetAppLogsArgs, client: ClientSource): Promise<GetAppLogsResult> {
   const { query, limit } = appLogsQueryFor(args);
   const lines: AppLogLine[] = [];
   // The client's paging loop; leaving it early (return) ends it without another request.

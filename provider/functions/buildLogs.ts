@@ -43,7 +43,7 @@ export interface GetBuildLogsResult {
 }
 
 /** A build's status and logs. */
-export async function getBuildLogs(args: GetBuildLogsArgs, client: ClientSource): Promise<GetBuildLogsResult> {
+export async function run(args: GetBuildLogsArgs, client: ClientSource): Promise<GetBuildLogsResult> {
   const fn = "getBuildLogs";
   const projectId = requireId(fn, "projectId", args?.projectId);
   const appId = requireId(fn, "appId", args.appId);

@@ -1,7 +1,8 @@
 /**
  * The five functions as both hosts run them: the SDK's `getX` / `getXOutput` (sdk/nodejs/functions, in the program
- * process) and the plugin's Invoke (`pims:index:<name>`, ../native/functions). Each takes its arguments and where its
- * client comes from.
+ * process) and the plugin's Invoke (`pims:index:<name>`, ../native/functions). Each module's `run` is its function's
+ * logic (its arguments checked, then the requests): one name per thing, so `getInvoices` is only ever what users call.
+ * It takes the arguments and where its client comes from.
  */
 export type { ClientSource } from "./args";
 export { argumentOf } from "./args";

@@ -24,7 +24,7 @@ export interface GetInvoicesResult {
 }
 
 /** The project's invoices, each with its amount in major units. */
-export async function getInvoices(args: GetInvoicesArgs, client: ClientSource): Promise<GetInvoicesResult> {
+export async function run(args: GetInvoicesArgs, client: ClientSource): Promise<GetInvoicesResult> {
   const projectId = requireId("getInvoices", "projectId", args?.projectId);
   const invoices = await (await client()).listInvoices(projectId);
   return {

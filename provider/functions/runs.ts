@@ -18,7 +18,7 @@ export interface CancelRunResult {
 }
 
 /** Asks the service to cancel a run; its message. */
-export async function cancelRun(args: CancelRunArgs, client: ClientSource): Promise<CancelRunResult> {
+export async function run(args: CancelRunArgs, client: ClientSource): Promise<CancelRunResult> {
   const fn = "cancelRun";
   const projectId = requireId(fn, "projectId", args?.projectId);
   const appId = requireId(fn, "appId", args.appId);

@@ -3,12 +3,12 @@
  * (./invoke): the description, argument and result types (./schemaProperties), the required ones, the results
  * returned as secrets, and the code that runs it (../functions, the same the SDK's `getX` functions run).
  */
-import { API_KEYS_SECRET_RESULTS, getApiKeys } from "../functions/apiKeys";
 import type { ClientSource, FunctionName } from "../functions";
-import { getAppLogs } from "../functions/appLogs";
-import { getBuildLogs } from "../functions/buildLogs";
-import { getInvoices } from "../functions/invoices";
-import { cancelRun } from "../functions/runs";
+import * as apiKeys from "../functions/apiKeys";
+import * as appLogs from "../functions/appLogs";
+import * as buildLogs from "../functions/buildLogs";
+import * as invoices from "../functions/invoices";
+import * as runs from "../functions/runs";
 import * as P from "./schemaProperties";
 import { nativeToken } from "./tokens";
 
@@ -44,8 +44,8 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     requiredInputs: ["projectId"],
     outputs: P.GET_API_KEYS_RESULT,
     requiredOutputs: ["keys"],
-    secret: API_KEYS_SECRET_RESULTS,
-    run: getApiKeys,
+    secret: apiKeys.API_KEYS_SECRET_RESULTS,
+    run: apiKeys.run,
   },
   getInvoices: {
     description:
@@ -57,7 +57,7 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     outputs: P.GET_INVOICES_RESULT,
     requiredOutputs: ["invoices"],
     secret: [],
-    run: getInvoices,
+    run: invoices.run,
   },
   getAppLogs: {
     description:
@@ -70,7 +70,7 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     outputs: P.GET_APP_LOGS_RESULT,
     requiredOutputs: ["lines", "truncated"],
     secret: [],
-    run: getAppLogs,
+    run: appLogs.run,
   },
   getBuildLogs: {
     description:
@@ -81,7 +81,7 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     outputs: P.GET_BUILD_LOGS_RESULT,
     requiredOutputs: ["projectId", "appId", "buildId", "status", "finished", "succeeded", "logs"],
     secret: [],
-    run: getBuildLogs,
+    run: buildLogs.run,
   },
   cancelRun: {
     description:
@@ -94,6 +94,6 @@ export const FUNCTIONS: Record<FunctionName, NativeFunction> = {
     outputs: P.CANCEL_RUN_RESULT,
     requiredOutputs: ["message"],
     secret: [],
-    run: cancelRun,
+    run: runs.run,
   },
 };

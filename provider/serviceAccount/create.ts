@@ -14,7 +14,6 @@
  *   creates late is named, then the error says what was seen and how to check later.
  * - a 2xx without a readable token: the account exists and its token is lost: it is deleted at once.
  */
-import axios, { type AxiosAdapter } from "axios";
 import {
   type ApiKey,
   type CreateServiceAccountRequest,
@@ -162,36 +161,9 @@ export class UncertainCreateError extends Error {
   }
 }
 
-/**
- * The service's clock as seen in `Date` response headers: an axios adapter (for the client) that records the last
- * difference between the service's clock and ours. Key creation times are the service's clock.
- */
-export function serviceClock(): { adapter: AxiosAdapter; skewMs: () => number | undefined } {
-  const base = axios.getAdapter(axios.defaults.adapter);
-  let skew: number | undefined;
-  const record = (headers: unknown): void => {
-    const raw = typeof headers === "object" && headers !== null ? (headers as Record<string, unknown>).date : undefined;
-    const t = typeof raw === "string" ? Date.parse(raw) : NaN;
-    if (!Number.isNaN(t)) skew = t - Date.now();
-  };
-  const adapter: AxiosAdapter = async (config) => {
-    try {
-      const res = await base(config);
-      record(res.headers);
-      return res;
-    } catch (e) {
-      if (axios.isAxiosError(e)) record(e.response?.headers);
-      throw e;
-    }
-  };
-  return { adapter, skewMs: () => skew };
-}
-
 export type CreatedAccount = ServiceAccount & { token: ServiceAccountToken };
 
 export interface CreateOptions {
-  /** From {@link serviceClock}, installed on `client`. */
-  skewMs: () => number | undefined;
   /** The provider instance's memory of its own creates. */
   ledger: CreateLedger;
   /** How long to watch for the account of a create whose answer was lost ({@link lostCreateWatchMs}). */
@@ -226,7 +198,7 @@ export async function createAccount(
   const candidates = async (): Promise<OrphanCandidate[]> => {
     const keys: ApiKey[] = await client.listApiKeys(projectId);
     const held = await opts.ledger.settled(key);
-    const skew = opts.skewMs();
+    const skew = client.serviceSkewMs();
     const since = startedAt + (skew ?? 0) - (skew === undefined ? NO_DATE_MARGIN_MS : SKEW_MARGIN_MS);
     return orphanCandidates(keys, req.name, { since, exclude: held });
   };

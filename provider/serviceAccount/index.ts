@@ -26,7 +26,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { RETRY_DEFAULTS } from "../client/retry";
 import { progress, PimsProviderBase } from "../providerBase";
-import { CreateLedger, createAccount, lostCreateWatchMs, serviceClock } from "./create";
+import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
 import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./checks";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
@@ -232,9 +232,8 @@ export class ServiceAccountProvider
   /** The run's one listing of the project (./run), shared by every resource; never throws. */
   private async look(projectId: string): Promise<ListingResult> {
     try {
-      const clock = serviceClock();
-      const client = this.client({ adapter: clock.adapter });
-      return await runMemory().listing(client, resolveCredentials(this.configured).token, projectId, clock.skewMs);
+      const client = this.client();
+      return await runMemory().listing(client, resolveCredentials(this.configured).token, projectId);
     } catch (error) {
       return { ok: false, error };
     }
@@ -250,12 +249,11 @@ export class ServiceAccountProvider
 
   /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
-    const clock = serviceClock();
     const s = this.settings();
     const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
     const watchMs = s.lostCreateWatchMs ?? lostCreateWatchMs(s.timeoutMs ?? RETRY_DEFAULTS.timeoutMs);
-    const opts = { skewMs: clock.skewMs, ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
-    const a = await createAccount(this.client({ adapter: clock.adapter }), ins.projectId, body, opts);
+    const opts = { ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
+    const a = await createAccount(this.client(), ins.projectId, body, opts);
     runMemory().recordCreated(ins.projectId, a.id);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
     return {

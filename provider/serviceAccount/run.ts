@@ -97,20 +97,18 @@ export class RunMemory {
   /**
    * The run's listing of `projectId` for this client's base address and credential: the first caller sends
    * GET /v2/projects/{project_id}/api-keys, every other caller (at the same time or later) gets the same answer.
-   * `skewMs` is read when the answer comes (the client's service-clock adapter measures it).
+   * The service's "now" is read from the client's clock when the answer comes (its `Date` header).
    */
-  listing(
-    client: PimsClient,
-    credential: string,
-    projectId: string,
-    skewMs: () => number | undefined = () => undefined,
-  ): Promise<ListingResult> {
+  listing(client: PimsClient, credential: string, projectId: string): Promise<ListingResult> {
     const digest = crypto.createHash("sha256").update(credential).digest("hex"); // never the credential itself
     const key = `${client.baseUrl}\n${digest}\n${projectId}`;
     let p = this.listings.get(key);
     if (!p) {
       p = client.listApiKeys(projectId).then(
-        (keys): ListingResult => ({ ok: true, listing: { keys, serviceNowMs: Date.now() + (skewMs() ?? 0) } }),
+        (keys): ListingResult => ({
+          ok: true,
+          listing: { keys, serviceNowMs: Date.now() + (client.serviceSkewMs() ?? 0) },
+        }),
         (error: unknown): ListingResult => ({ ok: false, error }),
       );
       this.listings.set(key, p);

@@ -162,6 +162,23 @@ describe("creates that fail", () => {
     expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
   });
 
+  test("service clock an hour behind ours: commit then 503 still names the account (its Date header)", async () => {
+    const project = sim.addProject();
+    const provider = await configured();
+    sim.advanceClock(-3_600_000);
+    try {
+      sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 });
+      sim.clearRequests();
+      const err = await failure(provider.create(inputsFor(project.id, "slow-clock")), UncertainCreateError);
+      const live = sim.serviceAccounts(project.id);
+      expect(live).toHaveLength(1); // not sent again: by our clock the account looks an hour older than the request
+      expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
+      expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
+    } finally {
+      sim.advanceClock(3_600_000);
+    }
+  });
+
   test("commit then 503 next to the stack's own same-named accounts: only the orphan is named", async () => {
     const project = sim.addProject();
     const provider = await configured();

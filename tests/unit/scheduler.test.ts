@@ -271,13 +271,19 @@ describe("settings from stack config and the environment", () => {
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });
 
-  it("a provider's configure() applies pims:maxConcurrency and rateLimitTimeoutMs, rejecting bad ones", async () => {
+  it("configure() refuses a bad pims:maxConcurrency or rateLimitTimeoutMs; clients apply good ones", async () => {
     const request = (config: Record<string, string>) => ({
       config: { get: (k: string) => config[k], require: (k: string) => config[k] },
     });
     const provider = new VolumeSizeProvider();
+    const credentials = { "pims:token": "t0ken-xyz", "pims:baseUrl": "http://127.0.0.1:1" };
     try {
-      await provider.configure(request({ "pims:maxConcurrency": "3", "pims:rateLimitTimeoutMs": "1200000" }));
+      await provider.configure(
+        request({ ...credentials, "pims:maxConcurrency": "3", "pims:rateLimitTimeoutMs": "1200000" }),
+      );
+      // One place configures the scheduler: where a client is built (provider/settings.ts clientFor).
+      expect(processScheduler().settings).toMatchObject({ maxConcurrency: 8, rateLimitTimeoutMs: 300_000 });
+      (provider as unknown as { client(): unknown }).client();
       expect(processScheduler().settings).toMatchObject({ maxConcurrency: 3, rateLimitTimeoutMs: 1_200_000 });
       await expect(provider.configure(request({ "pims:maxConcurrency": "-1" }))).rejects.toThrow(
         'pims:maxConcurrency must be a whole number >= 1 (got "-1")',

@@ -39,7 +39,7 @@ export interface GetApiKeysResult {
  * ```
  */
 export async function getApiKeys(args: GetApiKeysArgs, opts?: PimsCallOptions): Promise<GetApiKeysResult> {
-  const run = () => core.getApiKeys(args, () => clientForProviderCall(opts));
+  const run = () => core.run(args, () => clientForProviderCall(opts));
   const { keys } = await callFunction<GetApiKeysOutputResult>("getApiKeys", args, opts, run);
   return {
     keys: keys.map((info) => ({

@@ -33,7 +33,7 @@ export type GetAppLogsOutputArgs = Inputs<GetAppLogsArgs>;
  * ```
  */
 export async function getAppLogs(args: GetAppLogsArgs, opts?: PimsCallOptions): Promise<GetAppLogsResult> {
-  return callFunction("getAppLogs", args, opts, () => core.getAppLogs(args, () => clientForProviderCall(opts)));
+  return callFunction("getAppLogs", args, opts, () => core.run(args, () => clientForProviderCall(opts)));
 }
 
 /**

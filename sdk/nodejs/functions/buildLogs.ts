@@ -22,7 +22,7 @@ export type GetBuildLogsOutputArgs = Inputs<GetBuildLogsArgs>;
  * ```
  */
 export async function getBuildLogs(args: GetBuildLogsArgs, opts?: PimsCallOptions): Promise<GetBuildLogsResult> {
-  return callFunction("getBuildLogs", args, opts, () => core.getBuildLogs(args, () => clientForProviderCall(opts)));
+  return callFunction("getBuildLogs", args, opts, () => core.run(args, () => clientForProviderCall(opts)));
 }
 
 /**

@@ -24,7 +24,7 @@ export type GetInvoicesOutputArgs = Inputs<GetInvoicesArgs>;
  * ```
  */
 export async function getInvoices(args: GetInvoicesArgs, opts?: PimsCallOptions): Promise<GetInvoicesResult> {
-  return callFunction("getInvoices", args, opts, () => core.getInvoices(args, () => clientForProviderCall(opts)));
+  return callFunction("getInvoices", args, opts, () => core.run(args, () => clientForProviderCall(opts)));
 }
 
 /**

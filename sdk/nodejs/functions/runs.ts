@@ -27,7 +27,7 @@ export type CancelRunOutputArgs = Inputs<CancelRunArgs>;
  * ```
  */
 export async function cancelRun(args: CancelRunArgs, opts?: PimsCallOptions): Promise<CancelRunResult> {
-  return callFunction("cancelRun", args, opts, () => core.cancelRun(args, () => clientForProviderCall(opts)));
+  return callFunction("cancelRun", args, opts, () => core.run(args, () => clientForProviderCall(opts)));
 }
 
 /**
