@@ -7,11 +7,12 @@
  * Exit 0 when compared (differences or not), 2 on a usage error.
  */
 import * as fs from "node:fs";
-import type { PimsClient, WireRecord } from "../provider/client";
+import { PimsClient, type WireRecord } from "../provider/client";
 import type { Shape } from "../provider/client/recorder";
+import { Scheduler } from "../provider/client/scheduler";
+import { PimsSimulator } from "../simulator";
 import type { SimulatorProfile } from "../simulator/dialect";
 import { READABLE_TOKEN_LAYOUT_NAMES } from "../simulator/tokenLayouts";
-import { startSimulator, testClient } from "../tests/helpers";
 
 /** Reads a recording: one JSON record per line (blank and unparsable lines are skipped and counted). */
 export function readRecording(file: string): { records: WireRecord[]; skipped: number } {
@@ -35,12 +36,31 @@ const ignoreFailure = async (p: Promise<unknown>): Promise<void> => {
   await p.catch(() => undefined);
 };
 
+/**
+ * A client of the simulator that records every answer into `records`: no HTTP retries (each error is recorded as
+ * answered), short waits (a loopback server needs no patience) and a request scheduler of its own, silent, so the 429
+ * below paces no other client and prints no progress line.
+ */
+function recordingClient(sim: PimsSimulator, records: WireRecord[], token = sim.token): PimsClient {
+  return new PimsClient({
+    baseUrl: sim.baseUrl,
+    token,
+    retries: 0,
+    minDelayMs: 5,
+    maxDelayMs: 20,
+    maxRetryAfterMs: 50,
+    timeoutMs: 5000,
+    scheduler: new Scheduler({ onProgress: () => undefined }),
+    record: (r) => records.push(r),
+  });
+}
+
 /** Every documented route against one simulator profile, as a client with a recorder sees it. */
 async function recordProfile(profile: SimulatorProfile): Promise<WireRecord[]> {
   const records: WireRecord[] = [];
-  const sim = await startSimulator({ profile });
+  const sim = await PimsSimulator.start({ profile });
   try {
-    const client: PimsClient = testClient(sim, { record: (r) => records.push(r), retries: 0 });
+    const client = recordingClient(sim, records);
     const p = sim.addProject({ name: "reference" }).id;
     const app = sim.addApp(p, "web").id;
     sim.generateLogs(p, app, 5);
@@ -83,7 +103,7 @@ async function recordProfile(profile: SimulatorProfile): Promise<WireRecord[]> {
     await ignoreFailure(client.cancelRun(p, app, run));
     await ignoreFailure(client.createServiceAccount(p, { name: "invalid", grants: [], expiresIn: 60 }));
     await ignoreFailure(client.resizeVolume(p, volume, 10));
-    const stranger = testClient(sim, { token: "not-a-token", record: (r) => records.push(r), retries: 0 });
+    const stranger = recordingClient(sim, records, "not-a-token");
     for (const [c, project] of [
       [stranger, p],
       [client, "p-00000000"],

@@ -11,8 +11,16 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT, NODE_BIN } from "./engine";
-import { deleteAccountsWithPrefix, deleteCommand, findingsFile, liveClient, type Leftover } from "../tests/live/kit";
-import { describeChecks, LIVE_ENV, liveSettings, NOT_CONFIGURED, type LiveSettings } from "../tests/live/settings";
+import { errorText } from "../provider/client";
+import { deleteAccountsWithPrefix, deleteCommand, liveClient, type Leftover } from "./live/accounts";
+import {
+  describeChecks,
+  findingsFile,
+  LIVE_ENV,
+  liveSettings,
+  NOT_CONFIGURED,
+  type LiveSettings,
+} from "./live/settings";
 
 /** Runs jest on the live suites; resolves with its exit code (1 when it died of a signal). */
 function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
@@ -34,12 +42,15 @@ function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   });
 }
 
-/** The final teardown and listing: every account with the prefix is deleted; what is still listed is returned. */
-async function teardown(s: LiveSettings): Promise<Leftover[] | Error> {
+/**
+ * The final teardown and listing: every account with the prefix is deleted; what is still listed is returned, or the
+ * message of the failure that kept the listing from being read.
+ */
+async function teardown(s: LiveSettings): Promise<Leftover[] | string> {
   try {
     return await deleteAccountsWithPrefix(liveClient(s), s.projectId, s.prefix);
   } catch (e) {
-    return e instanceof Error ? e : new Error(String(e));
+    return errorText(e);
   }
 }
 
@@ -48,7 +59,7 @@ async function main(): Promise<number> {
   try {
     s = liveSettings();
   } catch (e) {
-    console.error(`test:live: ${(e as Error).message}`);
+    console.error(`test:live: ${errorText(e)}`);
     return 2;
   }
   if (!s) {
@@ -78,9 +89,9 @@ async function main(): Promise<number> {
 
   const left = await teardown(s);
   let code = interrupted ? 130 : jestCode;
-  if (left instanceof Error) {
+  if (typeof left === "string") {
     console.error(
-      `test:live: the final listing failed (${left.message}); check for accounts named ${s.prefix}* with: npx pims ` +
+      `test:live: the final listing failed (${left}); check for accounts named ${s.prefix}* with: npx pims ` +
         `service-accounts list ${s.projectId}`,
     );
     code ||= 1;

@@ -3,28 +3,35 @@
  * `version`) runs under the official YAML host with nothing but the release directory (tests/engine/distKit.ts): an
  * empty plugin cache, no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if anything calls
  * it. `pulumi install` downloads the plugin from the loopback server into `$PULUMI_HOME/plugins`; then `up`, a
- * rotation by replacement (`rotationTrigger`), one with overlap (`keepPreviousToken`), `refresh` and `destroy`, one
- * stack throughout, checked against the simulator; the state, the backend's files and everything printed are scanned
- * for tokens. Last, `pulumi plugin install resource pims <version> --file <archive>` into another empty cache.
+ * rotation by replacement (`rotationTrigger`), one with overlap (`keepPreviousToken`), `refresh` and `destroy` (the
+ * steps of tests/engine/distKit.ts every dist suite takes), one stack throughout, checked against the simulator; the
+ * state, the backend's files and everything printed are scanned for tokens. Last, `pulumi plugin install resource
+ * pims <version> --file <archive>` into another empty cache.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import { startSimulator } from "../helpers";
 import {
   archiveName,
+  destroyLeavesNothing,
   distEnv,
   downloadOverride,
   ensureDist,
   installedPlugins,
+  lastChanges,
+  noPlaintextTokens,
+  refreshChangesNothing,
+  rotationInEachMode,
   startDistServer,
   stubNode,
   VERSION,
   type Dist,
   type DistServer,
+  type DistStack,
 } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS } from "./harness";
 import { run } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -70,6 +77,8 @@ outputs:
   appId: \${app.serviceAccountId}
   appPreviousId: \${app.previousServiceAccountId}
 `;
+/** The program's outputs naming the accounts. */
+const NAMES = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
 
 let dist: Dist;
 let server: DistServer;
@@ -80,7 +89,9 @@ let env: NodeJS.ProcessEnv;
 let node: ReturnType<typeof stubNode>;
 let projectId: string;
 let printed = "";
+let stack: DistStack;
 
+/** `pulumi <args>` in the project; what it prints joins `printed` (scanned for tokens) unless `record` is false. */
 async function pulumi(args: string, record = true): Promise<string> {
   const ran = await run("bash", ["-c", `pulumi ${args}`], { cwd: dir, env });
   if (record) printed += ran.stdout + ran.stderr;
@@ -106,6 +117,25 @@ beforeAll(async () => {
     stubDir: node.dir,
     override: downloadOverride(server.url, dist.downloadUrl),
   });
+  stack = {
+    sim,
+    projectId,
+    server,
+    node,
+    backend: path.join(scratch, "backend"),
+    home: env.PULUMI_HOME ?? "",
+    pulumi: async (args) => {
+      const ran = await run("pulumi", args, { cwd: dir, env });
+      printed += ran.stdout + ran.stderr;
+      return ran.stdout;
+    },
+    // `pulumi up|refresh|destroy`, its changes read from the stack's history.
+    op: async (operation) => {
+      await pulumi(`${operation} --yes --non-interactive`);
+      return lastChanges(stack);
+    },
+    printed: () => printed,
+  };
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -138,36 +168,17 @@ test("up creates both accounts with the installed plugin; the token is a secret 
 });
 
 test("rotationTrigger replaces the ci account; keepPreviousToken keeps the previous app account live", async () => {
-  const before = await outputs();
-  await pulumi("config set triggerReplace r1");
-  await pulumi("up --yes --non-interactive");
-  const replaced = await outputs();
-  expect(replaced.ciId).not.toBe(before.ciId);
-  expect(sim.deletedServiceAccounts()).toContain(before.ciId);
-  expect(replaced.appId).toBe(before.appId);
-
-  await pulumi("config set triggerOverlap o1");
-  await pulumi("up --yes --non-interactive");
-  const overlapped = await outputs();
-  expect(overlapped.appId).not.toBe(before.appId);
-  expect(overlapped.appPreviousId).toBe(before.appId);
-  expect(live().sort()).toEqual([replaced.ciId, overlapped.appId, before.appId].sort());
+  await rotationInEachMode(stack, NAMES, { replace: ["triggerReplace", "r1"], overlap: ["triggerOverlap", "o1"] });
 });
 
 test("refresh keeps the stack as it is; destroy leaves 0 live accounts", async () => {
-  await pulumi("refresh --yes --non-interactive");
+  await refreshChangesNothing(stack);
   await pulumi("preview --expect-no-changes --non-interactive");
-  await pulumi("destroy --yes --non-interactive");
-  expect(live()).toEqual([]);
-  expect(node.calls()).toEqual([]);
+  await destroyLeavesNothing(stack, 3);
 });
 
 test("no token in plaintext in the state, the backend's files or anything printed", async () => {
-  const secrets = [sim.token, ...sim.issuedSecrets()];
-  expect(sim.issuedSecrets().length).toBeGreaterThanOrEqual(4);
-  expectNoPlaintextSecrets(await pulumi("stack export", false), secrets, "the exported state");
-  expect(expectNoSecretsInFiles(path.join(scratch, "backend"), secrets)).toBeGreaterThan(2);
-  expectNoPlaintextSecrets(printed, secrets, "the output of the pulumi commands");
+  await noPlaintextTokens(stack);
 });
 
 test("pulumi plugin install resource pims <version> --file <archive> installs it into an empty cache", async () => {

@@ -13,7 +13,7 @@ import { ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine
 import type { PimsSimulator } from "../../simulator";
 import { TOKEN_LAYOUTS } from "../../simulator/tokenLayouts";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
-import { LIVE_ENV, newPrefix, NOT_CONFIGURED } from "../live/settings";
+import { LIVE_ENV, newPrefix, NOT_CONFIGURED } from "../../scripts/live/settings";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);

@@ -5,7 +5,7 @@
  */
 import { runCli, type RunResult } from "../sim/cliHarness";
 import { expectNoPlaintextSecrets } from "../helpers";
-import { requireLiveSettings } from "./settings";
+import { requireLiveSettings } from "../../scripts/live/settings";
 
 const s = requireLiveSettings();
 const onlyIf = (cond: unknown): jest.It => (cond ? test : test.skip);

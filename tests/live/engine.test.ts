@@ -13,8 +13,9 @@ import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles } from "../engine/harness";
 import { expectNoPlaintextSecrets } from "../helpers";
-import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient, Seen } from "./kit";
-import { requireLiveSettings } from "./settings";
+import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
+import { requireLiveSettings } from "../../scripts/live/settings";
+import { Seen } from "./kit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -15,8 +15,9 @@ import {
   type PimsCallOptions,
 } from "../../sdk/nodejs/functions";
 import { randomSecret } from "../../scripts/engine";
-import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, finding, liveClient, Seen } from "./kit";
-import { requireLiveSettings } from "./settings";
+import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
+import { requireLiveSettings } from "../../scripts/live/settings";
+import { finding, Seen } from "./kit";
 
 const s = requireLiveSettings();
 const client: PimsClient = liveClient(s);

@@ -1,8 +1,8 @@
 /**
- * The live tier's gate (tests/live/settings): what is required, and that every check that costs money or leaves
+ * The live tier's gate (scripts/live/settings.ts): what is required, and that every check that costs money or leaves
  * something behind stays off unless its own variable allows it.
  */
-import { describeChecks, liveSettings, NOT_CONFIGURED, PREFIX_RULE } from "../live/settings";
+import { describeChecks, liveSettings, NOT_CONFIGURED, PREFIX_RULE } from "../../scripts/live/settings";
 
 const required = {
   PIMS_LIVE_BASE_URL: "https://pims.example.com",

@@ -1,7 +1,8 @@
 /**
  * The live tier's environment: what is required (an address, a token, a project to work in), what each optional
- * variable enables, and the one line printed when the tier is not configured. Read by `scripts/live-tier.ts` (the gate
- * of `npm run test:live`) and by every suite of tests/live. docs/testing-against-your-account.md documents these.
+ * variable enables, the one line printed when the tier is not configured, and where the run's findings go. Read by
+ * `scripts/live-tier.ts` (the gate of `npm run test:live`) and by every suite of tests/live (tests import from
+ * scripts/, never the reverse). docs/testing-against-your-account.md documents these.
  */
 import * as crypto from "node:crypto";
 
@@ -32,6 +33,9 @@ export const NOT_CONFIGURED =
 export const newPrefix = (): string => `pims-live-${crypto.randomBytes(4).toString("hex")}-`;
 /** What a prefix must look like: the teardown deletes every account whose name starts with it. */
 export const PREFIX_RULE = /^pims-live-[a-z0-9]{4,16}-$/;
+
+/** Where findings go: beside the recording (`<recording>.findings.txt`). */
+export const findingsFile = (recording: string): string => `${recording}.findings.txt`;
 
 /** The live tier's settings, from the environment. */
 export interface LiveSettings {
