@@ -9,6 +9,7 @@
  * engine, which command installs it.
  */
 import * as path from "node:path";
+import { errorText } from "../client/errors";
 import { engineAddressOf, serveStartupError } from "./startupError";
 
 export { engineAddressOf };
@@ -86,6 +87,6 @@ export async function main(argv: readonly string[]): Promise<void> {
 
 if (require.main === module)
   main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`pulumi-resource-pims: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`pulumi-resource-pims: ${errorText(e)}\n`);
     process.exit(1);
   });

@@ -15,6 +15,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { errorText } from "../../provider/client/errors";
 import { packageVersion, pluginDownloadURL } from "../../provider/native/schema";
 import { thirdPartyLicenses, writeArchive, writeChecksums } from "./archive";
 import { bundlePlugin, log, packageFacts } from "./bundle";
@@ -121,6 +122,6 @@ async function main(): Promise<void> {
 
 if (require.main === module)
   main().catch((e: unknown) => {
-    log(`error: ${e instanceof Error ? e.message : String(e)}`);
+    log(`error: ${errorText(e)}`);
     process.exit(1);
   });
