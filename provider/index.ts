@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AppSecretsProvider } from "./appSecrets";
+import { dynamicHostEngineAddress } from "./engineAddress";
 import type { ResourceKind } from "./kinds";
 import { ProjectProvider } from "./project";
 import type { PimsProviderBase } from "./providerBase";
@@ -39,9 +40,26 @@ export function userFacing(e: unknown): Error {
   return out;
 }
 
+let engineLines: Promise<typeof import("./engineLog") | undefined> | undefined;
+
 /**
- * A plain object of the provider's methods bound to it (errors made {@link userFacing}), ready to be copied onto the
- * shim.
+ * In the dynamic-provider host, the lines of ./client/log go to the engine's Log with their severities (its stderr,
+ * the only other way out, is shown with none); started once per process, on the first call. Elsewhere: undefined.
+ */
+function dynamicHostLines(): Promise<typeof import("./engineLog") | undefined> {
+  engineLines ??= (async () => {
+    const address = dynamicHostEngineAddress();
+    if (address === undefined) return undefined;
+    const lines = await import("./engineLog");
+    lines.sendLinesToEngine(address);
+    return lines;
+  })();
+  return engineLines;
+}
+
+/**
+ * A plain object of the provider's methods bound to it (errors made {@link userFacing}; in the dynamic-provider host,
+ * answering after the method's lines reached the engine), ready to be copied onto the shim.
  */
 function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
   const out: Record<string, unknown> = {};
@@ -49,12 +67,16 @@ function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvi
   for (const name of METHODS) {
     const fn = record[name];
     if (typeof fn !== "function") continue;
-    out[name] = async (...args: unknown[]): Promise<unknown> => {
+    const run = async (args: unknown[]): Promise<unknown> => {
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(p, args);
       } catch (e) {
         throw userFacing(e);
       }
+    };
+    out[name] = async (...args: unknown[]): Promise<unknown> => {
+      const lines = await dynamicHostLines();
+      return lines ? lines.inCall("", () => run(args)) : run(args);
     };
   }
   return out as unknown as pulumi.dynamic.ResourceProvider;

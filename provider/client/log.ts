@@ -7,9 +7,9 @@
  *   account kept because its absence cannot be confirmed, something left in the service on delete, a setting refused,
  *   a recording that cannot be written.
  *
- * Where the lines go is the host's choice. The dynamic host has only its stderr, which the engine shows among the
- * stack's diagnostics without a severity, so the default sink writes both kinds there (through `console.warn`). The
- * plugin routes both to the engine's `Log` with their severities (provider/native/engineLog.ts).
+ * Where the lines go is the process's choice. A provider process the engine started (the plugin, the dynamic-provider
+ * host) sends both kinds to the engine's `Log` with their severities (provider/engineLog.ts); anywhere else (the
+ * `pims` CLI, a test) the default sink writes them to stderr through `console.warn`.
  */
 
 /** What a line is: see the rule above. */
@@ -18,7 +18,7 @@ export type Severity = "progress" | "warning";
 /** Where lines go. */
 export type LogSink = (severity: Severity, line: string) => void;
 
-/** The dynamic host's (and the CLI's): stderr. */
+/** Outside a provider process the engine started: stderr. */
 const stderrSink: LogSink = (_severity, line) => console.warn(line);
 
 let sink: LogSink = stderrSink;

@@ -2,7 +2,7 @@
 /**
  * The plugin's entry point (`pulumi-resource-pims`). The engine starts it with its own address as the first argument
  * and reads the port of the gRPC service from the first line on stdout. Progress and warning lines go to the engine's
- * Log, on the resource they are about (./engineLog).
+ * Log, on the resource they are about (../engineLog).
  *
  * `@pulumi/pulumi` is a peer dependency, which `npm install --legacy-peer-deps` and yarn 1 leave out: it is checked
  * before anything that needs it is loaded, and when it is missing ./startupError tells the user, through the
@@ -77,7 +77,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     await serveStartupError(missing, argv);
     return;
   }
-  const { sendLinesToEngine } = await import("./engineLog");
+  const { sendLinesToEngine } = await import("../engineLog");
   const { serve } = await import("./server");
   const engineAddress = engineAddressOf(argv);
   if (engineAddress !== undefined) sendLinesToEngine(engineAddress);

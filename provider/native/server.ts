@@ -13,7 +13,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { userFacing } from "../index";
-import { inCall } from "./engineLog";
+import { inCall } from "../engineLog";
 import type { ConfiguredSettings } from "../settings";
 import { configArgs, configFailures, pluginSettings, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
@@ -58,7 +58,7 @@ export function grpcError(e: unknown): grpc.ServiceError {
 
 /**
  * A method from an async function: its result, or its error as {@link grpcError}. Its warning lines are attributed to
- * the request's URN (./engineLog).
+ * the request's URN (../engineLog).
  */
 function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
   return (call, callback) => {

@@ -19,15 +19,9 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { BinaryWriter } from "google-protobuf";
+import { engineAddressOf } from "../engineAddress";
 
-/** The engine's address among the plugin's arguments (`--logtostderr`, `-v=N`, `--tracing X` may come first). */
-export function engineAddressOf(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--tracing") i += 1;
-    else if (!argv[i].startsWith("-")) return argv[i];
-  }
-  return undefined;
-}
+export { engineAddressOf };
 
 /** The `ResourceProvider` methods that answer with the message (every one that would need the real plugin). */
 const FAILING_METHODS = [

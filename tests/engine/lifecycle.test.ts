@@ -350,9 +350,9 @@ describe.each(["default", "quirky"] as const)(
       expect(sim.project(projectId)).toBeDefined();
       expect(sim.volume(home.projectId, home.volumeId)?.sizeGb).toBe(200);
       expect(Object.keys(sim.appSecrets(home.projectId, home.appId)).sort()).toEqual(["DATABASE_URL", "PIMS_TOKEN"]);
-      // The engine relays the providers' warnings about what stays in the service.
+      // The engine relays the providers' warnings about what stays in the service, as warnings (the engine's Log).
       expect(engine.text()).toContain(
-        `project ${projectId} ("e2e-project") was removed from the stack but still exists`,
+        `warning: pulumi-pims: project ${projectId} ("e2e-project") was removed from the stack but still exists`,
       );
     });
 

@@ -220,6 +220,8 @@ describe.each(["default", "quirky"] as const)(
         expect(engine.text()).toMatch(
           new RegExp(`service account "window" in project ${home}: rotated \\(rotateBeforeExpiry\\): new account`),
         );
+        // A planned rotation is progress: shown, never as a warning.
+        expect(engine.text()).not.toMatch(/warning: [^\n]*rotated \(/);
       }
       for (const c of Object.values(consumers)) await c.stop();
 

@@ -10,7 +10,7 @@ import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
-import { sendLinesToEngine } from "../../provider/native/engineLog";
+import { sendLinesToEngine } from "../../provider/engineLog";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, rejectionOf, startSimulator, recordWarnings } from "../helpers";
 import {

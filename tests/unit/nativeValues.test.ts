@@ -9,6 +9,7 @@ import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
 import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
+import { dynamicHostEngineAddress } from "../../provider/engineAddress";
 import { engineAddressOf, missingPeerMessage } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
@@ -55,6 +56,22 @@ describe("types and tokens", () => {
       "127.0.0.1:4242",
     );
     expect(engineAddressOf([])).toBeUndefined();
+  });
+
+  test("the dynamic-provider host is told apart from every other process by its main script", () => {
+    const host = "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
+    const argv = (...rest: string[]): string[] => ["/usr/bin/node", host, ...rest];
+    expect(dynamicHostEngineAddress(host, argv("127.0.0.1:4242"))).toBe("127.0.0.1:4242");
+    expect(dynamicHostEngineAddress(host, argv("-v=9", "127.0.0.1:4242", "x"))).toBe("127.0.0.1:4242");
+    expect(dynamicHostEngineAddress("C:\\p\\node_modules\\@pulumi\\pulumi\\cmd\\dynamic-provider", argv("h:1"))).toBe(
+      "h:1",
+    );
+    expect(dynamicHostEngineAddress(host, argv())).toBeUndefined();
+    // a program, the pims CLI, the plugin, a test: their lines stay on stderr
+    expect(dynamicHostEngineAddress("/p/index.ts", argv("127.0.0.1:4242"))).toBeUndefined();
+    expect(dynamicHostEngineAddress("/p/node_modules/@pulumi/pulumi/cmd/run/index.js", argv("a:1"))).toBeUndefined();
+    expect(dynamicHostEngineAddress(undefined, argv("127.0.0.1:4242"))).toBeUndefined();
+    expect(dynamicHostEngineAddress()).toBeUndefined(); // this process (jest)
   });
 
   test("a missing @pulumi/pulumi is named with the command that installs it, and where", () => {

@@ -1,15 +1,17 @@
 /**
- * Where the plugin's progress and warning lines go. The lifecycle code writes them to the one sink
- * (provider/client/log.ts); a native plugin's stderr is not shown, so in the plugin process the sink sends each line
- * to the engine's `Log` (`pulumirpc.Engine`, at the address the engine gives as the plugin's first argument) with its
- * severity (progress: INFO, a warning: WARNING), on the URN of the resource whose method wrote it: the CLI shows it
- * under that resource. A line the engine cannot take is written to stderr instead.
+ * Where progress and warning lines go in a provider process the engine started. The lifecycle code writes them to the
+ * one sink (./client/log.ts); here the sink sends each line to the engine's `Log` (`pulumirpc.Engine`, at the address
+ * the engine gives the process, ./engineAddress) with its severity (progress: INFO, a warning: WARNING), so the CLI
+ * marks warnings as warnings. The plugin (./native/server) runs each method in {@link inCall} with the resource's
+ * URN, so the CLI shows the line under that resource; the dynamic-provider host (./index) is not told the URN, so its
+ * lines belong to the stack. Each method answers only after its lines reached the engine. A line the engine cannot
+ * take is written to stderr instead.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
-import { useLogSink, type Severity } from "../client/log";
+import { useLogSink, type Severity } from "./client/log";
 
 /** The call a line belongs to: its resource's URN ("" for a function or the provider) and the lines in flight. */
 interface CallContext {
