@@ -14,13 +14,14 @@
  *
  * Needs the npm registry (CI has it) and the pulumi CLI (ensureEngine builds it when missing).
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { GuideShell, readGuide, sandboxed } from "./sdkKit";
 
 /** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
 jest.setTimeout(15 * 60_000);
@@ -34,64 +35,15 @@ const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "ut
 const OLDEST = /^>=\s*(\d+\.\d+\.\d+)/.exec(pkg.peerDependencies["@pulumi/pulumi"])?.[1];
 const PINNED = pkg.devDependencies["@pulumi/pulumi"];
 
-interface Guide {
-  files: Array<{ name: string; text: string }>;
-  commands: string[];
-}
-
-/** The page that holds the guide a new user follows, whose blocks this test runs. */
-const GUIDE_PAGE = path.join(REPO_ROOT, "docs", "installation-configuration.md");
-
-/** The guide: every `guide:file` block and the commands of the `guide:shell` block, in order. */
-export function readGuide(readme: string): Guide {
-  const files: Guide["files"] = [];
-  const commands: string[] = [];
-  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
-  for (let m = block.exec(readme); m !== null; m = block.exec(readme)) {
-    if (m[2] !== undefined) files.push({ name: m[2], text: m[3] });
-    else
-      commands.push(
-        ...m[3]
-          .split("\n")
-          .map((l) => l.replace(/\s+#.*$/, "").trim())
-          .filter(Boolean),
-      );
-  }
-  return { files, commands };
-}
-
-interface Run {
-  code: number | null;
-  out: string;
-}
+/** The guide a new user follows (docs/installation-configuration.md), whose blocks this test runs. */
+const guide = readGuide("installation-configuration.md");
 
 let sim: PimsSimulator;
 let scratch: string;
 let tarball: string;
 let engineDir: string;
-/** All output of the guide's commands (scanned for the token at the end). */
-let printed = "";
-
-/** Runs one shell command in `cwd` (asynchronously: the simulator serves from this process). */
-function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      printed += out;
-      resolve({ code, out });
-    });
-  });
-}
-
-async function shOk(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const r = await sh(command, cwd, env);
-  if (r.code !== 0) throw new Error(`\`${command}\` exited ${r.code}:\n${r.out.slice(-4000)}`);
-  return r.out;
-}
+/** Runs the guide's commands; keeps all they printed (scanned for the token at the end). */
+const shell = new GuideShell();
 
 beforeAll(async () => {
   engineDir = ensureEngine();
@@ -117,8 +69,7 @@ afterAll(async () => {
 });
 
 test("the guide has the files and the commands this test runs", () => {
-  const guide = readGuide(fs.readFileSync(GUIDE_PAGE, "utf8"));
-  expect(guide.files.map((f) => f.name)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);
+  expect(guide.files.map((f) => f.file)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);
   expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
   expect(guide.commands).toContain("pulumi up");
   expect(OLDEST).toBe("3.139.0");
@@ -137,8 +88,7 @@ describe.each([
     const backend = path.join(scratch, `backend-${v}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(backend, { recursive: true });
-    const guide = readGuide(fs.readFileSync(GUIDE_PAGE, "utf8"));
-    for (const f of guide.files) fs.writeFileSync(path.join(dir, f.name), f.text);
+    for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
 
     // A user's machine: the pulumi CLI and Node 22 on PATH; nothing from this repository's node_modules.
     const env: NodeJS.ProcessEnv = {
@@ -153,20 +103,16 @@ describe.each([
     };
     delete env.PIMS_BASE_URL;
     for (const command of guide.commands) {
-      const run = command
-        .replace(
-          /^npm install pulumi-pims @pulumi\/pulumi /,
-          `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `,
-        )
-        .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
-        .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
-        .replace(/^pulumi up$/, "pulumi up --yes --non-interactive");
-      await shOk(run, dir, env);
+      const local = command.replace(
+        /^npm install pulumi-pims @pulumi\/pulumi /,
+        `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `,
+      );
+      await shell.run(sandboxed(local, backend, { "pims:baseUrl": sim.baseUrl }), dir, env);
     }
 
     // One copy of the SDK: the project's own, used by pulumi-pims too (`--parseable` prints one path per copy on
     // disk, a deduped use shares its path).
-    const listed = await shOk("npm ls @pulumi/pulumi --all --parseable 2>/dev/null", dir, env);
+    const listed = await shell.run("npm ls @pulumi/pulumi --all --parseable 2>/dev/null", dir, env);
     const copies = new Set(
       listed
         .split("\n")
@@ -179,7 +125,7 @@ describe.each([
     ).toBe(v);
     expect(fs.existsSync(path.join(dir, "node_modules", "pulumi-pims", "node_modules", "@pulumi"))).toBe(false);
 
-    const outputs = JSON.parse(await shOk("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+    const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
     const projectId = outputs.projectId as string;
     expect(outputs.deployerToken).toBe("[secret]");
     expect(sim.project(projectId)?.name).toBe("my-first-app");
@@ -188,16 +134,16 @@ describe.each([
     expect(account).toMatchObject({ name: "deployer", grants: [projectId] });
 
     sim.clearRequests();
-    await shOk("pulumi preview --expect-no-changes --non-interactive", dir, env);
+    await shell.run("pulumi preview --expect-no-changes --non-interactive", dir, env);
     expect(sim.requests).toEqual([]);
 
-    await shOk("pulumi destroy --yes --non-interactive", dir, env);
+    await shell.run("pulumi destroy --yes --non-interactive", dir, env);
     expect(sim.serviceAccounts(projectId)).toEqual([]);
     expect(sim.deletedServiceAccounts()).toContain(account.id);
   });
 });
 
 test("no token appears in anything the guide's commands printed", () => {
-  expect(printed.length).toBeGreaterThan(500);
-  expectNoPlaintextSecrets(printed, [sim.token, ...sim.issuedSecrets()], "the output of the guide's commands");
+  expect(shell.printed.length).toBeGreaterThan(500);
+  expectNoPlaintextSecrets(shell.printed, [sim.token, ...sim.issuedSecrets()], "the output of the guide's commands");
 });

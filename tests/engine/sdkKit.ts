@@ -2,13 +2,17 @@
  * Shared pieces of the Python and Go SDK suites: the Python environment (scripts/ensure-python), the `pulumi_pims`
  * wheel built from sdk/python and installed with pip into a fresh virtual environment (as a user installs it), a
  * project directory whose Pulumi.yaml points the engine at this repository's pims plugin, and child processes run
- * without blocking this process (the simulator answers from its event loop).
+ * without blocking this process (the simulator answers from its event loop). Also what the suites that follow a docs
+ * page as a user would share (consumer, yamlGuide, javaDocs, pythonDocs, goSdk): the page's `guide:` blocks, a shell
+ * that keeps what the page's commands printed, the sandbox's substitutions, and the final scan for tokens.
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 import { PLUGIN_DIR } from "../../scripts/engineYaml";
+import { expectNoPlaintextSecrets } from "../helpers";
+import { expectNoSecretsInFiles } from "./harness";
 
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
@@ -19,6 +23,8 @@ export interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Both streams in the order they came, as a terminal shows them. */
+  output: string;
 }
 
 /** Runs a command to its end without blocking the event loop; rejects with its output when it fails. */
@@ -27,11 +33,18 @@ export function run(cmd: string, args: string[], opts: { cwd?: string; env?: Nod
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    let output = "";
+    child.stdout.on("data", (b: Buffer) => {
+      stdout += b.toString();
+      output += b.toString();
+    });
+    child.stderr.on("data", (b: Buffer) => {
+      stderr += b.toString();
+      output += b.toString();
+    });
     child.on("error", reject);
     child.on("close", (code) => {
-      const ran = { code, stdout, stderr };
+      const ran = { code, stdout, stderr, output };
       if (code === 0) resolve(ran);
       else reject(Object.assign(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${stderr}\n${stdout}`), ran));
     });
@@ -82,23 +95,6 @@ export async function installPythonSdk(dir: string): Promise<{ python: string; w
   return { python, wheel };
 }
 
-/** A docs page's guide: every `<!-- guide:file NAME -->` block, and the lines of its `<!-- guide:shell -->` blocks. */
-export interface Guide {
-  files: Record<string, string>;
-  commands: string[];
-}
-
-export function readGuide(page: string): Guide {
-  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
-  const guide: Guide = { files: {}, commands: [] };
-  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
-  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
-    if (m[2] !== undefined) guide.files[m[2]] = m[3];
-    else guide.commands.push(...m[3].split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")));
-  }
-  return guide;
-}
-
 /**
  * What the docs call `../pulumi-pims`, a clone of this repository beside the user's project: `root/pulumi-pims`
  * with the SDKs copied (a pip install builds inside the source tree, which must not be this repository's).
@@ -109,30 +105,6 @@ export function sandboxClone(root: string): string {
   fs.cpSync(PYTHON_SDK_DIR, path.join(clone, "sdk", "python"), { recursive: true });
   fs.cpSync(GO_SDK_DIR, path.join(clone, "sdk", "go"), { recursive: true });
   return clone;
-}
-
-/** The @pulumi/pulumi this repository pins, which the packed package is installed with. */
-const PINNED = (
-  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
-  }
-).devDependencies["@pulumi/pulumi"];
-
-/**
- * A docs command as the test runs it, the one substitution being about the sandbox (as in yamlGuide.test.ts):
- * `npm install pulumi-pims` installs this repository's package packed into `dir` (with the pinned @pulumi/pulumi, so
- * npm does not pick another from the registry), which holds the plugin in node_modules/pulumi-pims/plugin.
- */
-export function sandboxCommand(line: string, dir: string): string {
-  if (line !== "npm install pulumi-pims") return line;
-  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n")
-    .pop();
-  return `npm install --no-audit --no-fund ${path.join(dir, packed ?? "")} @pulumi/pulumi@${PINNED}`;
 }
 
 /** Where pip installed `pulumi_pims` in the environment of `python`. */
@@ -179,14 +151,81 @@ export function filesUnder(dir: string): string[] {
 /** One step of a docs page, in the page's order: a file to write, or a shell block's command lines. */
 export type GuideStep = { file: string; text: string } | { commands: string[] };
 
-/** A docs page's `<!-- guide:... -->` blocks as steps, in the order the page gives them. */
+/**
+ * A docs page's `<!-- guide:file NAME -->` and `<!-- guide:shell -->` blocks as steps, in the order the page gives
+ * them; a shell block's lines without comments (`# …`) and blank lines.
+ */
 export function readSteps(page: string): GuideStep[] {
   const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
   const steps: GuideStep[] = [];
   const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
   for (let m = block.exec(text); m !== null; m = block.exec(text)) {
     if (m[2] !== undefined) steps.push({ file: m[2], text: m[3] });
-    else steps.push({ commands: m[3].split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")) });
+    else {
+      const lines = m[3].split("\n").map((l) => l.replace(/(^|\s+)#.*$/, "").trim());
+      steps.push({ commands: lines.filter(Boolean) });
+    }
   }
   return steps;
+}
+
+/** A docs page's guide for a test that writes every file first, then runs every command. */
+export function readGuide(page: string): { files: Array<{ file: string; text: string }>; commands: string[] } {
+  const steps = readSteps(page);
+  return {
+    files: steps.flatMap((s) => ("file" in s ? [s] : [])),
+    commands: steps.flatMap((s) => ("commands" in s ? s.commands : [])),
+  };
+}
+
+/**
+ * Runs a docs page's commands with bash, as a user's terminal would, and keeps everything they printed for the
+ * final scan for tokens.
+ */
+export class GuideShell {
+  /** What the recorded commands printed, both streams. */
+  printed = "";
+
+  /**
+   * Runs `command` in `cwd`; resolves with what it printed, or rejects with the end of it when it fails. With
+   * `record` false the output is not kept: the test's own look at revealed secrets is not something a user's
+   * command printed.
+   */
+  async run(command: string, cwd: string, env: NodeJS.ProcessEnv, record = true): Promise<string> {
+    const ran = await run("bash", ["-c", command], { cwd, env }).catch((e: Error & Partial<Ran>) => {
+      if (e.output === undefined) throw e; // bash did not start
+      return e as Ran;
+    });
+    if (record) this.printed += ran.output;
+    if (ran.code !== 0) throw new Error(`\`${command}\` exited ${ran.code}:\n${ran.output.slice(-6000)}`);
+    return ran.output;
+  }
+}
+
+/**
+ * A docs command as the test runs it, the substitutions being about the sandbox only: `pulumi login --local` logs
+ * in to the temporary backend, `pulumi up` gets `--yes --non-interactive` (no terminal to confirm on), and
+ * `pulumi config set KEY <example>` gets the sandbox's value of each key in `config` (the simulator's address and
+ * the ids it seeded).
+ */
+export function sandboxed(command: string, backend: string, config: Record<string, string>): string {
+  return command
+    .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
+    .replace(/^pulumi config set ([\w:]+) \S+$/, (line, key: string) =>
+      key in config ? `pulumi config set ${key} ${config[key]}` : line,
+    )
+    .replace(/^pulumi up$/, "pulumi up --yes --non-interactive");
+}
+
+/**
+ * After a page is followed: no token (the stack's and every one the service issued) in plaintext in what its
+ * commands printed, in the backend's files, or in the stack's config file, where `pims:token` is stored encrypted.
+ */
+export function expectNoTokenLeft(o: { printed: string; secrets: string[]; backend: string; project: string }): void {
+  expect(o.printed.length).toBeGreaterThan(500);
+  expectNoPlaintextSecrets(o.printed, o.secrets, "the output of the page's commands");
+  expect(expectNoSecretsInFiles(o.backend, o.secrets)).toBeGreaterThan(3);
+  const config = fs.readFileSync(path.join(o.project, "Pulumi.dev.yaml"), "utf8");
+  expect(config).toContain("pims:token:\n    secure:");
+  expectNoPlaintextSecrets(config, o.secrets, "Pulumi.dev.yaml");
 }

@@ -10,60 +10,29 @@
  * example ids and address in `pulumi config set` are the simulator's; `pulumi up` gets `--yes`. The token reaches
  * the commands as `PIMS_TOKEN`, as the guide says.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT, tempDir } from "../../scripts/engine";
+import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
+import { startSimulator } from "../helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { expectNoTokenLeft, GuideShell, readGuide, sandboxed } from "./sdkKit";
 
 jest.setTimeout(15 * 60_000);
 
-const DOC = path.join(REPO_ROOT, "docs", "yaml.md");
-
-/** The guide's files and commands (comments after `#` and blank lines dropped), in order. */
-function readGuide(text: string): { files: Array<{ name: string; text: string }>; commands: string[] } {
-  const files: Array<{ name: string; text: string }> = [];
-  const commands: string[] = [];
-  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
-  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
-    if (m[2] !== undefined) files.push({ name: m[2], text: m[3] });
-    else
-      commands.push(
-        ...m[3]
-          .split("\n")
-          .map((l) => l.replace(/\s+#.*$/, "").trim())
-          .filter(Boolean),
-      );
-  }
-  return { files, commands };
-}
+const guide = readGuide("yaml.md");
 
 let sim: PimsSimulator;
 let scratch: string;
 let dir: string;
 let env: NodeJS.ProcessEnv;
-let printed = "";
 let node: ReturnType<typeof stubNode>;
-const seeded = { projectId: "", appId: "", volumeId: "" };
-
-/** Runs one command in the project; its output joins `printed` (scanned for tokens) unless `record` is false. */
-function sh(command: string, record = true): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (record) printed += out;
-      if (code === 0) resolve(out);
-      else reject(new Error(`\`${command}\` exited ${code}:\n${out.slice(-4000)}`));
-    });
-  });
-}
+/** The seeded ids, by the names of the page's config keys. */
+const seeded = { appProjectId: "", appId: "", volumeId: "" };
+const shell = new GuideShell();
+/** Runs one command in the project; its output is kept for the token scan unless `record` is false. */
+const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
 
 beforeAll(async () => {
   const dist = ensureDist();
@@ -74,7 +43,7 @@ beforeAll(async () => {
   sim.addApiKey(project.id, { name: "ci-key" });
   sim.addInvoice(project.id, { amountDue: 1250, currency: "eur" });
   sim.addLogs(project.id, app.id, [{ logLine: "boom", stream: "stderr" }]);
-  Object.assign(seeded, { projectId: project.id, appId: app.id, volumeId: volume.id });
+  Object.assign(seeded, { appProjectId: project.id, appId: app.id, volumeId: volume.id });
   scratch = tempDir("pims-yaml-guide-");
   dir = path.join(scratch, "project");
   const backend = path.join(scratch, "backend");
@@ -87,19 +56,9 @@ beforeAll(async () => {
     PIMS_TOKEN: sim.token,
   };
   delete env.PULUMI_BACKEND_URL; // the guide logs in itself
-  const guide = readGuide(fs.readFileSync(DOC, "utf8"));
-  for (const f of guide.files) fs.writeFileSync(path.join(dir, f.name), f.text);
-  for (const command of guide.commands) {
-    await sh(
-      command
-        .replace(/^pulumi login --local$/, `pulumi login file://${backend}`)
-        .replace(/^pulumi config set pims:baseUrl \S+$/, `pulumi config set pims:baseUrl ${sim.baseUrl}`)
-        .replace(/^pulumi config set appProjectId \S+$/, `pulumi config set appProjectId ${seeded.projectId}`)
-        .replace(/^pulumi config set appId \S+$/, `pulumi config set appId ${seeded.appId}`)
-        .replace(/^pulumi config set volumeId \S+$/, `pulumi config set volumeId ${seeded.volumeId}`)
-        .replace(/^pulumi up$/, "pulumi up --yes --non-interactive"),
-    );
-  }
+  for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
+  for (const command of guide.commands)
+    await sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -108,8 +67,7 @@ afterAll(async () => {
 });
 
 test("the guide has the program and the commands this test runs", () => {
-  const guide = readGuide(fs.readFileSync(DOC, "utf8"));
-  expect(guide.files.map((f) => f.name)).toEqual(["Pulumi.yaml"]);
+  expect(guide.files.map((f) => f.file)).toEqual(["Pulumi.yaml"]);
   expect(guide.files[0].text).not.toContain("plugins:");
   expect(guide.files[0].text).toContain(`version: ${VERSION}`);
   expect(guide.commands[0]).toBe(
@@ -132,12 +90,12 @@ test("up created what the program declares, as the right accounts, with the toke
   const revealed = JSON.parse(await sh("pulumi stack output --json --show-secrets", false)) as Record<string, unknown>;
   const deployer = accounts.find((a) => a.name === "team-a-deployer");
   expect(sim.issuedSecrets()).toContain(revealed.deployerToken);
-  expect(sim.appSecrets(seeded.projectId, seeded.appId)).toEqual({
+  expect(sim.appSecrets(seeded.appProjectId, seeded.appId)).toEqual({
     PIMS_TOKEN: revealed.deployerToken,
     LOG_LEVEL: "info",
   });
   expect(outputs.secretNames).toEqual(["LOG_LEVEL", "PIMS_TOKEN"]);
-  expect(sim.volume(seeded.projectId, seeded.volumeId)?.sizeGb).toBe(100);
+  expect(sim.volume(seeded.appProjectId, seeded.volumeId)?.sizeGb).toBe(100);
   // The resize went through the explicit provider: as the deployer account, not the stack's token.
   const resize = sim.requests.find((r) => r.method === "PATCH" && r.path.endsWith("/resize"));
   expect(resize?.principal).toBe(deployer?.id);
@@ -164,11 +122,6 @@ test("a no-change preview calls nothing but the three functions; destroy deletes
 });
 
 test("no token in plaintext in anything the commands printed, in the backend or in the stack's config", () => {
-  expect(printed.length).toBeGreaterThan(500);
   const secrets = [sim.token, ...sim.issuedSecrets()];
-  expectNoPlaintextSecrets(printed, secrets, "the output of the guide's commands");
-  expect(expectNoSecretsInFiles(path.join(scratch, "backend"), secrets)).toBeGreaterThan(3);
-  const config = fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8");
-  expect(config).toContain("pims:token:\n    secure:");
-  expectNoPlaintextSecrets(config, secrets, "Pulumi.dev.yaml");
+  expectNoTokenLeft({ printed: shell.printed, secrets, backend: path.join(scratch, "backend"), project: dir });
 });
