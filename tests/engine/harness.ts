@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import type { PimsSimulator } from "../../simulator";
 import { ensureEngine } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
 
@@ -80,6 +81,12 @@ export function resource(deployment: Deployment, typeSuffix: string, name: strin
   return r;
 }
 
+/** A resource's outputs as `stack.exportStack()` (`--show-secrets`) returns them, secrets in plaintext. */
+export async function shownOutputs(stack: Stack, typeSuffix: string, name: string): Promise<Record<string, unknown>> {
+  const r = resource(await stack.exportStack(), typeSuffix, name);
+  return Object.fromEntries(Object.entries(r.outputs ?? {}).map(([k, v]) => [k, revealed(v)]));
+}
+
 /** True when `v` is an encrypted secret as the state stores it. */
 export function isEncryptedSecret(v: unknown): boolean {
   if (typeof v !== "object" || v === null) return false;
@@ -105,6 +112,21 @@ export function expectNoSecretsInFiles(dir: string, secrets: readonly string[]):
   const files = readAllFiles(dir);
   for (const f of files) expectNoPlaintextSecrets(f.text, secrets, f.file);
   return files.length;
+}
+
+/**
+ * The end of a suite's secret scans: no secret in what the engine printed, nor in any file under `dir` (the backend's
+ * checkpoints, backups and history, the stack's config).
+ */
+export function expectNoSecretsInOutputOrFiles(engine: EngineOutput, dir: string, secrets: readonly string[]): void {
+  expectNoPlaintextSecrets(engine.text(), secrets, "the engine's output");
+  expect(expectNoSecretsInFiles(dir, secrets)).toBeGreaterThan(3);
+}
+
+/** After a suite: stops its simulators and removes its scratch directory (either may be unset if beforeAll failed). */
+export async function tearDown(sims: Array<PimsSimulator | undefined>, scratch: string | undefined): Promise<void> {
+  for (const sim of sims) await sim?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
