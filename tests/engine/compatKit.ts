@@ -4,14 +4,13 @@
  * holds what that stack held (same ids, token ids and tokens), then check refresh and destroy the same way. Only the
  * stack (a TypeScript or a YAML project), the type tokens and where the provider's settings are stored differ.
  */
-import * as fs from "node:fs";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
 import { PimsSimulator } from "../../simulator";
 import { TOKEN_PATTERN, type Fixture } from "../fixtures/fixtures";
-import { ENGINE_SETUP_TIMEOUT_MS, SECRET_SIG, type StateResource } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, SECRET_SIG, tearDown, type StateResource } from "./harness";
 
 /** A deployment as `stack.exportStack()` returns it, or a fixture's state.json. */
 export type State = Deployment | Fixture["state"];
@@ -118,10 +117,7 @@ export function describeFixtures(host: Host, fixtures: Fixture[]): void {
         backendDir = tempDir("pims-compat-");
         s = await serveFixture(fixture, await host.open(backendDir, fixture.manifest.baseUrl, NOT_YET_KNOWN), host);
       }, ENGINE_SETUP_TIMEOUT_MS);
-      afterAll(async () => {
-        await s?.sim.stop();
-        if (backendDir) fs.rmSync(backendDir, { recursive: true, force: true });
-      });
+      afterAll(() => tearDown([s?.sim], backendDir));
 
       test("the fixture has every resource type and no token or secret in plaintext", () => {
         const types = [...RESOURCE_KINDS].sort().map(host.type);

@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
 import { GuideShell, readGuide, sandboxed } from "./sdkKit";
 
 /** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
@@ -63,10 +63,7 @@ beforeAll(async () => {
   expect(fs.existsSync(tarball)).toBe(true);
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("the guide has the files and the commands this test runs", () => {
   expect(guide.files.map((f) => f.file)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);

@@ -21,9 +21,9 @@ import { ensureEngine, REPO_ROOT, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { startSimulator } from "../helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "./javaKit";
-import { expectNoTokenLeft, GuideShell, JAVA_SDK_DIR, readSteps, sandboxed } from "./sdkKit";
+import { expectNoTokenLeft, GuideShell, JAVA_SDK_DIR, readSteps, sandboxed, seedPageObjects } from "./sdkKit";
 
 jest.setTimeout(15 * 60_000);
 
@@ -66,11 +66,7 @@ beforeAll(async () => {
   ensureJavaHost(engineDir);
   const mavenDir = ensureMaven();
   sim = await startSimulator();
-  const project = sim.addProject({ name: "existing" });
-  const app = sim.addApp(project.id, "web");
-  const volume = sim.addVolume(project.id, { sizeGb: 50 });
-  sim.addApiKey(project.id, { name: "ci-key" });
-  Object.assign(seeded, { appProjectId: project.id, appId: app.id, volumeId: volume.id });
+  Object.assign(seeded, seedPageObjects(sim));
   scratch = tempDir("pims-java-docs-");
   dir = path.join(scratch, "my-infra");
   fs.mkdirSync(dir);
@@ -103,10 +99,7 @@ beforeAll(async () => {
   }
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("the page names the release's archive, then the files and commands this test follows", () => {
   expect(steps.flatMap((s) => ("file" in s ? [s.file] : []))).toEqual([

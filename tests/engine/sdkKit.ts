@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 import { PLUGIN_DIR } from "../../scripts/engineYaml";
+import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets } from "../helpers";
 import { expectNoSecretsInFiles } from "./harness";
 
@@ -215,6 +216,18 @@ export function sandboxed(command: string, backend: string, config: Record<strin
       key in config ? `pulumi config set ${key} ${config[key]}` : line,
     )
     .replace(/^pulumi up$/, "pulumi up --yes --non-interactive");
+}
+
+/**
+ * What the program of docs/yaml.md and docs/java.md expects to exist in the service: a project with an app `web`, a
+ * 50 GB volume and an API key. Returns their ids by the names of the page's config keys.
+ */
+export function seedPageObjects(sim: PimsSimulator): { appProjectId: string; appId: string; volumeId: string } {
+  const project = sim.addProject({ name: "existing" });
+  const app = sim.addApp(project.id, "web");
+  const volume = sim.addVolume(project.id, { sizeGb: 50 });
+  sim.addApiKey(project.id, { name: "ci-key" });
+  return { appProjectId: project.id, appId: app.id, volumeId: volume.id };
 }
 
 /**

@@ -16,8 +16,8 @@ import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { startSimulator } from "../helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
-import { expectNoTokenLeft, GuideShell, readGuide, sandboxed } from "./sdkKit";
+import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
+import { expectNoTokenLeft, GuideShell, readGuide, sandboxed, seedPageObjects } from "./sdkKit";
 
 jest.setTimeout(15 * 60_000);
 
@@ -37,13 +37,10 @@ const sh = (command: string, record = true): Promise<string> => shell.run(comman
 beforeAll(async () => {
   const dist = ensureDist();
   sim = await startSimulator();
-  const project = sim.addProject({ name: "existing" });
-  const app = sim.addApp(project.id, "web");
-  const volume = sim.addVolume(project.id, { sizeGb: 50 });
-  sim.addApiKey(project.id, { name: "ci-key" });
-  sim.addInvoice(project.id, { amountDue: 1250, currency: "eur" });
-  sim.addLogs(project.id, app.id, [{ logLine: "boom", stream: "stderr" }]);
-  Object.assign(seeded, { appProjectId: project.id, appId: app.id, volumeId: volume.id });
+  Object.assign(seeded, seedPageObjects(sim));
+  // The page's program also reads the project's invoices and the app's error logs.
+  sim.addInvoice(seeded.appProjectId, { amountDue: 1250, currency: "eur" });
+  sim.addLogs(seeded.appProjectId, seeded.appId, [{ logLine: "boom", stream: "stderr" }]);
   scratch = tempDir("pims-yaml-guide-");
   dir = path.join(scratch, "project");
   const backend = path.join(scratch, "backend");
@@ -61,10 +58,7 @@ beforeAll(async () => {
     await sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("the guide has the program and the commands this test runs", () => {
   expect(guide.files.map((f) => f.file)).toEqual(["Pulumi.yaml"]);
