@@ -266,11 +266,13 @@ describe("what is retried", () => {
 
   it("the timeout is per attempt: a retry gets the whole timeout again, however long the first one took", async () => {
     const ids = await seed(sim);
-    sim.addFault({ kind: "delay", delayMs: 1000, times: 1 }); // times out at 250 ms
-    sim.addFault({ kind: "delay", delayMs: 200, times: 1 }); // answers within 250 ms, 450+ ms after the start
+    // Wide margins (a loaded machine answers late): the second answer comes 500 ms inside its own timeout, and 1.5 s
+    // after the start, which a timeout for the whole call (1 s) would never have waited for.
+    sim.addFault({ kind: "delay", delayMs: 2000, times: 1 }); // times out at 1000 ms
+    sim.addFault({ kind: "delay", delayMs: 500, times: 1 }); // answers within 1000 ms, 1500+ ms after the start
     const started = Date.now();
-    expect(await testClient(sim, { timeoutMs: 250 }).listInvoices(ids.projectId)).toEqual([]);
+    expect(await testClient(sim, { timeoutMs: 1000 }).listInvoices(ids.projectId)).toEqual([]);
     expect(sim.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(440);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1490);
   });
 });
