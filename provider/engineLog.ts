@@ -41,7 +41,10 @@ const SEVERITY: Record<Severity, engineproto.LogSeverity> = {
  * function that puts the previous sink back.
  */
 export function sendLinesToEngine(address: string): () => void {
-  const client = new enginerpc.EngineClient(address, grpc.credentials.createInsecure());
+  // The client is made by this package's @grpc/grpc-js from the service's description: @pulumi/pulumi's EngineClient
+  // would refuse our credentials wherever a package manager installed two copies of grpc-js (it checks `instanceof`).
+  const Engine = grpc.makeClientConstructor(enginerpc.EngineService, "Engine");
+  const client = new Engine(address, grpc.credentials.createInsecure()) as unknown as enginerpc.EngineClient;
   const restore = useLogSink((severity, line) => {
     const context = calls.getStore();
     const req = new engineproto.LogRequest()

@@ -44,15 +44,20 @@ let engineLines: Promise<typeof import("./engineLog") | undefined> | undefined;
 
 /**
  * In the dynamic-provider host, the lines of ./client/log go to the engine's Log with their severities (its stderr,
- * the only other way out, is shown with none); started once per process, on the first call. Elsewhere: undefined.
+ * the only other way out, is shown with none); started once per process, on the first call. Elsewhere, or when the
+ * engine cannot be reached that way: undefined, and the lines stay on stderr (a line is never worth a failed call).
  */
 function dynamicHostLines(): Promise<typeof import("./engineLog") | undefined> {
   engineLines ??= (async () => {
     const address = dynamicHostEngineAddress();
     if (address === undefined) return undefined;
-    const lines = await import("./engineLog");
-    lines.sendLinesToEngine(address);
-    return lines;
+    try {
+      const lines = await import("./engineLog");
+      lines.sendLinesToEngine(address);
+      return lines;
+    } catch {
+      return undefined;
+    }
   })();
   return engineLines;
 }
