@@ -21,7 +21,7 @@ interface CallContext {
 
 const calls = new AsyncLocalStorage<CallContext>();
 
-/** Runs one method of the plugin for `urn`, and waits for its lines to reach the engine before it answers. */
+/** Runs one provider method for `urn` ("" when the host does not say), and waits for its lines to reach the engine. */
 export async function inCall<T>(urn: string, fn: () => Promise<T>): Promise<T> {
   const context: CallContext = { urn, pending: [] };
   try {

@@ -31,7 +31,7 @@ import {
   type DistServer,
   type DistStack,
 } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
 import { run, sandboxClone, type Ran } from "./sdkKit";
 
 jest.setTimeout(20 * 60_000);
@@ -83,11 +83,7 @@ beforeAll(async () => {
   stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  await server?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim, server], scratch));
 
 test("the first up downloads the plugin into the empty cache and creates both accounts", async () => {
   await firstUpDownloadsPlugin(stack, 3, NAMES);

@@ -29,7 +29,7 @@ import {
   type DistServer,
   type DistStack,
 } from "./distKit";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "./harness";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
 import { run, userVenv, type Ran } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -72,11 +72,7 @@ beforeAll(async () => {
   stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  await server?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim, server], scratch));
 
 test("the first up downloads the plugin into the empty cache and creates every resource", async () => {
   await firstUpDownloadsPlugin(stack, 7, NAMES);

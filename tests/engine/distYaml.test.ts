@@ -31,7 +31,7 @@ import {
   type DistServer,
   type DistStack,
 } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS, tearDown } from "./harness";
 import { run } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -138,11 +138,7 @@ beforeAll(async () => {
   };
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  await server?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim, server], scratch));
 
 test("pulumi install downloads the plugin from the release's server into the empty plugin cache", async () => {
   expect(installedPlugins(env.PULUMI_HOME ?? "")).toEqual([]);

@@ -19,7 +19,7 @@ import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
-import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
 import { GO_SDK_DIR, readSteps, run, sandboxClone } from "./sdkKit";
 
 /** A first `go vet` of a program importing the Automation API compiles the Pulumi Go SDK: minutes on 2 cores. */
@@ -88,10 +88,7 @@ beforeAll(async () => {
   delete env.PULUMI_BACKEND_URL; // the page logs in itself
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("the generated package passes go vet", async () => {
   await run("go", ["vet", "./..."], { cwd: GO_SDK_DIR, env: goEnv });

@@ -6,7 +6,6 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
-import type { PimsSimulator } from "../../simulator";
 import { ensureEngine } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
 
@@ -124,8 +123,11 @@ export function expectNoSecretsInOutputOrFiles(engine: EngineOutput, dir: string
 }
 
 /** After a suite: stops its simulators and removes its scratch directory (either may be unset if beforeAll failed). */
-export async function tearDown(sims: Array<PimsSimulator | undefined>, scratch: string | undefined): Promise<void> {
-  for (const sim of sims) await sim?.stop();
+export async function tearDown(
+  servers: Array<{ stop(): Promise<void> } | undefined>,
+  scratch: string | undefined,
+): Promise<void> {
+  for (const server of servers) await server?.stop();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }
 

@@ -16,7 +16,7 @@ import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "./distKit";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles } from "./harness";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
 import { readSteps, run, userVenv } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -85,10 +85,7 @@ beforeAll(async () => {
   delete env.PULUMI_BACKEND_URL; // the page logs in itself
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("the page names the release's files, then the files and commands this test follows", () => {
   const commands = steps.flatMap((s) => ("commands" in s ? s.commands : []));

@@ -26,6 +26,7 @@ import {
   resource,
   resources,
   revealed,
+  tearDown,
 } from "./harness";
 import { filesUnder, installedPackageDir, installPythonSdk, PYTHON_SDK_DIR, run, writeProject } from "./sdkKit";
 
@@ -87,10 +88,7 @@ beforeAll(async () => {
   });
 }, ENGINE_SETUP_TIMEOUT_MS);
 
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => tearDown([sim], scratch));
 
 test("pip installed exactly the generated package, with its version, description, license and keywords", async () => {
   const installed = await installedPackageDir(python);

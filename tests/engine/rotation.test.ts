@@ -10,7 +10,6 @@
  * output are scanned for every issued secret, and destroy deletes every account, current and previous.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import * as fs from "node:fs";
 import * as pims from "pulumi-pims";
 import { AuthError, errorText } from "../../provider/client";
 import { copyExample, createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
@@ -26,6 +25,7 @@ import {
   resource,
   revealed,
   sleep,
+  tearDown,
 } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -154,11 +154,7 @@ describe.each(["default", "quirky"] as const)(
       });
     }, ENGINE_SETUP_TIMEOUT_MS);
 
-    afterAll(async () => {
-      for (const c of Object.values(consumers)) await c.stop();
-      await sim?.stop();
-      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-    });
+    afterAll(() => tearDown([...Object.values(consumers), sim], scratch));
 
     /** Live account ids of one resource (by its account name), sorted. */
     const live = (name: Name): string[] =>
@@ -304,10 +300,7 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     });
   }, ENGINE_SETUP_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await sim?.stop();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  });
+  afterAll(() => tearDown([sim], scratch));
 
   /** The accounts of the example's ServiceAccount `ci` in the state (retired, previous, current), tokens revealed. */
   async function stored(): Promise<Map<string, string | undefined>> {
