@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { pimsSchema, type Describe } from "../provider/native/schema";
+import { packageVersion, pimsSchema, releaseCoordinates, type Describe } from "../provider/native/schema";
 
 const ROOT = path.join(__dirname, "..");
 
@@ -82,4 +82,5 @@ export function tsdocDescriber(interfaces = documentedInterfaces()): Describe {
 }
 
 /** The schema `npm run schema` writes. */
-export const buildSchema = (): Record<string, unknown> => pimsSchema(tsdocDescriber());
+export const buildSchema = (): Record<string, unknown> =>
+  pimsSchema(tsdocDescriber(), packageVersion(), releaseCoordinates(process.env));

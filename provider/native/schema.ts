@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FUNCTIONS } from "./functions";
+import { coordinates, type Coordinates, type ReleaseSetting } from "./home";
 import { RESOURCES } from "./resources";
 import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
@@ -16,10 +17,10 @@ import { nativeToken, PACKAGE } from "./tokens";
 /** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
 export type Describe = (iface: string, member: string) => string;
 
-/** What the schema takes from package.json: the version and the release setting `release.pluginDownloadURL`. */
+/** What the schema takes from package.json: the version and the release settings (`release.home`, ./home). */
 interface PackageFacts {
   version: string;
-  release?: { pluginDownloadURL?: string };
+  release?: ReleaseSetting;
 }
 /** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
 declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
@@ -44,27 +45,37 @@ export function packageVersion(): string {
 }
 
 /**
- * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs):
- * package.json's `release.pluginDownloadURL`, the one release setting; empty means none (users install an archive
- * with `pulumi plugin install resource pims <version> --file <archive>`).
+ * The published coordinates (./home): package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two
+ * companions in `env` override for one run (the release rehearsal; the scripts pass their environment, the plugin
+ * reads none: it serves the committed schema).
  */
-export function pluginDownloadURL(): string | undefined {
-  return packageFacts().release?.pluginDownloadURL || undefined;
+export function releaseCoordinates(env: NodeJS.ProcessEnv = {}): Coordinates {
+  return coordinates(packageFacts().release, env);
 }
 
 /**
- * The Go SDK's import path: package `pims` of the module `pulumi-pims/sdk/go` (sdk/go/go.mod). No dot in the first
- * element: this repository has no public address yet, and such a path is never looked up on the network, so it
- * cannot name a made-up one; users reach it with a `replace` to their copy (docs/go.md). Once the repository has an
- * address, this becomes `<address>/sdk/go/pims` and tags `sdk/go/vX.Y.Z` publish it, as provider repositories do.
+ * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs): the
+ * home's releases, or `release.pluginDownloadURL`; undefined while the home is unset (users install an archive with
+ * `pulumi plugin install resource pims <version> --file <archive>`).
  */
-export const GO_IMPORT_BASE_PATH = "pulumi-pims/sdk/go/pims";
+export function pluginDownloadURL(env: NodeJS.ProcessEnv = {}): string | undefined {
+  return releaseCoordinates(env).pluginDownloadURL;
+}
 
 /**
- * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), and its Maven group is
- * the same (sdk/java/pom.xml, docs/java.md). Not `com.pulumi` (Pulumi's group on Maven Central) and no domain this
- * project does not own: at publication this becomes a namespace the publisher has verified on Maven Central (for
- * example `io.github.<owner>`), and the pom's groupId and plugin.json path follow it (tests/unit/javaSdk.test.ts).
+ * The Go SDK's import path: package `pims` of the module `<home>/sdk/go` (sdk/go/go.mod), released by tags
+ * `sdk/go/vX.Y.Z`. While the home is unset the module is `pulumi-pims/sdk/go`: no dot in the first element, so Go
+ * never looks it up on the network, and users reach it with a `replace` to their copy (docs/go.md).
+ */
+export function goImportBasePath(env: NodeJS.ProcessEnv = {}): string {
+  return `${releaseCoordinates(env).goModule}/pims`;
+}
+
+/**
+ * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), whatever the home. Not
+ * `com.pulumi` (Pulumi's group on Maven Central). The Maven group is the home's (`releaseCoordinates().mavenGroup`,
+ * e.g. `io.github.<owner>`, a namespace Maven Central verifies), which `npm run gen-sdk` writes into sdk/java/pom.xml
+ * (tests/unit/javaSdk.test.ts).
  */
 export const JAVA_BASE_PACKAGE = "pulumipims";
 
@@ -92,14 +103,14 @@ function marked(props: Record<string, PropertySpec>, secret: readonly string[], 
 }
 
 /** What program generators need to name the packages users install, and what each SDK generator reads. */
-const LANGUAGE = {
+const language = (goBase: string): Record<string, object> => ({
   nodejs: {
     // The hand-written TypeScript SDK (sdk/nodejs) is published as `pulumi-pims`: converted programs import it,
     // and their package.json asks for it at the schema's version.
     packageName: "pulumi-pims",
   },
   python: { packageName: "pulumi_pims", pyproject: { enabled: true }, respectSchemaVersion: true },
-  go: { importBasePath: GO_IMPORT_BASE_PATH, generateResourceContainerTypes: true, respectSchemaVersion: true },
+  go: { importBasePath: goBase, generateResourceContainerTypes: true, respectSchemaVersion: true },
   // buildFiles "none": no Gradle files (Gradle cannot be had from the registries this project builds from); the
   // generator then writes the version.txt resource itself, and sdk/java/pom.xml builds the jars with Maven.
   java: {
@@ -107,14 +118,15 @@ const LANGUAGE = {
     buildFiles: "none",
     dependencies: { "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION },
   },
-};
+});
 
 /** The whole schema, as `GetSchema` returns it (JSON-serializable). */
 export function pimsSchema(
   describe: Describe,
   version: string = packageVersion(),
-  downloadURL: string | undefined = pluginDownloadURL(),
+  coords: Pick<Coordinates, "pluginDownloadURL" | "goModule" | "repository"> = releaseCoordinates(),
 ): Record<string, unknown> {
+  const downloadURL = coords.pluginDownloadURL;
   const resources = Object.fromEntries(
     Object.entries(RESOURCES).map(([kind, r]) => {
       const properties = described(r.properties, describe);
@@ -154,6 +166,7 @@ export function pimsSchema(
     keywords: ["pulumi", "pims", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-pims",
+    ...(coords.repository === undefined ? {} : { repository: coords.repository }),
     ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
     meta: { moduleFormat: "(.*)" },
     config: { variables: P.CONFIG },
@@ -167,6 +180,6 @@ export function pimsSchema(
     resources,
     functions,
     types,
-    language: LANGUAGE,
+    language: language(`${coords.goModule}/pims`),
   };
 }

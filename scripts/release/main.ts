@@ -35,7 +35,7 @@ export const checksumsName = (version: string): string => `pulumi-pims-v${versio
 function checkSchema(): void {
   const file = path.join(ROOT, "provider", "schema.json");
   const committed = JSON.parse(fs.readFileSync(file, "utf8")) as { version?: string; pluginDownloadURL?: string };
-  const wanted = { version: packageVersion(), pluginDownloadURL: pluginDownloadURL() };
+  const wanted = { version: packageVersion(), pluginDownloadURL: pluginDownloadURL(process.env) };
   const got = { version: committed.version, pluginDownloadURL: committed.pluginDownloadURL };
   if (JSON.stringify(got) !== JSON.stringify(wanted))
     throw new Error(

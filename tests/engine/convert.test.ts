@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { writeYamlProject } from "../../scripts/engineYaml";
-import { GO_IMPORT_BASE_PATH } from "../../provider/native/schema";
+import { goImportBasePath } from "../../provider/native/schema";
 import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "./sdkKit";
 
 jest.setTimeout(20 * 60_000);
@@ -192,7 +192,7 @@ describe("a YAML program converted to Python", () => {
 describe("a YAML program converted to Go", () => {
   test("imports the Go SDK's package and calls only what sdk/go defines", () => {
     const program = read("go", "main.go");
-    expect(program).toContain(`"${GO_IMPORT_BASE_PATH}"`);
+    expect(program).toContain(`"${goImportBasePath()}"`);
     const defined = filesUnder(path.join(GO_SDK_DIR, "pims"))
       .filter((f) => f.endsWith(".go"))
       .map((f) => fs.readFileSync(path.join(GO_SDK_DIR, "pims", f), "utf8"))

@@ -1,13 +1,15 @@
 /**
  * sdk/java/pom.xml is hand-written beside the generated Java SDK: what it names must agree with the schema and the
- * package, or the jar Maven builds says one thing and the code another. Its groupId and the package path of the
- * version.txt / plugin.json resources follow JAVA_BASE_PACKAGE; its version is package.json's (scripts/gen-sdk/run
- * keeps it so); it builds against the Pulumi Java SDK the schema names; it attaches the sources and javadoc jars and
- * carries what Maven Central requires of a pom (name, description, url, licence, developers, scm).
+ * package, or the jar Maven builds says one thing and the code another. Its groupId is the home's Maven group, its
+ * url and scm the home's repository (provider/native/home.ts; scripts/gen-sdk/run writes them with
+ * scripts/release/pom.ts); the package path of the version.txt / plugin.json resources follows JAVA_BASE_PACKAGE; its
+ * version is package.json's; it builds against the Pulumi Java SDK the schema names; it attaches the sources and
+ * javadoc jars and carries what Maven Central requires of a pom (name, description, url, licence, developers, scm).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION } from "../../provider/native/schema";
+import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION, releaseCoordinates } from "../../provider/native/schema";
+import { patchPom } from "../../scripts/release/pom";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const pom = fs.readFileSync(path.join(ROOT, "sdk", "java", "pom.xml"), "utf8");
@@ -23,8 +25,10 @@ function own(tag: string): string | undefined {
   return new RegExp(`^  <${tag}>([^<]*)</${tag}>$`, "m").exec(pom)?.[1];
 }
 
-test("groupId, artifactId and version: the base package, the package name and package.json's version", () => {
-  expect(own("groupId")).toBe(JAVA_BASE_PACKAGE);
+test("groupId, artifactId and version: the home's Maven group, the package name and package.json's version", () => {
+  const coords = releaseCoordinates({});
+  expect(own("groupId")).toBe(coords.mavenGroup);
+  expect(own("url")).toBe(coords.repository ?? "https://www.npmjs.com/package/pulumi-pims");
   expect(own("artifactId")).toBe("pims");
   expect(own("version")).toBe(pkg.version);
   expect(JAVA_BASE_PACKAGE.startsWith("com.pulumi")).toBe(false);
@@ -57,4 +61,26 @@ test("plugin.json names the pims plugin at the pom's version, and where to downl
   const written = JSON.parse(text.replace("${project.version}", pkg.version)) as Record<string, unknown>;
   const server = schema.pluginDownloadURL;
   expect(written).toEqual({ resource: true, name: "pims", version: pkg.version, ...(server ? { server } : {}) });
+});
+
+test("gen-sdk's pom writer: a home gives the group, url, scm and server; unset, the npm page and no server", () => {
+  const facts = {
+    groupId: "io.github.o",
+    version: "9.8.7",
+    repository: "https://github.com/o/r",
+    server: "github://api.github.com/o/r",
+  };
+  const set = patchPom(pom, facts);
+  expect(/^ {2}<groupId>(.*)<\/groupId>$/m.exec(set)?.[1]).toBe("io.github.o");
+  expect(/^ {2}<version>(.*)<\/version>$/m.exec(set)?.[1]).toBe("9.8.7");
+  expect(set).toMatch(
+    /<scm>\s*<connection>scm:git:https:\/\/github\.com\/o\/r\.git<\/connection>\s*<url>https:\/\/github\.com\/o\/r<\/url>/,
+  );
+  expect(set).toContain('"server": "github://api.github.com/o/r"');
+  const unset = patchPom(set, { groupId: "pulumipims", version: "9.8.7", repository: undefined, server: undefined });
+  expect(unset).not.toContain("github");
+  expect(unset).toContain("<url>https://www.npmjs.com/package/pulumi-pims</url>");
+  // a `$` in an address is written as it is (no replacement pattern)
+  expect(patchPom(pom, { ...facts, server: "https://h.example/r/v${VERSION}" })).toContain("/r/v${VERSION}");
+  expect(() => patchPom("<project/>", facts)).toThrow(/sdk\/java\/pom\.xml has no groupId/);
 });

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as tar from "tar";
+import { coordinates, type ReleaseSetting } from "../../provider/native/home";
 import { pimsSchema, pluginDownloadURL } from "../../provider/native/schema";
 import { normalizeTarGz, writeArchive, writeChecksums } from "../../scripts/release/archive";
 import { checkExecutable, SEA_FUSE, unsignPe } from "../../scripts/release/executable";
@@ -18,20 +19,24 @@ let scratch: string;
 beforeEach(() => (scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pims-release-unit-"))));
 afterEach(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-describe("the download address: one setting, package.json release.pluginDownloadURL", () => {
-  test("set, the schema names it; unset, the schema has no pluginDownloadURL", () => {
-    expect(pimsSchema(describeStub, "1.2.3", "github://api.github.com/o/r")).toMatchObject({
+describe("the download address: the home's releases, or package.json release.pluginDownloadURL", () => {
+  test("set, the schema names it with the repository and the Go path; unset, the schema has neither", () => {
+    const home = coordinates({ home: "github.com/o/r" });
+    expect(pimsSchema(describeStub, "1.2.3", home)).toMatchObject({
       version: "1.2.3",
       pluginDownloadURL: "github://api.github.com/o/r",
+      repository: "https://github.com/o/r",
+      language: { go: { importBasePath: "github.com/o/r/sdk/go/pims" } },
     });
-    expect(pimsSchema(describeStub, "1.2.3", undefined)).not.toHaveProperty("pluginDownloadURL");
+    const unset = pimsSchema(describeStub, "1.2.3", coordinates({}));
+    expect(unset).not.toHaveProperty("pluginDownloadURL");
+    expect(unset).not.toHaveProperty("repository");
+    expect(unset).toMatchObject({ language: { go: { importBasePath: "pulumi-pims/sdk/go/pims" } } });
   });
 
   test("the committed schema and the Python SDK carry the committed setting", () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-      release: { pluginDownloadURL: string };
-    };
-    const setting = pkg.release.pluginDownloadURL || undefined;
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { release: ReleaseSetting };
+    const setting = coordinates(pkg.release).pluginDownloadURL;
     expect(pluginDownloadURL()).toBe(setting);
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as object;
     expect((schema as { pluginDownloadURL?: string }).pluginDownloadURL).toBe(setting);
