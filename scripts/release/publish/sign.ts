@@ -15,11 +15,14 @@ export interface SigningKey {
   id: string;
   fingerprint: string;
   passphrase: string | undefined;
+  /** The environment gpg runs in (its GNUPGHOME). */
+  env: NodeJS.ProcessEnv;
 }
 
-function gpg(args: string[], input?: string): string {
+function gpg(env: NodeJS.ProcessEnv, args: string[], input?: string): string {
   return execFileSync("gpg", ["--batch", "--no-tty", ...args], {
     encoding: "utf8",
+    env,
     input,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -34,7 +37,7 @@ export function signingKey(env: NodeJS.ProcessEnv): SigningKey | undefined {
   if (!id) return undefined;
   let listing: string;
   try {
-    listing = gpg(["--with-colons", "--list-secret-keys", id]);
+    listing = gpg(env, ["--with-colons", "--list-secret-keys", id]);
   } catch {
     throw new Error(
       `PIMS_GPG_KEY_ID is "${id}", but gpg has no secret key of that id in its keyring ` +
@@ -43,13 +46,14 @@ export function signingKey(env: NodeJS.ProcessEnv): SigningKey | undefined {
   }
   const fpr = /^fpr:(?:[^:]*:){8}([0-9A-F]+):/m.exec(listing)?.[1];
   if (fpr === undefined) throw new Error(`gpg lists no fingerprint for the key PIMS_GPG_KEY_ID names (${id})`);
-  return { id, fingerprint: fpr, passphrase: env.PIMS_GPG_PASSPHRASE || undefined };
+  return { id, fingerprint: fpr, passphrase: env.PIMS_GPG_PASSPHRASE || undefined, env };
 }
 
 /** An armored detached signature of `file` by `key` (the text of `<file>.asc`). */
 export function sign(file: string, key: SigningKey): string {
   const pass = key.passphrase === undefined ? [] : ["--pinentry-mode", "loopback", "--passphrase-fd", "0"];
   return gpg(
+    key.env,
     ["--local-user", key.fingerprint, ...pass, "--armor", "--detach-sign", "--output", "-", file],
     key.passphrase,
   );
@@ -66,7 +70,7 @@ export function verifies(signature: string, file: string, key: SigningKey): bool
     fs.writeFileSync(sig, signature);
     let status: string;
     try {
-      status = gpg(["--status-fd", "1", "--verify", sig, file]);
+      status = gpg(key.env, ["--status-fd", "1", "--verify", sig, file]);
     } catch (e) {
       status = String((e as { stdout?: string }).stdout ?? "");
     }
