@@ -16,7 +16,9 @@ export interface Served {
   url: string;
   /** Successful PUTs so far (a second publish of the same release must add none). */
   puts: string[];
-  close(): Promise<void>;
+  /** GETs so far, with the status answered (the engine's download is one). */
+  gets: Array<{ path: string; status: number }>;
+  stop(): Promise<void>;
 }
 
 function listen(server: http.Server): Promise<string> {
@@ -37,6 +39,7 @@ const closer = (server: http.Server) => (): Promise<void> =>
  */
 export async function startFileServer(dir: string, auth?: string): Promise<Served> {
   const puts: string[] = [];
+  const gets: Served["gets"] = [];
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     const file = path.join(dir, path.normalize(rel));
@@ -54,12 +57,14 @@ export async function startFileServer(dir: string, auth?: string): Promise<Serve
       });
       return;
     }
-    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) return res.writeHead(404).end("not found");
+    const found = fs.existsSync(file) && fs.statSync(file).isFile();
+    if (req.method === "GET") gets.push({ path: rel, status: found ? 200 : 404 });
+    if (!found) return res.writeHead(404).end("not found");
     res.writeHead(200, { "content-type": "application/octet-stream" });
     res.end(req.method === "HEAD" ? undefined : fs.readFileSync(file));
   });
   const url = await listen(server);
-  return { url, puts, close: closer(server) };
+  return { url, puts, gets, stop: closer(server) };
 }
 
 /**
@@ -90,7 +95,7 @@ export async function startGoProxy(repo: string, module: string, subdir: string)
     res.writeHead(200).end(git(["archive", "--format=zip", `--prefix=${module}@${m[1]}/`, `${ref}:${subdir}`]));
   });
   const url = await listen(server);
-  return { url, puts: [], close: closer(server) };
+  return { url, puts: [], gets: [], stop: closer(server) };
 }
 
 /** A new GPG home with one signing key (ed25519, no passphrase); returns GNUPGHOME and the key's fingerprint. */

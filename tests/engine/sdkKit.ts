@@ -170,6 +170,22 @@ export function readSteps(page: string): GuideStep[] {
   return steps;
 }
 
+/**
+ * The commands of a docs page's published path (its `<!-- published:shell -->` blocks: what users run once a release
+ * is out), which the release rehearsal (tests/engine/rehearsal.test.ts) follows; the guide blocks above are the
+ * unreleased build's.
+ */
+export function readPublished(page: string): string[] {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
+  const block = /<!-- published:shell -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+  return [...text.matchAll(block)].flatMap((m) =>
+    m[1]
+      .split("\n")
+      .map((l) => l.replace(/(^|\s+)#.*$/, "").trim())
+      .filter(Boolean),
+  );
+}
+
 /** A docs page's guide for a test that writes every file first, then runs every command. */
 export function readGuide(page: string): { files: Array<{ file: string; text: string }>; commands: string[] } {
   const steps = readSteps(page);

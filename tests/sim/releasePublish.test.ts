@@ -92,7 +92,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([download, maven, goProxy].filter(Boolean).map((s) => s.close()));
+  await Promise.all([download, maven, goProxy].filter(Boolean).map((s) => s.stop()));
   if (gpgHome !== undefined) stopGpgAgent(gpgHome);
   fs.rmSync(scratch, { recursive: true, force: true });
 });

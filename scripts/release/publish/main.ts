@@ -90,7 +90,7 @@ function twinePython(): string {
   try {
     execFileSync(python, ["-c", "import twine"], { stdio: "ignore" });
   } catch {
-    execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "twine==6.2.0"], {
+    execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "twine==7.0.0"], {
       stdio: ["ignore", "ignore", "inherit"],
     });
   }

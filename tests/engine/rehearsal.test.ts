@@ -1,0 +1,242 @@
+/**
+ * The release rehearsal: a whole release built for a test home and published to real registry servers on loopback
+ * with `npm run release:publish -- --yes --rehearsal` and nothing else, then installed as users install it.
+ *
+ * Set-up (once): verdaccio (npm) and pypiserver (PyPI) from scripts/ensure-registries, a Maven repository and the
+ * download address (tests/registries.ts: HTTP PUT/GET), a git remote with a Go module proxy serving its tags, and a
+ * throwaway GPG key. A copy of this working tree (tests/engine/rehearsalKit.ts) gets the home
+ * `127.0.0.1/rehearsal/pulumi-pims` and the loopback download address for one run (`PIMS_RELEASE_HOME`,
+ * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s
+ * build for this platform; then the publish, twice.
+ *
+ * Then, as a user: an empty HOME's worth of settings (an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if
+ * called), each client pointed at its registry only through its ordinary setting (pip's `PIP_INDEX_URL`, npm's
+ * registry, `GOPROXY` and `GONOSUMDB`, Maven's repository): docs/python.md's published path verbatim, and `pulumi up`
+ * with the engine downloading the plugin from the address the SDK names (no `--file`, no
+ * `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation in each mode, refresh, destroy (tests/engine/distKit.ts's
+ * steps): tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the Java jar are
+ * fetched from their registries as those clients do and compared with the release.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
+import type { PimsSimulator } from "../../simulator";
+import { startSimulator } from "../helpers";
+import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../registries";
+import {
+  archiveName,
+  destroyLeavesNothing,
+  distEnv,
+  firstUpDownloadsPlugin,
+  initStack,
+  inlineStack,
+  noPlaintextTokens,
+  refreshChangesNothing,
+  rotationInEachMode,
+  stubNode,
+  VERSION,
+  type DistServer,
+  type DistStack,
+} from "./distKit";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
+import { copyCheckout, ensureRegistries, gitIn, startPypiServer, startVerdaccio, type Registry } from "./rehearsalKit";
+import { readPublished, run, userVenv, type Ran } from "./sdkKit";
+
+jest.setTimeout(E2E_TIMEOUT_MS);
+
+const HOME = "127.0.0.1/rehearsal/pulumi-pims";
+const MODULE = `${HOME}/sdk/go`;
+const GROUP = "test.rehearsal";
+const CHECKSUMS = `pulumi-pims-v${VERSION}-checksums.txt`;
+const PROGRAM = path.join(__dirname, "python", "rotation_program.py");
+const DRIVER = path.join(__dirname, "python", "inline.py");
+const NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
+
+let scratch: string;
+let checkout: string;
+let download: Served;
+let maven: Served;
+let goProxy: Served;
+let npm: Registry;
+let pypi: Registry;
+let sim: PimsSimulator;
+let gpgHome: string;
+let publishEnv: NodeJS.ProcessEnv;
+let address: string;
+const published: string[] = [];
+
+/** bash -c `command` in `cwd`; resolves with both streams, rejects naming the command and its output's end. */
+async function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const ran = await run("bash", ["-c", command], { cwd, env }).catch((e: Error & Partial<Ran>) => {
+    throw new Error(`\`${command}\` failed: ${e.message}\n${(e.output ?? "").slice(-4000)}`);
+  });
+  return ran.output;
+}
+
+/** The files the download address holds (one folder per version). */
+const downloadDir = (): string => path.join(scratch, "download", "releases", `v${VERSION}`);
+
+beforeAll(async () => {
+  scratch = tempDir("pims-rehearsal-");
+  const registries = ensureRegistries();
+  download = await startFileServer(path.join(scratch, "download"));
+  maven = await startFileServer(path.join(scratch, "maven"), "deployer:rehearsal-password");
+  const verdaccio = await startVerdaccio(registries, path.join(scratch, "verdaccio"));
+  npm = verdaccio.server;
+  pypi = await startPypiServer(registries, path.join(scratch, "pypi"));
+  const key = makeGpgKey(scratch);
+  gpgHome = key.GNUPGHOME;
+  checkout = copyCheckout(path.join(scratch, "pulumi-pims"));
+  const remote = path.join(scratch, "remote.git");
+  gitIn(scratch, ["init", "-q", "--bare", remote]);
+  goProxy = await startGoProxy(remote, MODULE, "sdk/go");
+
+  // The release, built for the test home in the copy: the coordinates regenerated and committed, then the build.
+  address = `${download.url}/releases/v\${VERSION}`;
+  const releaseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${path.join(REPO_ROOT, "node_modules", ".bin")}:${NODE_BIN}:${process.env.PATH ?? ""}`,
+    PIMS_RELEASE_HOME: HOME,
+    PIMS_RELEASE_PLUGIN_DOWNLOAD_URL: address,
+    PIMS_RELEASE_MAVEN_GROUP: GROUP,
+  };
+  await sh(
+    "ts-node --transpile-only scripts/write-schema.ts && bash scripts/gen-sdk/run && git add -A && " +
+      "git -c user.name=rehearsal -c user.email=rehearsal@pims.invalid commit -qm 'the rehearsal home' && " +
+      "tsc -p tsconfig.build.json && ts-node --transpile-only scripts/release/main.ts",
+    checkout,
+    { ...releaseEnv, PIMS_RELEASE_PLATFORMS: "linux-amd64" },
+  );
+
+  // Each client's ordinary setting, pointed at its loopback registry.
+  publishEnv = {
+    ...releaseEnv,
+    NPM_CONFIG_USERCONFIG: verdaccio.npmrc,
+    TWINE_REPOSITORY_URL: `${pypi.url}/`,
+    TWINE_USERNAME: "rehearsal",
+    TWINE_PASSWORD: "rehearsal-password",
+    PIP_INDEX_URL: `${pypi.url}/simple/`,
+    PIMS_MAVEN_REPOSITORY_URL: `${maven.url}/maven2`,
+    PIMS_MAVEN_USERNAME: "deployer",
+    PIMS_MAVEN_PASSWORD: "rehearsal-password",
+    GNUPGHOME: gpgHome,
+    PIMS_GPG_KEY_ID: key.keyId,
+    PIMS_GIT_REMOTE: remote,
+    GOPROXY: goProxy.url,
+    GONOSUMDB: "127.0.0.1",
+    GOFLAGS: "",
+  };
+  for (let i = 0; i < 2; i++)
+    published.push(await sh("npm run release:publish -- --yes --rehearsal", checkout, publishEnv));
+  sim = await startSimulator({ profile: "default" });
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (gpgHome !== undefined) stopGpgAgent(gpgHome);
+  await tearDown([npm, pypi, sim, download, maven, goProxy], scratch);
+});
+
+test("the first publish puts every file in every registry; the second changes nothing and says so", () => {
+  const [first, second] = published;
+  for (const what of [
+    `download address: ${archiveName()}`,
+    `download address: ${CHECKSUMS}.asc`,
+    `npm: pulumi-pims-${VERSION}.tgz`,
+    `PyPI: pulumi_pims-${VERSION}-py3-none-any.whl`,
+    `Maven: pims-${VERSION}.jar.asc`,
+    `Go: tag sdk/go/v${VERSION}`,
+  ])
+    expect(first).toContain(`publishing ${what} ->`);
+  expect(first).toMatch(/published \d+ of \d+ \(0 were already there\)/);
+  expect(second).toMatch(/nothing to publish: all \d+ files and tags are already there with the same bytes/);
+  expect(second).not.toContain("publishing ");
+});
+
+test("an archive changed by one byte fails the check against the signed checksums the docs tell users to run", () => {
+  const got = path.join(scratch, "verify");
+  fs.cpSync(downloadDir(), got, { recursive: true });
+  const env = { ...process.env, GNUPGHOME: gpgHome };
+  const check = (cmd: string, args: string[]): void => void execFileSync(cmd, args, { cwd: got, env, stdio: "pipe" });
+  check("gpg", ["--batch", "--verify", `${CHECKSUMS}.asc`, CHECKSUMS]);
+  check("sha256sum", ["--ignore-missing", "-c", CHECKSUMS]);
+  const archive = fs.readFileSync(path.join(got, archiveName()));
+  archive[archive.length >> 1] ^= 0x01;
+  fs.writeFileSync(path.join(got, archiveName()), archive);
+  expect(() => check("sha256sum", ["--ignore-missing", "-c", CHECKSUMS])).toThrow(
+    new RegExp(`${archiveName()}: FAILED`),
+  );
+});
+
+test("npm, Go and Maven clients fetch from their registries exactly what the release built", async () => {
+  const dist = path.join(checkout, "dist");
+  const user = path.join(scratch, "clients");
+  fs.mkdirSync(user);
+  const env = { ...publishEnv, GOMODCACHE: path.join(user, "gomod"), GOFLAGS: "-mod=mod -modcacherw" };
+  await sh(`npm pack pulumi-pims@${VERSION} --pack-destination ${user}`, user, env);
+  expect(
+    fs
+      .readFileSync(path.join(user, `pulumi-pims-${VERSION}.tgz`))
+      .equals(fs.readFileSync(path.join(dist, `pulumi-pims-${VERSION}.tgz`))),
+  ).toBe(true);
+  const mod = JSON.parse(await sh(`go mod download -json ${MODULE}@v${VERSION}`, user, env)) as { GoMod: string };
+  expect(fs.readFileSync(mod.GoMod, "utf8")).toBe(fs.readFileSync(path.join(checkout, "sdk", "go", "go.mod"), "utf8"));
+  const jar = await fetch(`${maven.url}/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`);
+  expect(Buffer.from(await jar.arrayBuffer()).equals(fs.readFileSync(path.join(dist, `pims-${VERSION}.jar`)))).toBe(
+    true,
+  );
+});
+
+describe("Python, docs/python.md's published path: the engine downloads the plugin from the SDK's address", () => {
+  let stack: DistStack;
+
+  beforeAll(async () => {
+    const projectId = sim.addProject({ name: "rehearsal-python" }).id;
+    const appId = sim.addApp(projectId, "web").id;
+    const user = path.join(scratch, "python-user");
+    const node = stubNode(path.join(user, "stub"));
+    const dir = path.join(user, "my-infra");
+    fs.mkdirSync(dir, { recursive: true });
+    // The page's commands, verbatim; `python3 -m venv venv` is sdkKit's userVenv (the cached pulumi and grpcio seen).
+    const commands = readPublished("python.md");
+    expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
+    const python = await userVenv(path.join(dir, "venv"));
+    await sh(commands[1], dir, {
+      ...process.env,
+      PIP_INDEX_URL: publishEnv.PIP_INDEX_URL,
+      PIP_CONFIG_FILE: "/dev/null",
+    });
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
+    const env = distEnv({
+      home: path.join(user, "pulumi-home"),
+      backend: path.join(user, "backend"),
+      stubDir: node.dir,
+      override: "",
+      extraPath: [path.dirname(python)],
+    });
+    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
+    const from = download.gets.length;
+    const server: DistServer = {
+      url: download.url,
+      get requests() {
+        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
+      },
+      stop: async () => undefined,
+    };
+    const runProgram = (operation: string): Promise<Ran> =>
+      run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
+    stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("up downloads the plugin from the rehearsal's download address and creates every resource", async () => {
+    await firstUpDownloadsPlugin(stack, 7, NAMES);
+  });
+
+  test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+    await rotationInEachMode(stack, NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
+    await refreshChangesNothing(stack);
+    await destroyLeavesNothing(stack, 7);
+    await noPlaintextTokens(stack);
+  });
+});
