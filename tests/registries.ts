@@ -60,8 +60,11 @@ export async function startFileServer(dir: string, auth?: string): Promise<Serve
     const found = fs.existsSync(file) && fs.statSync(file).isFile();
     if (req.method === "GET") gets.push({ path: rel, status: found ? 200 : 404 });
     if (!found) return res.writeHead(404).end("not found");
-    res.writeHead(200, { "content-type": "application/octet-stream" });
-    res.end(req.method === "HEAD" ? undefined : fs.readFileSync(file));
+    // Content-Length always: Pulumi 3.259.0's plugin download fails on a body of unannounced length ("expected -1
+    // bytes but copied N"), as a real download address never sends.
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": body.length });
+    res.end(req.method === "HEAD" ? undefined : body);
   });
   const url = await listen(server);
   return { url, puts, gets, stop: closer(server) };

@@ -31,6 +31,8 @@ import {
   firstUpDownloadsPlugin,
   initStack,
   inlineStack,
+  installedPlugins,
+  lastChanges,
   noPlaintextTokens,
   refreshChangesNothing,
   rotationInEachMode,
@@ -41,7 +43,7 @@ import {
 } from "./distKit";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
 import { copyCheckout, ensureRegistries, gitIn, startPypiServer, startVerdaccio, type Registry } from "./rehearsalKit";
-import { readPublished, run, userVenv, type Ran } from "./sdkKit";
+import { readPublished, readPublishedFile, run, userVenv, type Ran } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -116,7 +118,7 @@ beforeAll(async () => {
     TWINE_REPOSITORY_URL: `${pypi.url}/`,
     TWINE_USERNAME: "rehearsal",
     TWINE_PASSWORD: "rehearsal-password",
-    PIP_INDEX_URL: `${pypi.url}/simple/`,
+    PIMS_PYPI_INDEX_URL: `${pypi.url}/simple/`,
     PIMS_MAVEN_REPOSITORY_URL: `${maven.url}/maven2`,
     PIMS_MAVEN_USERNAME: "deployer",
     PIMS_MAVEN_PASSWORD: "rehearsal-password",
@@ -163,9 +165,13 @@ test("an archive changed by one byte fails the check against the signed checksum
   const archive = fs.readFileSync(path.join(got, archiveName()));
   archive[archive.length >> 1] ^= 0x01;
   fs.writeFileSync(path.join(got, archiveName()), archive);
-  expect(() => check("sha256sum", ["--ignore-missing", "-c", CHECKSUMS])).toThrow(
-    new RegExp(`${archiveName()}: FAILED`),
-  );
+  let said = "";
+  try {
+    check("sha256sum", ["--ignore-missing", "-c", CHECKSUMS]);
+  } catch (e) {
+    said = String((e as { stdout?: Buffer }).stdout ?? "");
+  }
+  expect(said).toContain(`${archiveName()}: FAILED`);
 });
 
 test("npm, Go and Maven clients fetch from their registries exactly what the release built", async () => {
@@ -203,7 +209,7 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     const python = await userVenv(path.join(dir, "venv"));
     await sh(commands[1], dir, {
       ...process.env,
-      PIP_INDEX_URL: publishEnv.PIP_INDEX_URL,
+      PIP_INDEX_URL: `${pypi.url}/simple/`,
       PIP_CONFIG_FILE: "/dev/null",
     });
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
@@ -237,6 +243,108 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     await rotationInEachMode(stack, NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
     await refreshChangesNothing(stack);
     await destroyLeavesNothing(stack, 7);
+    await noPlaintextTokens(stack);
+  });
+});
+
+describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, and pulumi install downloads", () => {
+  const DAY = 86400;
+  let stack: DistStack;
+  let printed = "";
+
+  beforeAll(async () => {
+    const projectId = sim.addProject({ name: "rehearsal-yaml" }).id;
+    const user = path.join(scratch, "yaml-user");
+    const node = stubNode(path.join(user, "stub"));
+    const dir = path.join(user, "my-infra");
+    fs.mkdirSync(dir, { recursive: true });
+    // The page's block verbatim but for the home's placeholder, which becomes the rehearsal's download address;
+    // then two accounts (rotated in each mode) beside its project, as a user's program grows.
+    const page = readPublishedFile("yaml.md", "Pulumi.yaml");
+    expect(page).toContain("pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n");
+    const account = (name: string, extra: string[]): string[] => [
+      `  ${name}:`,
+      "    type: pims:index:ServiceAccount",
+      "    properties:",
+      "      projectId: ${projectId}",
+      `      name: rehearsal-${name}`,
+      '      grants: ["${projectId}"]',
+      `      expiresIn: ${30 * DAY}`,
+      ...extra.map((l) => `      ${l}`),
+    ];
+    const program = [
+      "name: my-infra",
+      "runtime: yaml",
+      "config:",
+      "  projectId: { type: string }",
+      '  triggerReplace: { type: string, default: "0" }',
+      '  triggerOverlap: { type: string, default: "0" }',
+      page.replace("github://api.github.com/OWNER/pulumi-pims", address.replace("${VERSION}", VERSION)).trimEnd(),
+      ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
+      ...account("app", [
+        `rotateBeforeExpiry: ${20 * DAY}`,
+        "keepPreviousToken: true",
+        "rotationTrigger: ${triggerOverlap}",
+      ]),
+      "outputs:",
+      "  ciId: ${ci.serviceAccountId}",
+      "  ciToken: ${ci.token}",
+      "  appId: ${app.serviceAccountId}",
+      "  appPreviousId: ${app.previousServiceAccountId}",
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
+    const env = distEnv({
+      home: path.join(user, "pulumi-home"),
+      backend: path.join(user, "backend"),
+      stubDir: node.dir,
+      override: "",
+    });
+    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    await initStack(dir, env, "dev", sim, { projectId });
+    const from = download.gets.length;
+    const server: DistServer = {
+      url: download.url,
+      get requests() {
+        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
+      },
+      stop: async () => undefined,
+    };
+    const pulumi = async (args: string[]): Promise<string> => {
+      const ran = await run("pulumi", args, { cwd: dir, env });
+      printed += ran.stdout + ran.stderr;
+      return ran.stdout;
+    };
+    stack = {
+      sim,
+      projectId,
+      server,
+      node,
+      backend: path.join(user, "backend"),
+      home: env.PULUMI_HOME ?? "",
+      pulumi,
+      op: async (operation) => {
+        await pulumi([operation, "--yes", "--non-interactive"]);
+        return lastChanges(stack);
+      },
+      printed: () => printed,
+    };
+    await pulumi(["install"]);
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("pulumi install downloaded the plugin from the address the program names; up creates everything", async () => {
+    expect(stack.server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+    expect(installedPlugins(stack.home)).toEqual([`resource-pims-v${VERSION}`]);
+    expect(await stack.op("up")).toEqual({ create: 4 });
+    expect((await stack.pulumi(["stack", "output", "ciToken"])).trim()).toBe("[secret]");
+    expect(sim.projects().some((p) => p.name === "team-a")).toBe(true);
+  });
+
+  test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+    const names = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
+    await rotationInEachMode(stack, names, { replace: ["triggerReplace", "r1"], overlap: ["triggerOverlap", "o1"] });
+    await refreshChangesNothing(stack);
+    await destroyLeavesNothing(stack, 4);
     await noPlaintextTokens(stack);
   });
 });

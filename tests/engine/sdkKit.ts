@@ -186,6 +186,16 @@ export function readPublished(page: string): string[] {
   );
 }
 
+/** The text of a docs page's `<!-- published:file NAME -->` block (a file of its published path). */
+export function readPublishedFile(page: string, name: string): string {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
+  const m = new RegExp(
+    `<!-- published:file ${name.replace(/\./g, "\\.")} -->\\s*\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\``,
+  ).exec(text);
+  if (m === null) throw new Error(`docs/${page} has no published:file ${name} block`);
+  return m[1];
+}
+
 /** A docs page's guide for a test that writes every file first, then runs every command. */
 export function readGuide(page: string): { files: Array<{ file: string; text: string }>; commands: string[] } {
   const steps = readSteps(page);

@@ -1,8 +1,9 @@
 /**
  * npm and PyPI, through their own clients and settings. npm: `npm view` (is this version there, with which
  * `dist.integrity`) and `npm publish <tarball>`, with npm's own registry and token settings (.npmrc,
- * `NPM_CONFIG_REGISTRY`, `NODE_AUTH_TOKEN` in a workflow). PyPI: the package's page of the simple index pip reads
- * (`PIP_INDEX_URL`, default https://pypi.org/simple; each link carries the file's `#sha256=`), and `twine upload`,
+ * `NPM_CONFIG_REGISTRY`, `NODE_AUTH_TOKEN` in a workflow). PyPI: the package's page of the simple index users install
+ * from (`PIMS_PYPI_INDEX_URL`, default https://pypi.org/simple; each link carries the file's `#sha256=`; not pip's own
+ * `PIP_INDEX_URL`, which may name a mirror, and which installing twine uses), and `twine upload`,
  * which reads `TWINE_REPOSITORY_URL`, `TWINE_USERNAME` and `TWINE_PASSWORD` (PyPI: `__token__` and an API token).
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -72,7 +73,7 @@ function simpleLinks(html: string, base: string): Map<string, { sha256?: string;
  * upload` with the Python of `python` (the ensure-python venv, with twine added; ./main).
  */
 export function pypiSteps(dist: string, files: string[], env: NodeJS.ProcessEnv, python: () => string): Step[] {
-  const index = (env.PIP_INDEX_URL || "https://pypi.org/simple").replace(/\/+$/, "");
+  const index = (env.PIMS_PYPI_INDEX_URL || "https://pypi.org/simple").replace(/\/+$/, "");
   const page = `${index}/pulumi-pims/`;
   let links: Promise<Map<string, { sha256?: string; url: string }>> | undefined;
   const read = async (): Promise<Map<string, { sha256?: string; url: string }>> => {
