@@ -348,3 +348,71 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     await noPlaintextTokens(stack);
   });
 });
+
+describe("Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address", () => {
+  const GO_NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
+  let stack: DistStack;
+
+  beforeAll(async () => {
+    const projectId = sim.addProject({ name: "rehearsal-go" }).id;
+    const user = path.join(scratch, "go-user");
+    const node = stubNode(path.join(user, "stub"));
+    const dir = path.join(user, "my-infra");
+    fs.mkdirSync(dir, { recursive: true });
+    const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
+    const sharedCache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
+    const env: NodeJS.ProcessEnv = {
+      ...distEnv({
+        home: path.join(user, "pulumi-home"),
+        backend: path.join(user, "backend"),
+        stubDir: node.dir,
+        override: "",
+        extraPath: [goBin],
+      }),
+      GOTOOLCHAIN: "local",
+      CGO_ENABLED: "0",
+      // A user's settings for a module served by a proxy of their own: GOPROXY lists it first, GONOSUMDB keeps its
+      // path out of the public checksum database. An empty module cache (the rehearsal's module is never stale);
+      // the other modules come from this machine's module cache used as a proxy, then the public proxy.
+      GOMODCACHE: path.join(user, "gomod"),
+      GOPROXY: `${goProxy.url},file://${sharedCache}/cache/download,https://proxy.golang.org`,
+      GONOSUMDB: "127.0.0.1",
+      GOFLAGS: "-modcacherw -buildvcs=false",
+    };
+    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    // The page's commands, verbatim but for the home's placeholder.
+    const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", HOME));
+    expect(commands).toEqual(["go mod init my-infra", `go get ${MODULE}/pims@v${VERSION}`]);
+    for (const c of commands) await sh(c, dir, env);
+    // The program imports the SDK by its published path, as the page says.
+    const program = fs.readFileSync(path.join(__dirname, "go", "rotation", "main.go"), "utf8");
+    expect(program).toContain('"pulumi-pims/sdk/go/pims"');
+    fs.writeFileSync(path.join(dir, "main.go"), program.replace('"pulumi-pims/sdk/go/pims"', `"${MODULE}/pims"`));
+    fs.copyFileSync(path.join(__dirname, "go", "inline.go"), path.join(dir, "inline.go"));
+    await sh("go mod tidy && go build -o program .", dir, env);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: go\n");
+    await initStack(dir, env, "dev", sim, { projectId, triggerReplace: "1", triggerOverlap: "1" });
+    const from = download.gets.length;
+    const server: DistServer = {
+      url: download.url,
+      get requests() {
+        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
+      },
+      stop: async () => undefined,
+    };
+    const runProgram = (operation: string): Promise<Ran> =>
+      run(path.join(dir, "program"), [], {
+        cwd: dir,
+        env: { ...env, PIMS_INLINE_OP: operation, PIMS_INLINE_STACK: "dev", PIMS_INLINE_WORKDIR: dir },
+      });
+    stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("up downloads the plugin from the rehearsal's download address; rotations, refresh, destroy", async () => {
+    await firstUpDownloadsPlugin(stack, 3, GO_NAMES);
+    await rotationInEachMode(stack, GO_NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
+    await refreshChangesNothing(stack);
+    await destroyLeavesNothing(stack, 3);
+    await noPlaintextTokens(stack);
+  });
+});
