@@ -18,11 +18,12 @@
  * fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import { startSimulator } from "../helpers";
+import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../registries";
 import {
   archiveName,
@@ -41,9 +42,9 @@ import {
   type DistServer,
   type DistStack,
 } from "./distKit";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
 import { copyCheckout, ensureRegistries, gitIn, startPypiServer, startVerdaccio, type Registry } from "./rehearsalKit";
-import { readPublished, readPublishedFile, run, userVenv, type Ran } from "./sdkKit";
+import { GuideShell, readGuide, readPublished, readPublishedFile, run, sandboxed, userVenv, type Ran } from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -65,6 +66,7 @@ let pypi: Registry;
 let sim: PimsSimulator;
 let gpgHome: string;
 let publishEnv: NodeJS.ProcessEnv;
+let npmrc: string;
 let address: string;
 const published: string[] = [];
 
@@ -86,6 +88,7 @@ beforeAll(async () => {
   maven = await startFileServer(path.join(scratch, "maven"), "deployer:rehearsal-password");
   const verdaccio = await startVerdaccio(registries, path.join(scratch, "verdaccio"));
   npm = verdaccio.server;
+  npmrc = verdaccio.npmrc;
   pypi = await startPypiServer(registries, path.join(scratch, "pypi"));
   const key = makeGpgKey(scratch);
   gpgHome = key.GNUPGHOME;
@@ -415,4 +418,50 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
     await destroyLeavesNothing(stack, 3);
     await noPlaintextTokens(stack);
   });
+});
+
+test("TypeScript, the installation guide verbatim: npm install from the registry, up, destroy, no token", async () => {
+  const guide = readGuide("installation-configuration.md");
+  expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
+  const user = path.join(scratch, "ts-user");
+  const dir = path.join(user, "my-infra");
+  const backend = path.join(user, "backend");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(backend);
+  for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
+  // A user's machine: the CLI and Node 22 on PATH, npm's registry setting naming the rehearsal's registry.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: [ensureEngine(), NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
+    NODE_PATH: "",
+    NPM_CONFIG_USERCONFIG: npmrc,
+    PULUMI_HOME: path.join(user, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
+    PIMS_TOKEN: sim.token,
+  };
+  delete env.PIMS_BASE_URL;
+  const shell = new GuideShell();
+  const config = { "pims:baseUrl": sim.baseUrl };
+  for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
+  // The package came from the rehearsal's registry: the lockfile's integrity is the release's tarball's.
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string; resolved?: string; integrity?: string }>;
+  };
+  const installed = lock.packages["node_modules/pulumi-pims"];
+  const tgz = fs.readFileSync(path.join(checkout, "dist", `pulumi-pims-${VERSION}.tgz`));
+  expect(installed).toMatchObject({
+    version: VERSION,
+    resolved: expect.stringContaining(npm.url),
+    integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
+  });
+  const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+  expect(outputs.deployerToken).toBe("[secret]");
+  const projectId = outputs.projectId as string;
+  expect(sim.serviceAccounts(projectId)).toHaveLength(1);
+  await shell.run("pulumi destroy --yes --non-interactive", dir, env);
+  expect(sim.serviceAccounts(projectId)).toEqual([]);
+  const secrets = [sim.token, ...sim.issuedSecrets()];
+  expectNoPlaintextSecrets(shell.printed, secrets, "what the guide's commands printed");
+  expect(expectNoSecretsInFiles(backend, secrets)).toBeGreaterThan(0);
 });

@@ -70,7 +70,9 @@ async function startServer(cmd: string, args: string[], url: string, probe: stri
 }
 
 /**
- * verdaccio on 127.0.0.1 with no uplink (it serves only what is published to it), storage under `dir`, and one user
+ * verdaccio on 127.0.0.1, storage under `dir`: `pulumi-pims` only as published to it (no uplink, so `npm view` and
+ * `npm install` see exactly the rehearsal's), every other package through its uplink, the npm registry (a user's
+ * project also installs `@pulumi/pulumi`, TypeScript, …, as from a company registry that proxies npm); and one user
  * registered through the registry's own API (PUT /-/user/org.couchdb.user:<name>); returns the server and an npm
  * user config file (`NPM_CONFIG_USERCONFIG`) naming it as the registry with that user's token.
  */
@@ -85,10 +87,17 @@ export async function startVerdaccio(registries: string, dir: string): Promise<{
       "auth:",
       "  htpasswd:",
       `    file: ${path.join(dir, "htpasswd")}`,
+      "uplinks:",
+      "  npmjs:",
+      "    url: https://registry.npmjs.org/",
       "packages:",
+      "  'pulumi-pims':",
+      "    access: $all",
+      "    publish: $authenticated",
       "  '**':",
       "    access: $all",
       "    publish: $authenticated",
+      "    proxy: npmjs",
       "log: { type: stdout, format: pretty, level: warn }",
       "",
     ].join("\n"),
