@@ -137,3 +137,81 @@ export function stopGpgAgent(home: string): void {
     // no agent was started
   }
 }
+
+/**
+ * GitHub's release API for one repository, as `release:publish` uses it (scripts/release/publish/download.ts), on
+ * loopback (`GITHUB_API_URL` points there): GET /repos/{o}/{r}/releases/tags/{tag}, POST /repos/{o}/{r}/releases,
+ * POST /uploads/{id}?name=… (the release's `upload_url`), GET /repos/{o}/{r}/releases/assets/{id} with
+ * `Accept: application/octet-stream`. Every call must carry `Authorization: Bearer <token>`.
+ */
+export async function startGitHubApi(
+  repo: string,
+  token: string,
+): Promise<Served & { releases: Map<string, { id: number; assets: Map<string, Buffer> }> }> {
+  const releases = new Map<string, { id: number; assets: Map<string, Buffer> }>();
+  const puts: string[] = [];
+  const gets: Served["gets"] = [];
+  let url = "";
+  const json = (res: http.ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  };
+  const view = (tag: string) => {
+    const r = releases.get(tag);
+    if (r === undefined) return undefined;
+    const assets = [...r.assets.keys()].map((name, i) => ({
+      id: r.id * 1000 + i,
+      name,
+      url: `${url}/repos/${repo}/releases/assets/${r.id * 1000 + i}`,
+    }));
+    return { id: r.id, tag_name: tag, upload_url: `${url}/uploads/${r.id}/assets{?name,label}`, assets };
+  };
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? "/", "http://x");
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.headers.authorization !== `Bearer ${token}`) return json(res, 401, { message: "Bad credentials" });
+      const body = Buffer.concat(chunks);
+      const tagged = new RegExp(`^/repos/${repo}/releases/tags/(.+)$`).exec(u.pathname);
+      if (req.method === "GET" && tagged !== null) {
+        gets.push({ path: u.pathname, status: releases.has(tagged[1]) ? 200 : 404 });
+        const v = view(decodeURIComponent(tagged[1]));
+        return v === undefined ? json(res, 404, { message: "Not Found" }) : json(res, 200, v);
+      }
+      if (req.method === "POST" && u.pathname === `/repos/${repo}/releases`) {
+        const { tag_name: tag } = JSON.parse(body.toString("utf8")) as { tag_name: string };
+        if (releases.has(tag)) return json(res, 422, { message: "Validation Failed: already_exists" });
+        releases.set(tag, { id: releases.size + 1, assets: new Map() });
+        return json(res, 201, view(tag));
+      }
+      const upload = /^\/uploads\/(\d+)\/assets$/.exec(u.pathname);
+      if (req.method === "POST" && upload !== null) {
+        const entry = [...releases.entries()].find(([, r]) => r.id === Number(upload[1]));
+        const name = u.searchParams.get("name") ?? "";
+        if (entry === undefined) return json(res, 404, { message: "Not Found" });
+        if (entry[1].assets.has(name)) return json(res, 422, { message: "Validation Failed: already_exists" });
+        entry[1].assets.set(name, body);
+        puts.push(name);
+        return json(
+          res,
+          201,
+          view(entry[0])?.assets.find((a) => a.name === name),
+        );
+      }
+      const asset = new RegExp(`^/repos/${repo}/releases/assets/(\\d+)$`).exec(u.pathname);
+      if (req.method === "GET" && asset !== null && req.headers.accept === "application/octet-stream") {
+        const id = Number(asset[1]);
+        const r = [...releases.values()].find((x) => x.id === Math.floor(id / 1000));
+        const bytes = r === undefined ? undefined : [...r.assets.values()][id % 1000];
+        gets.push({ path: u.pathname, status: bytes === undefined ? 404 : 200 });
+        if (bytes === undefined) return json(res, 404, { message: "Not Found" });
+        return res
+          .writeHead(200, { "content-type": "application/octet-stream", "content-length": bytes.length })
+          .end(bytes);
+      }
+      json(res, 404, { message: "Not Found" });
+    });
+  });
+  url = await listen(server);
+  return { url, puts, gets, stop: closer(server), releases };
+}

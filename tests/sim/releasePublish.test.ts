@@ -16,7 +16,7 @@ import { writeChecksums } from "../../scripts/release/archive";
 import { packageVersion } from "../../provider/native/schema";
 import { releaseSteps, parseArgs, type Options } from "../../scripts/release/publish/main";
 import { runPlan } from "../../scripts/release/publish/plan";
-import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../registries";
+import { makeGpgKey, startFileServer, startGitHubApi, startGoProxy, stopGpgAgent, type Served } from "../registries";
 
 const VERSION = packageVersion();
 const HOME = "127.0.0.1/rehearsal/pulumi-pims";
@@ -203,4 +203,62 @@ test("a remote tag on another commit stops the run; a stale dist/ or SDK is refu
   expect(() => releaseSteps(parseArgs(["--dist", dist]), otherAddress, checkout)).toThrow(
     /dist\/ was built for another home/,
   );
+});
+
+describe("the download address as a GitHub release (github://api.github.com/<owner>/<repo>), on a loopback API", () => {
+  const TOKEN = "ghs_rehearsal-token";
+  let github: Awaited<ReturnType<typeof startGitHubApi>>;
+  let ghEnv: NodeJS.ProcessEnv;
+  let ghDist: string;
+  beforeAll(async () => {
+    github = await startGitHubApi("acme/pulumi-pims", TOKEN);
+    // The same release, built for the home github.com/acme/pulumi-pims (whose download address is its releases).
+    ghDist = path.join(scratch, "dist-github");
+    fs.cpSync(dist, ghDist, { recursive: true, filter: (f) => !f.endsWith(".asc") }); // as `npm run release` wrote it
+    const address = "github://api.github.com/acme/pulumi-pims";
+    fs.writeFileSync(path.join(ghDist, "schema.json"), JSON.stringify({ name: "pims", pluginDownloadURL: address }));
+    writeChecksums(ghDist, CHECKSUMS);
+    ghEnv = {
+      ...env,
+      PIMS_RELEASE_HOME: "github.com/acme/pulumi-pims",
+      PIMS_RELEASE_PLUGIN_DOWNLOAD_URL: "",
+      GITHUB_API_URL: github.url,
+      GITHUB_TOKEN: TOKEN,
+    };
+  });
+  afterAll(() => github?.stop());
+  const ghRun = (e: NodeJS.ProcessEnv = ghEnv) => {
+    lines = [];
+    const o: Options = { ...parseArgs(["--yes", "--only", "download"]), dist: ghDist };
+    return runPlan(releaseSteps(o, e, checkout), o.yes, say);
+  };
+
+  test("creates the release v<version>, uploads every file, the checksums, the signature; again, nothing", async () => {
+    await ghRun();
+    const release = github.releases.get(`v${VERSION}`);
+    const names = fs
+      .readFileSync(path.join(ghDist, CHECKSUMS), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.slice(66));
+    expect([...(release?.assets.keys() ?? [])]).toEqual([...names, CHECKSUMS, `${CHECKSUMS}.asc`]);
+    for (const n of [...names, CHECKSUMS])
+      expect(release?.assets.get(n)?.equals(fs.readFileSync(path.join(ghDist, n)))).toBe(true);
+    const uploads = github.puts.length;
+    await ghRun();
+    expect(lines.at(-1)).toMatch(/^nothing to publish/);
+    expect(github.puts.length).toBe(uploads);
+  });
+
+  test("an asset with other bytes stops the run, naming it; a missing token is the API's 401, named", async () => {
+    github.releases.get(`v${VERSION}`)?.assets.set(ARCHIVE, Buffer.from("tampered"));
+    await expect(ghRun()).rejects.toThrow(
+      new RegExp(
+        `download address: ${ARCHIVE.replace(/\./g, "\\.")} at https://github\\.com/acme/pulumi-pims/releases/download/v${VERSION}/\\S+ differs`,
+      ),
+    );
+    await expect(ghRun({ ...ghEnv, GITHUB_TOKEN: "" })).rejects.toThrow(
+      /GET http:\/\/127\.0\.0\.1:\d+\/repos\/acme\/pulumi-pims\/releases\/tags\/v[\d.]+ answered 401/,
+    );
+  });
 });
