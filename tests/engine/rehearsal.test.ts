@@ -156,6 +156,10 @@ test("the first publish puts every file in every registry; the second changes no
   expect(first).toMatch(/published \d+ of \d+ \(0 were already there\)/);
   expect(second).toMatch(/nothing to publish: all \d+ files and tags are already there with the same bytes/);
   expect(second).not.toContain("publishing ");
+  // No credential the publish was given (npm's token, twine's and Maven's passwords) is in what it printed.
+  const npmToken = /_authToken=(\S+)/.exec(fs.readFileSync(npmrc, "utf8"))?.[1] ?? "";
+  expect(npmToken.length).toBeGreaterThan(10);
+  expectNoPlaintextSecrets(first + second, [npmToken, "rehearsal-password"], "what release:publish printed");
 });
 
 test("an archive changed by one byte fails the check against the signed checksums the docs tell users to run", () => {
@@ -375,14 +379,14 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
       GOTOOLCHAIN: "local",
       CGO_ENABLED: "0",
       // A user's settings for a module served by a proxy of their own: GOPROXY lists it first, GONOSUMDB keeps its
-      // path out of the public checksum database. An empty module cache (the rehearsal's module is never stale);
-      // the other modules come from this machine's module cache used as a proxy, then the public proxy.
-      GOMODCACHE: path.join(user, "gomod"),
-      GOPROXY: `${goProxy.url},file://${sharedCache}/cache/download,https://proxy.golang.org`,
+      // path out of the public checksum database. The machine's module cache serves the other modules (and keeps
+      // the Pulumi SDK's build cached); the rehearsal's module is removed from it first, so it is never stale.
+      GOPROXY: `${goProxy.url},https://proxy.golang.org`,
       GONOSUMDB: "127.0.0.1",
-      GOFLAGS: "-modcacherw -buildvcs=false",
     };
     delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    for (const stale of [path.join(sharedCache, "127.0.0.1"), path.join(sharedCache, "cache", "download", "127.0.0.1")])
+      if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
     // The page's commands, verbatim but for the home's placeholder.
     const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", HOME));
     expect(commands).toEqual(["go mod init my-infra", `go get ${MODULE}/pims@v${VERSION}`]);
