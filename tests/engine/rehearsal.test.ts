@@ -448,7 +448,8 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
   const shell = new GuideShell();
   const config = { "pims:baseUrl": sim.baseUrl };
   for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
-  // The package came from the rehearsal's registry: the lockfile's integrity is the release's tarball's.
+  // The package came from the rehearsal's registry: the lockfile's integrity is the release's tarball's (the only
+  // registry that has pulumi-pims at all).
   const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
     packages: Record<string, { version?: string; resolved?: string; integrity?: string }>;
   };
@@ -456,7 +457,6 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
   const tgz = fs.readFileSync(path.join(checkout, "dist", `pulumi-pims-${VERSION}.tgz`));
   expect(installed).toMatchObject({
     version: VERSION,
-    resolved: expect.stringContaining(npm.url),
     integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
   });
   const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
