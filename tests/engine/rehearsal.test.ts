@@ -78,6 +78,18 @@ async function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise
   return ran.output;
 }
 
+/** The download address as the dist steps see it: the requests from now on (the engine's downloads), by file name. */
+function downloadsFromNow(): DistServer {
+  const from = download.gets.length;
+  return {
+    url: download.url,
+    get requests() {
+      return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
+    },
+    stop: async () => undefined,
+  };
+}
+
 /** The files the download address holds (one folder per version). */
 const downloadDir = (): string => path.join(scratch, "download", "releases", `v${VERSION}`);
 
@@ -229,14 +241,7 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     });
     delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
-    const from = download.gets.length;
-    const server: DistServer = {
-      url: download.url,
-      get requests() {
-        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
-      },
-      stop: async () => undefined,
-    };
+    const server = downloadsFromNow();
     const runProgram = (operation: string): Promise<Ran> =>
       run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
     stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
@@ -309,14 +314,7 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     });
     delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
     await initStack(dir, env, "dev", sim, { projectId });
-    const from = download.gets.length;
-    const server: DistServer = {
-      url: download.url,
-      get requests() {
-        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
-      },
-      stop: async () => undefined,
-    };
+    const server = downloadsFromNow();
     const pulumi = async (args: string[]): Promise<string> => {
       const ran = await run("pulumi", args, { cwd: dir, env });
       printed += ran.stdout + ran.stderr;
@@ -399,14 +397,7 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
     await sh("go mod tidy && go build -o program .", dir, env);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: go\n");
     await initStack(dir, env, "dev", sim, { projectId, triggerReplace: "1", triggerOverlap: "1" });
-    const from = download.gets.length;
-    const server: DistServer = {
-      url: download.url,
-      get requests() {
-        return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
-      },
-      stop: async () => undefined,
-    };
+    const server = downloadsFromNow();
     const runProgram = (operation: string): Promise<Ran> =>
       run(path.join(dir, "program"), [], {
         cwd: dir,
