@@ -7,14 +7,13 @@
  *
  * Needs the npm registry (for `@pulumi/pulumi`) and the pulumi CLI (ensureEngine builds it when missing).
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { ensureEngine, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
-import { GuideShell } from "./sdkKit";
+import { GuideShell, npmUserEnv, packPackage } from "./sdkKit";
 
 /** One npm install of the whole SDK on a loaded 2-core machine, then three engine runs. */
 jest.setTimeout(15 * 60_000);
@@ -72,15 +71,7 @@ beforeAll(async () => {
 afterAll(() => tearDown([sim], scratch));
 
 test("named imports from an ES module: up, a no-change preview, destroy; no account left, no token shown", async () => {
-  // The package as npm would publish it (bin/ is built by the tier's global setup; --ignore-scripts: see consumer).
-  const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-  })
-    .trim()
-    .split("\n")
-    .pop();
-  const tarball = path.join(scratch, packed ?? "");
+  const tarball = packPackage(scratch);
   const dir = path.join(scratch, "esm-app");
   const backend = path.join(scratch, "backend");
   fs.mkdirSync(dir, { recursive: true });
@@ -95,18 +86,7 @@ test("named imports from an ES module: up, a no-change preview, destroy; no acco
   const existing = sim.addProject({ name: "existing" });
   const app = sim.addApp(existing.id, "web");
   const volume = sim.addVolume(existing.id, { sizeGb: 50 });
-  // A user's machine: the pulumi CLI and Node 22 on PATH; nothing from this repository's node_modules.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
-    NODE_PATH: "",
-    PULUMI_HOME: path.join(backend, ".pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
-    PIMS_TOKEN: sim.token,
-  };
-  delete env.PIMS_BASE_URL;
+  const env = npmUserEnv(engineDir, backend, sim.token);
   for (const command of [
     `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${PINNED}`,
     `pulumi login file://${backend}`,
