@@ -93,9 +93,16 @@ export class PluginUnderTest {
     return this.call("read", req.setProperties(struct(props)).setInputs(struct(inputs)));
   }
 
-  update(kind: string, id: string, olds: Json, news: Json, preview = false): Promise<provproto.UpdateResponse> {
+  update(
+    kind: string,
+    id: string,
+    olds: Json,
+    news: Json,
+    preview = false,
+    oldInputs: Json = {},
+  ): Promise<provproto.UpdateResponse> {
     const req = new provproto.UpdateRequest().setUrn(urnOf(kind, "r")).setId(id).setPreview(preview);
-    return this.call("update", req.setOlds(struct(olds)).setNews(struct(news)));
+    return this.call("update", req.setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(oldInputs)));
   }
 
   delete(kind: string, id: string, props: Json): Promise<emptyproto.Empty> {

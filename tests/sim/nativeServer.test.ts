@@ -335,9 +335,9 @@ describe("resources", () => {
     seen.push(JSON.stringify(outs));
   });
 
-  test("an import (no state) is refused with the provider's message; an unknown type is named", async () => {
-    const err = (await rejectionOf(plugin.read("ServiceAccount", "sa-1", {}), Error)) as grpc.ServiceError;
-    expect(err.details).toMatch(/^pulumi-pims: cannot read service account sa-1: the service has no read operation/);
+  test("an import of a kind the service cannot read is refused with what to write; an unknown type is named", async () => {
+    const err = (await rejectionOf(plugin.read("VolumeSize", "p-1/v-1", {}), Error)) as grpc.ServiceError;
+    expect(err.details).toMatch(/^pulumi-pims: volume size p-1\/v-1 cannot be imported: .*Declare a VolumeSize/);
     const bad = (await rejectionOf(plugin.check("Nope", {}), Error)) as grpc.ServiceError;
     expect(bad.details).toBe('pulumi-pims: unknown resource type "pims:index:Nope"');
   });
