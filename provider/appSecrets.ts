@@ -6,7 +6,7 @@
  * - create and update always send the full desired map (never a partial one),
  * - a key removed from the map disappears under a replacing service, but stays (with its last value) under a
  *   merging one: update warns, naming the keys (never the values), that they may remain in the app,
- * - `read` (refresh) returns the state unchanged, import is refused,
+ * - `read` (refresh) returns the state unchanged; import is refused, naming what to declare instead,
  * - `delete` changes nothing in the service and warns that the secrets stay in the app (names only).
  * No secret value ever appears in a check failure, an error message or a warning.
  */

@@ -58,6 +58,13 @@ export const [MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX] = [31_536_0
 
 type Values = Partial<Record<keyof ServiceAccountInputs, unknown>>;
 
+/**
+ * Not declared: absent, or the empty list `pulumi import` generates for grants it was not told (a required input). An
+ * imported account's grants may stay so until a rotation needs them.
+ */
+export const undeclared = (x: unknown): boolean =>
+  x === undefined || x === null || (Array.isArray(x) && x.length === 0);
+
 /** Present, and not unknown at preview. */
 const known = (x: unknown): boolean => x !== undefined && x !== null && !isUnknown(x);
 
@@ -67,14 +74,17 @@ const validExpiresIn = (x: unknown): x is number =>
 
 /**
  * Every rule of the create body, plus this package's own (rotation). Values unknown at preview are skipped. With
- * `olds` (an existing resource's inputs): `grants` and `expiresIn` may stay absent when they were absent before, as
- * for an account `pulumi import` read (the service cannot tell them); the next rotation needs them (./index diff).
+ * `olds` (an existing resource's inputs): `grants` and `expiresIn` may stay {@link undeclared} when they were before,
+ * as for an account `pulumi import` read (the service cannot tell them); the next rotation needs them (./index diff).
  */
-export function validate(news: ServiceAccountInputs, olds?: Partial<ServiceAccountInputs>): pulumi.dynamic.CheckFailure[] {
+export function validate(
+  news: ServiceAccountInputs,
+  olds?: Partial<ServiceAccountInputs>,
+): pulumi.dynamic.CheckFailure[] {
   const f = new Failures();
   const v: Values = news ?? {};
   const imported = (k: "grants" | "expiresIn"): boolean =>
-    typeof olds?.projectId === "string" && olds[k] === undefined && (v[k] === undefined || v[k] === null);
+    typeof olds?.projectId === "string" && undeclared(olds[k]) && undeclared(v[k]);
   f.requiredId("projectId", v.projectId);
   checkName(f, v.name);
   checkDescription(f, v.description);

@@ -31,7 +31,7 @@ import { emit, progress, warning } from "../client/log";
 import { RETRY_DEFAULTS } from "../client/retry";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
-import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./checks";
+import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./checks";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
 import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
@@ -108,7 +108,7 @@ export class ServiceAccountProvider
     const after = normalized(news);
     runMemory().hold(olds?.projectId, heldIds(olds, _id)); // the accounts this state holds are no orphans
     const rotate = rotationReasons(olds, after, this.now());
-    const missing = (["grants", "expiresIn"] as const).filter((k) => after[k] === undefined);
+    const missing = (["grants", "expiresIn"] as const).filter((k) => undeclared(after[k]));
     if (rotate.length > 0 && missing.length > 0)
       throw new Error(
         `pulumi-pims: service account ${JSON.stringify(after.name)} (${olds.serviceAccountId ?? _id}) needs a new ` +
@@ -135,7 +135,10 @@ export class ServiceAccountProvider
    * declared name and description (else the next `pulumi up` would replace it at once); the resource then holds it as
    * `pulumi import` would, with the program's other inputs (./adopt).
    */
-  private async adopt(ins: ServiceAccountInputs, accountId: string): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
+  private async adopt(
+    ins: ServiceAccountInputs,
+    accountId: string,
+  ): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const { projectId } = ins;
     const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
     const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
@@ -186,7 +189,8 @@ export class ServiceAccountProvider
    * Refresh: the run's listing of the project decides (./refresh): accounts it still shows keep their
    * stored outputs exactly, tokens included; accounts it positively no longer shows are dropped (a gone current account
    * takes the resource out of the state); anything uncertain is kept, with why. Also names accounts no state holds
-   * (./audit). Import is refused: the service returns a token only when it creates the account.
+   * (./audit). Without stored state (the dynamic host's import) it is refused: the plugin imports with
+   * {@link importById}, TypeScript adopts with `adoptServiceAccountId`.
    */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
     if (props && typeof props.projectId === "string" && typeof props.token === "string") {

@@ -7,7 +7,7 @@
 import { readExpiry } from "../client";
 import { progressLine } from "../client/retry";
 import { isUnknown } from "../checks";
-import { normalized, type ServiceAccountInputs } from "./checks";
+import { normalized, undeclared, type ServiceAccountInputs } from "./checks";
 import { currentGone } from "./refresh";
 import { changedKeys, clean } from "../state";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
@@ -48,7 +48,13 @@ const asPrevious = (a: Account): Previous => ({
 export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   const retired = o.retiredServiceAccountIds?.length ? o.retiredServiceAccountIds : undefined;
   const unreadInputs = o.unreadInputs?.length ? o.unreadInputs : undefined;
-  return clean({ ...normalized(o), ...accountOf(o), ...previousOf(o), retiredServiceAccountIds: retired, unreadInputs });
+  return clean({
+    ...normalized(o),
+    ...accountOf(o),
+    ...previousOf(o),
+    retiredServiceAccountIds: retired,
+    unreadInputs,
+  });
 }
 
 /** Ms since the epoch of a stored expiry (the one expiry parser), or undefined for `never`, missing or unreadable. */
@@ -82,7 +88,7 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
   // An input the service could not tell (an imported account's grants) is compared only once it was declared.
   const unread = (k: string): boolean =>
-    (olds.unreadInputs ?? []).includes(k) && (olds as unknown as Record<string, unknown>)[k] === undefined;
+    (olds.unreadInputs ?? []).includes(k) && undeclared((olds as unknown as Record<string, unknown>)[k]);
   const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS).filter((k) => !unread(k));
   if (rotationDue(nowMs, olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
   if (currentGone(olds)) reasons.push("serviceAccountId");

@@ -176,6 +176,11 @@ describe("after an import: the diff rules and the rotation that takes the accoun
     const { outs, inputs } = await importAccount(`${projectId}/${made.id}`);
     const program = { ...inputs, grants: [projectId, "p-other"] };
     expect(await diffOf(outs, program, inputs)).toEqual({ changes: C.DIFF_NONE, replaces: [] });
+    // the code generator's `grants: []` counts as undeclared too, in check and in diff
+    const generated = { ...inputs, grants: [] };
+    expect((await plugin.check("ServiceAccount", generated, inputs)).getFailuresList()).toEqual([]);
+    expect(await diffOf(outs, generated, inputs)).toEqual({ changes: C.DIFF_NONE, replaces: [] });
+    expect(await diffOf(outs, program, generated)).toEqual({ changes: C.DIFF_NONE, replaces: [] });
     // after that `up`, the state's inputs are the program's (a same step): a grant change now replaces
     expect(await diffOf(outs, { ...program, grants: [projectId] }, program)).toEqual({
       changes: C.DIFF_SOME,
