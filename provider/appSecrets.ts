@@ -115,7 +115,8 @@ export function secretChangesLine(
     [removed, "removed"],
   ].flatMap(([names, what]) => (names.length > 0 ? [`${nameList([...names].sort())} ${what as string}`] : []));
   if (parts.length === 0) return undefined;
-  return `pulumi-pims: AppSecrets of app ${appId} in project ${projectId}: secret(s) ${parts.join("; ")} (values not shown)`;
+  const which = `secret(s) ${parts.join("; ")} (values not shown)`;
+  return `pulumi-pims: AppSecrets of app ${appId} in project ${projectId}: ${which}`;
 }
 
 // ---- provider -------------------------------------------------------------------------------------------

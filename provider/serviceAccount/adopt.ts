@@ -43,7 +43,8 @@ export function findAccountKey(listing: ListingResult, projectId: string, accoun
   if (keys.length === 0)
     throw new Error(
       `pulumi-pims: cannot adopt ${what}: ${url} shows no API key with principalId ${accountId} ` +
-        `(${listing.listing.keys.length} key(s) listed). Check the id with \`pims service-accounts list ${projectId}\`.`,
+        `(${listing.listing.keys.length} key(s) listed). Check the id with ` +
+        `\`pims service-accounts list ${projectId}\`.`,
     );
   // The oldest key is the account's own (closest to its creation).
   return [...keys].sort((a, b) => (Date.parse(a.createdAt) || 0) - (Date.parse(b.createdAt) || 0))[0];
@@ -116,7 +117,8 @@ export function importedInputs(o: ServiceAccountOutputs): Partial<ServiceAccount
 
 /** The warning of an adoption: what could not be read, and what to do. */
 export function adoptedLine(o: ServiceAccountOutputs, how: "imported" | "adopted"): string {
-  const who = `pulumi-pims: service account ${JSON.stringify(o.name)} (${o.serviceAccountId}) in project ${o.projectId}`;
+  const name = JSON.stringify(o.name);
+  const who = `pulumi-pims: service account ${name} (${o.serviceAccountId}) in project ${o.projectId}`;
   const unread = [...(o.unreadInputs ?? [])];
   const what =
     unread.length > 0

@@ -122,14 +122,15 @@ beforeAll(async () => {
 afterAll(() => tearDown([sim], scratch));
 
 describe("pulumi import through the pims plugin (YAML), against accounts made in the console", () => {
-  test("an account or a project that does not exist is refused, naming what was looked up; state unchanged", async () => {
+  test("an account or project that does not exist is refused, naming what was looked up; state unchanged", async () => {
     await stack.up(engine.opts); // the stack itself, nothing else
     const before = stateResources();
     sim.clearRequests();
     const account = await pulumi(["import", "pims:index:ServiceAccount", "ghost", `${home}/sa-000000000000`, "--yes"]);
     expect(account.code).not.toBe(0);
     expect(account.out).toContain(
-      `cannot adopt service account sa-000000000000 in project ${home}: GET ${sim.baseUrl}/v2/projects/${home}/api-keys ` +
+      `cannot adopt service account sa-000000000000 in project ${home}: ` +
+        `GET ${sim.baseUrl}/v2/projects/${home}/api-keys ` +
         "shows no API key with principalId sa-000000000000",
     );
     const project = await pulumi(["import", "pims:index:Project", "ghost", "p-00000000", "--yes"]);
@@ -139,7 +140,7 @@ describe("pulumi import through the pims plugin (YAML), against accounts made in
     expect(writes()).toEqual([]);
   });
 
-  test("import: what the listing tells, no token held (tokenHeld false, a warning), the program generated", async () => {
+  test("import: what the listing tells, no token held (tokenHeld false, a warning), a program generated", async () => {
     sim.clearRequests();
     const gen = path.join(scratch, "generated.yaml");
     const id = `${home}/${imported.id}`;
@@ -269,7 +270,7 @@ ${map}`;
       expect(shown).not.toContain(v);
   });
 
-  test("pims service-accounts import-file, then one pulumi import --file: the project and its 20 accounts", async () => {
+  test("pims service-accounts import-file, then one pulumi import --file: a project and its 20 accounts", async () => {
     const file = path.join(scratch, "bulk.json");
     const cli = await run(
       path.join(NODE_BIN, "node"),

@@ -171,7 +171,7 @@ describe("after an import: the diff rules and the rotation that takes the accoun
   };
   const C = provproto.DiffResponse.DiffChanges;
 
-  test("declaring the grants changes nothing; once declared, a change of them replaces; a new name replaces", async () => {
+  test("declaring grants changes nothing; once declared, a change of them replaces; a new name replaces", async () => {
     const made = await consoleAccount("console-diff");
     const { outs, inputs } = await importAccount(`${projectId}/${made.id}`);
     const program = { ...inputs, grants: [projectId, "p-other"] };
@@ -197,7 +197,7 @@ describe("after an import: the diff rules and the rotation that takes the accoun
     expect(writes()).toEqual([]);
   });
 
-  test("rotation with keepPreviousToken: successor created (token held), imported kept, deleted at the next", async () => {
+  test("rotation with keepPreviousToken: successor created (token held), imported kept, deleted next", async () => {
     const made = await consoleAccount("console-rot");
     const { outs, inputs } = await importAccount(`${projectId}/${made.id}`);
     const declared = { ...inputs, grants: [projectId], keepPreviousToken: true, rotateBeforeExpiry: 5_000_000 };
@@ -255,7 +255,7 @@ describe("Project import by id; adoptServiceAccountId; AppSecrets' detailed diff
     expect(r.outs).toMatchObject({ serviceAccountId: made.id, grants: [projectId], tokenHeld: false, token: "" });
     expect(r.outs?.unreadInputs).toBeUndefined();
     expect(writes()).toEqual([]);
-    const d = await provider.diff(made.id, r.outs as never, { ...ins, adoptServiceAccountId: undefined } as never);
+    const d = await provider.diff(made.id, r.outs as never, { ...ins, adoptServiceAccountId: undefined });
     expect(d.changes).toBe(false); // the adopt input is read only by the create
     const wrong = await rejectionOf(provider.create({ ...ins, name: "other" }), Error);
     expect(wrong.message).toMatch(/the service shows name "console-adopt", the program declares "other"/);

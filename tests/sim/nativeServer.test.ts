@@ -335,7 +335,7 @@ describe("resources", () => {
     seen.push(JSON.stringify(outs));
   });
 
-  test("an import of a kind the service cannot read is refused with what to write; an unknown type is named", async () => {
+  test("an import of a kind the service cannot read is refused with what to write; unknown types named", async () => {
     const err = (await rejectionOf(plugin.read("VolumeSize", "p-1/v-1", {}), Error)) as grpc.ServiceError;
     expect(err.details).toMatch(/^pulumi-pims: volume size p-1\/v-1 cannot be imported: .*Declare a VolumeSize/);
     const bad = (await rejectionOf(plugin.check("Nope", {}), Error)) as grpc.ServiceError;
