@@ -6,14 +6,16 @@
  * takes it over (successor created, the imported account kept as previous, deleted at the next rotation); a preview of
  * a changed AppSecrets naming the secrets, never a value; `pims service-accounts import-file` for a project of 20
  * accounts and one `pulumi import --file`; destroy, with no live account left that the stack made or took over; no
- * token in plaintext in any state, output, file or log. One stack.
+ * token in plaintext in any state, output, file or log. One YAML stack; then the same outcome in TypeScript, where the
+ * engine's import cannot reach a dynamic resource: `adoptServiceAccountId` (one inline stack).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ensureEngine, NODE_BIN, REPO_ROOT, randomSecret, tempDir } from "../../scripts/engine";
+import * as pims from "pulumi-pims";
+import { createPimsStack, ensureEngine, NODE_BIN, REPO_ROOT, randomSecret, tempDir } from "../../scripts/engine";
 import { createYamlStack, writeYamlProject } from "../../scripts/engineYaml";
 import type { PimsSimulator } from "../../simulator";
 import { startSimulator, testClient } from "../helpers";
@@ -43,6 +45,7 @@ let bulk: string; // a project of 20 console accounts
 let imported: { id: string; token: string };
 let successor: string;
 let generated: string; // the program `pulumi import` wrote
+let changedProgram: string; // the program with the AppSecrets change a preview showed
 
 const CONFIG = `
 config:
@@ -73,6 +76,21 @@ async function pulumi(args: string[]): Promise<{ code: number; out: string }> {
     return { code: r.code ?? -1, out };
   }
 }
+
+/** The imported account once the program takes it over: grants declared, overlapping rotation by `rotation`. */
+const ciTakenOver = (): string => `  ci:
+    type: pims:index:ServiceAccount
+    properties:
+      projectId: ${home}
+      name: console-ci
+      description: made in the console
+      expiresIn: 7776000
+      grants:
+        - ${home}
+      keepPreviousToken: true
+      rotateBeforeExpiry: 3888000
+      rotationTrigger: \${rotation}
+`;
 
 /** Writes the program: the config block, then `resources`. */
 const writeProgram = (resourcesYaml: string): void =>
@@ -189,20 +207,7 @@ describe("pulumi import through the pims plugin (YAML), against accounts made in
   });
 
   test("rotation takes it over: the successor created and held, the imported one kept as previous", async () => {
-    writeProgram(`resources:
-  ci:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: ${home}
-      name: console-ci
-      description: made in the console
-      expiresIn: 7776000
-      grants:
-        - ${home}
-      keepPreviousToken: true
-      rotateBeforeExpiry: 3888000
-      rotationTrigger: \${rotation}
-`);
+    writeProgram(`resources:\n${ciTakenOver()}`);
     sim.clearRequests();
     const up = await stack.up(engine.opts);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 1 });
@@ -231,19 +236,7 @@ describe("pulumi import through the pims plugin (YAML), against accounts made in
   });
 
   test("a preview of a changed AppSecrets names the added, changed and removed secrets, never a value", async () => {
-    const ci = `  ci:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: ${home}
-      name: console-ci
-      description: made in the console
-      expiresIn: 7776000
-      grants:
-        - ${home}
-      keepPreviousToken: true
-      rotateBeforeExpiry: 3888000
-      rotationTrigger: \${rotation}
-`;
+    const ci = ciTakenOver();
     const secrets = (map: string): string => `resources:
 ${ci}  webSecrets:
     type: pims:index:AppSecrets
@@ -257,7 +250,10 @@ ${map}`;
     );
     await stack.up(engine.opts);
     const password = (await stack.getConfig("dbPassword")).value;
-    writeProgram(secrets("        KEEP: kept-value-1\n        CHANGED: new-value-4\n        ADDED: ${dbPassword}\n"));
+    changedProgram = secrets(
+      "        KEEP: kept-value-1\n        CHANGED: new-value-4\n        ADDED: ${dbPassword}\n",
+    );
+    writeProgram(changedProgram);
     const before = engine.text().length;
     const preview = await stack.preview({ ...engine.opts, diff: true });
     expect(preview.changeSummary).toEqual({ update: 1, same: 2 });
@@ -268,6 +264,29 @@ ${map}`;
     expect(shown).not.toMatch(/[~+-] KEEP/);
     for (const v of ["kept-value-1", "old-value-2", "dropped-value-3", "new-value-4", password])
       expect(shown).not.toContain(v);
+  });
+
+  test("the import option: a declared account adopted by id, no change and no call beyond the program's", async () => {
+    const opt = await consoleAccount(home, "console-opt");
+    writeProgram(`${changedProgram}  viaOption:
+    type: pims:index:ServiceAccount
+    properties:
+      projectId: ${home}
+      name: console-opt
+      description: made in the console
+      expiresIn: 7776000
+      grants:
+        - ${home}
+    options:
+      import: ${home}/${opt.id}
+`);
+    sim.clearRequests();
+    const up = await stack.up(engine.opts);
+    expect(up.summary.resourceChanges).toEqual({ import: 1, update: 1, same: 2 });
+    expect(writes()).toEqual([`PATCH /v2/projects/${home}/apps/${home}-web/secrets`]); // the AppSecrets change only
+    const o = await shownOutputs(stack, "pims:index:ServiceAccount", "viaOption");
+    expect(o).toMatchObject({ serviceAccountId: opt.id, tokenHeld: false, token: "" });
+    expect(liveIds(home)).toContain(opt.id);
   });
 
   test("pims service-accounts import-file, then one pulumi import --file: a project and its 20 accounts", async () => {
@@ -330,5 +349,73 @@ ${map}`;
     const secrets = sim.issuedSecrets();
     expect(secrets).toContain(imported.token);
     expectNoSecretsInOutputOrFiles(engine, scratch, secrets);
+  });
+});
+
+describe("TypeScript: adoptServiceAccountId, the dynamic resources' way to the same outcome", () => {
+  let ts: Stack;
+  let adopted: { id: string; token: string };
+  let trigger = "r0";
+  const tsEngine = new EngineOutput();
+  const dynamicType = "dynamic/pims:ServiceAccount";
+
+  beforeAll(async () => {
+    adopted = await consoleAccount(home, "console-ts");
+    ts = await createPimsStack({
+      stackName: "ts",
+      projectName: "pims-adopt",
+      workDir: path.join(scratch, "ts"),
+      backendDir: path.join(scratch, "backend"),
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      program: async () => {
+        const sa = new pims.ServiceAccount("adopted", {
+          projectId: home,
+          name: "console-ts",
+          description: "made in the console",
+          grants: [home],
+          expiresIn: 7_776_000,
+          keepPreviousToken: true,
+          rotateBeforeExpiry: 3_888_000,
+          rotationTrigger: trigger,
+          adoptServiceAccountId: adopted.id,
+        });
+        return { id: sa.serviceAccountId, held: sa.tokenHeld };
+      },
+    });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("up adopts without a POST; no change next; rotations take it over; destroy leaves nothing live", async () => {
+    sim.clearRequests();
+    const up = await ts.up(tsEngine.opts);
+    expect(up.summary.resourceChanges).toEqual({ create: 2 }); // the stack and the adopted account
+    expect(writes()).toEqual([]);
+    expect(up.outputs.id.value).toBe(adopted.id);
+    expect(up.outputs.held.value).toBe(false);
+    expect(tsEngine.text()).toMatch(
+      /warning: pulumi-pims: service account "console-ts" \(sa-\w+\) in project \S+ adopted without its token/,
+    );
+    await ts.preview({ ...tsEngine.opts, expectNoChanges: true });
+
+    trigger = "r1";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const first = await shownOutputs(ts, dynamicType, "adopted");
+    expect(first).toMatchObject({ previousServiceAccountId: adopted.id, tokenHeld: true });
+    expect(writes()).toEqual([`POST /v2/projects/${home}/service-accounts`]);
+    expect(liveIds(home)).toEqual(expect.arrayContaining([adopted.id, first.serviceAccountId as string]));
+
+    trigger = "r2";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const second = await shownOutputs(ts, dynamicType, "adopted");
+    expect(writes()).toEqual([
+      `POST /v2/projects/${home}/service-accounts`,
+      `DELETE /v2/projects/${home}/service-accounts/${adopted.id}`,
+    ]);
+    await ts.destroy(tsEngine.opts);
+    for (const id of [adopted.id, first.serviceAccountId, second.serviceAccountId])
+      expect(liveIds(home)).not.toContain(id);
+    expectNoSecretsInOutputOrFiles(tsEngine, scratch, sim.issuedSecrets());
   });
 });

@@ -17,12 +17,18 @@ import {
   rejectionOf,
   recordWarnings,
   simConfig,
-  startSimulator,
   testClient,
 } from "../helpers";
-import { jsonOf, PluginUnderTest, revealed, secretKeysOf, secretOf, type Json } from "./nativeHarness";
+import {
+  jsonOf,
+  PluginUnderTest,
+  startPluginWithSimulator,
+  revealed,
+  secretKeysOf,
+  secretOf,
+  type Json,
+} from "./nativeHarness";
 
-const savedEnv = { ...process.env };
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
 let projectId: string;
@@ -33,18 +39,11 @@ const lines = (): string =>
     .mock.calls.map((c: unknown[]) => c.map(String).join(" "))
     .join("\n");
 
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  process.env.PIMS_RETRY_MIN_DELAY_MS = "5";
-  for (const k of ["PIMS_TOKEN", "PIMS_BASE_URL", "PULUMI_CONFIG"]) delete process.env[k];
-  sim = await startSimulator();
-  plugin = await PluginUnderTest.start();
-  await plugin.configure({ token: sim.token, baseUrl: sim.baseUrl });
+  ({ sim, plugin, stop } = await startPluginWithSimulator());
 });
-afterAll(async () => {
-  process.env = savedEnv;
-  await plugin.stop();
-  await sim.stop();
-});
+afterAll(() => stop());
 beforeEach(() => {
   newRun(); // each test is one engine operation
   projectId = sim.addProject({ name: "console-made" }).id; // each test's own

@@ -12,11 +12,12 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { sendLinesToEngine } from "../../provider/engineLog";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, rejectionOf, startSimulator, recordWarnings } from "../helpers";
+import { expectNoPlaintextSecrets, rejectionOf, recordWarnings } from "../helpers";
 import {
   jsonOf,
   partialState,
   PluginUnderTest,
+  startPluginWithSimulator,
   providerUrn,
   revealed,
   secretKeysOf,
@@ -26,25 +27,15 @@ import {
   type Json,
 } from "./nativeHarness";
 
-const savedEnv = { ...process.env };
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
+let stop: () => Promise<void>;
 const seen: string[] = []; // every answer and message, scanned for plaintext secrets at the end
 
 beforeAll(async () => {
-  process.env.PIMS_RETRY_MIN_DELAY_MS = "5";
-  delete process.env.PIMS_TOKEN;
-  delete process.env.PIMS_BASE_URL;
-  delete process.env.PULUMI_CONFIG;
-  sim = await startSimulator();
-  plugin = await PluginUnderTest.start();
-  await plugin.configure({ token: sim.token, baseUrl: sim.baseUrl });
+  ({ sim, plugin, stop } = await startPluginWithSimulator());
 });
-afterAll(async () => {
-  process.env = savedEnv;
-  await plugin.stop();
-  await sim.stop();
-});
+afterAll(() => stop());
 beforeEach(() => sim.clearFaults());
 const warnings = recordWarnings(seen);
 
