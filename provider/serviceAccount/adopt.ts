@@ -68,14 +68,14 @@ export async function provenToken(
 
 /**
  * The token's lifetime as the key shows it, when it is one the create could have asked for: 0 for `never`, else the
- * whole seconds from creation to expiry (within one second of a whole number, at most one year). Undefined otherwise.
+ * seconds from creation to expiry, rounded (at most one year). Undefined otherwise (then it is an unread input).
  */
 export function expiresInOf(key: Pick<ApiKey, "createdAt" | "expiresAt">): number | undefined {
   if (key.expiresAt === NEVER || key.expiresAt === "" || key.expiresAt === undefined) return 0;
   const seconds = (Date.parse(key.expiresAt) - Date.parse(key.createdAt)) / 1000;
   if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
   const whole = Math.round(seconds);
-  return Math.abs(seconds - whole) <= 1 && whole <= MAX_EXPIRES_IN ? whole : undefined;
+  return whole <= MAX_EXPIRES_IN ? whole : undefined;
 }
 
 /**
