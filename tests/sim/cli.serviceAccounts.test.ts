@@ -145,7 +145,7 @@ describe("pims service-accounts", () => {
     expect(top.stdout).toContain("service-accounts");
   });
 
-  it("import-file: one ServiceAccount entry per account (unique names, <project>/<id>), the project as parent", async () => {
+  it("import-file: one ServiceAccount per account (unique names, <project>/<id>), the project as parent", async () => {
     const { p, ci, web } = await seedAccounts();
     sim.clearRequests();
     const r = await pims(["service-accounts", "import-file", p]);

@@ -196,6 +196,27 @@ describe("after an import: the diff rules and the rotation that takes the accoun
     expect(writes()).toEqual([]);
   });
 
+  test("the expiry window reached takes an imported account over too (no other change needed)", async () => {
+    const made = await consoleAccount("console-window", 3600);
+    const { outs, inputs } = await importAccount(`${projectId}/${made.id}`);
+    const expiry = Date.parse(String(outs.tokenExpiresAt));
+    const late = new ServiceAccountProvider({ now: () => expiry - 60_000 }); // a minute before the token expires
+    await late.configure(configureRequest(simConfig(sim)));
+    const news = { ...inputs, grants: [projectId], rotateBeforeExpiry: 600 };
+    expect(await late.diff(made.id, outs as never, news as never)).toEqual({
+      changes: true,
+      replaces: ["rotateBeforeExpiry"],
+      deleteBeforeReplace: false,
+    });
+    const early = new ServiceAccountProvider({ now: () => expiry - 3_000_000 });
+    // before the window: only the new local setting, an in-place update with no call
+    expect(await early.diff(made.id, outs as never, news as never)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
   test("rotation with keepPreviousToken: successor created (token held), imported kept, deleted next", async () => {
     const made = await consoleAccount("console-rot");
     const { outs, inputs } = await importAccount(`${projectId}/${made.id}`);
