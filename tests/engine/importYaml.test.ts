@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
-import { createPimsStack, ensureEngine, NODE_BIN, REPO_ROOT, randomSecret, tempDir } from "../../scripts/engine";
+import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../scripts/engine";
 import { createYamlStack, writeYamlProject } from "../../scripts/engineYaml";
 import type { PimsSimulator } from "../../simulator";
 import { startSimulator, testClient } from "../helpers";
@@ -26,6 +26,7 @@ import {
   expectNoSecretsInOutputOrFiles,
   exportEncrypted,
   isEncryptedSecret,
+  pimsCli,
   resource,
   resources,
   shownOutputs,
@@ -291,22 +292,10 @@ ${map}`;
 
   test("pims service-accounts import-file, then one pulumi import --file: a project and its 20 accounts", async () => {
     const file = path.join(scratch, "bulk.json");
-    const cli = await run(
-      path.join(NODE_BIN, "node"),
-      [
-        path.join(REPO_ROOT, "bin", "cli", "pims.js"),
-        "service-accounts",
-        "import-file",
-        bulk,
-        "--project",
-        "bulk",
-        "-o",
-        file,
-      ],
-      {
-        env: { ...process.env, PIMS_TOKEN: sim.token, PIMS_BASE_URL: sim.baseUrl },
-      },
-    );
+    const cli = await pimsCli(["service-accounts", "import-file", bulk, "--project", "bulk", "-o", file], {
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+    });
     expect(cli.stderr).toContain(`20 service account(s) of project ${bulk} and the project written to ${file}`);
     const doc = JSON.parse(fs.readFileSync(file, "utf8")) as {
       resources: Array<{ type: string; name: string; id: string }>;
