@@ -15,8 +15,12 @@ import (
 // A PIMS project, created with `POST /v2/projects`.
 //
 // The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-// (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-// refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+// (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+// the resource removes it from the stack only, with a warning that it still exists.
+//
+// Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+// listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+// replaces an imported project.
 type Project struct {
 	pulumi.CustomResourceState
 
@@ -24,6 +28,8 @@ type Project struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
+	// For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+	UnreadInputs pulumi.StringArrayOutput `pulumi:"unreadInputs"`
 }
 
 // NewProject registers a new resource with the given unique name, arguments, and options.
@@ -178,6 +184,11 @@ func (o ProjectOutput) Name() pulumi.StringOutput {
 // The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
 func (o ProjectOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+func (o ProjectOutput) UnreadInputs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringArrayOutput { return v.UnreadInputs }).(pulumi.StringArrayOutput)
 }
 
 type ProjectArrayOutput struct{ *pulumi.OutputState }

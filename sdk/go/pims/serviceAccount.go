@@ -27,11 +27,19 @@ import (
 // A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
 // itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
 // API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
-// refused.
+// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+//
+// Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
+// service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
+// elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its
+// grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
+// change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
+// `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
 type ServiceAccount struct {
 	pulumi.CustomResourceState
 
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId pulumi.StringPtrOutput `pulumi:"adoptServiceAccountId"`
 	// When the current account was created, RFC 3339.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Id of the user who created the current account.
@@ -64,12 +72,16 @@ type ServiceAccount struct {
 	RotationTrigger pulumi.StringPtrOutput `pulumi:"rotationTrigger"`
 	// The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 	ServiceAccountId pulumi.StringOutput `pulumi:"serviceAccountId"`
-	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output.
+	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 	Token pulumi.StringOutput `pulumi:"token"`
 	// When the current token expires, RFC 3339, or `never`.
 	TokenExpiresAt pulumi.StringOutput `pulumi:"tokenExpiresAt"`
+	// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+	TokenHeld pulumi.BoolPtrOutput `pulumi:"tokenHeld"`
 	// Id of the current token.
 	TokenId pulumi.StringOutput `pulumi:"tokenId"`
+	// For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+	UnreadInputs pulumi.StringArrayOutput `pulumi:"unreadInputs"`
 }
 
 // NewServiceAccount registers a new resource with the given unique name, arguments, and options.
@@ -133,6 +145,8 @@ func (ServiceAccountState) ElementType() reflect.Type {
 }
 
 type serviceAccountArgs struct {
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId *string `pulumi:"adoptServiceAccountId"`
 	// Description: at most 500 characters. Default "".
 	Description *string `pulumi:"description"`
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -153,6 +167,8 @@ type serviceAccountArgs struct {
 
 // The set of arguments for constructing a ServiceAccount resource.
 type ServiceAccountArgs struct {
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId pulumi.StringPtrInput
 	// Description: at most 500 characters. Default "".
 	Description pulumi.StringPtrInput
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -258,6 +274,11 @@ func (o ServiceAccountOutput) ToServiceAccountOutputWithContext(ctx context.Cont
 	return o
 }
 
+// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+func (o ServiceAccountOutput) AdoptServiceAccountId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.AdoptServiceAccountId }).(pulumi.StringPtrOutput)
+}
+
 // When the current account was created, RFC 3339.
 func (o ServiceAccountOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
@@ -338,7 +359,7 @@ func (o ServiceAccountOutput) ServiceAccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.ServiceAccountId }).(pulumi.StringOutput)
 }
 
-// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output.
+// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 func (o ServiceAccountOutput) Token() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Token }).(pulumi.StringOutput)
 }
@@ -348,9 +369,19 @@ func (o ServiceAccountOutput) TokenExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenExpiresAt }).(pulumi.StringOutput)
 }
 
+// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+func (o ServiceAccountOutput) TokenHeld() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.BoolPtrOutput { return v.TokenHeld }).(pulumi.BoolPtrOutput)
+}
+
 // Id of the current token.
 func (o ServiceAccountOutput) TokenId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenId }).(pulumi.StringOutput)
+}
+
+// For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+func (o ServiceAccountOutput) UnreadInputs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringArrayOutput { return v.UnreadInputs }).(pulumi.StringArrayOutput)
 }
 
 type ServiceAccountArrayOutput struct{ *pulumi.OutputState }

@@ -52,8 +52,12 @@ class Project(pulumi.CustomResource):
         A PIMS project, created with `POST /v2/projects`.
 
         The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-        refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+        the resource removes it from the stack only, with a warning that it still exists.
+
+        Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+        listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+        replaces an imported project.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -69,8 +73,12 @@ class Project(pulumi.CustomResource):
         A PIMS project, created with `POST /v2/projects`.
 
         The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-        refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+        the resource removes it from the stack only, with a warning that it still exists.
+
+        Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+        listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+        replaces an imported project.
 
         :param str resource_name: The name of the resource.
         :param ProjectArgs args: The arguments to use to populate this resource's properties.
@@ -101,6 +109,7 @@ class Project(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["project_id"] = None
+            __props__.__dict__["unread_inputs"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["name"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Project, __self__).__init__(
@@ -127,6 +136,7 @@ class Project(pulumi.CustomResource):
 
         __props__.__dict__["name"] = None
         __props__.__dict__["project_id"] = None
+        __props__.__dict__["unread_inputs"] = None
         return Project(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -144,4 +154,12 @@ class Project(pulumi.CustomResource):
         The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
         """
         return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="unreadInputs")
+    def unread_inputs(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+        """
+        return pulumi.get(self, "unread_inputs")
 

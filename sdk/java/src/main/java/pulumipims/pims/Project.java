@@ -8,6 +8,8 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.String;
+import java.util.List;
+import java.util.Optional;
 import javax.annotation.Nullable;
 import pulumipims.pims.ProjectArgs;
 import pulumipims.pims.Utilities;
@@ -16,8 +18,12 @@ import pulumipims.pims.Utilities;
  * A PIMS project, created with `POST /v2/projects`.
  * 
  * The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
- * (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
- * refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+ * (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+ * the resource removes it from the stack only, with a warning that it still exists.
+ * 
+ * Import: `pulumi import pims:index:Project &lt;name&gt; &lt;projectId&gt;` takes an existing project once its API-key
+ * listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+ * replaces an imported project.
  * 
  */
 @ResourceType(type="pims:index:Project")
@@ -49,6 +55,20 @@ public class Project extends com.pulumi.resources.CustomResource {
      */
     public Output<String> projectId() {
         return this.projectId;
+    }
+    /**
+     * For an imported project: `[&#34;name&#34;]`, the service cannot tell a project&#39;s name. The declared name is then never sent and never replaces the project. Normally absent.
+     * 
+     */
+    @Export(name="unreadInputs", refs={List.class,String.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<String>> unreadInputs;
+
+    /**
+     * @return For an imported project: `[&#34;name&#34;]`, the service cannot tell a project&#39;s name. The declared name is then never sent and never replaces the project. Normally absent.
+     * 
+     */
+    public Output<Optional<List<String>>> unreadInputs() {
+        return Codegen.optional(this.unreadInputs);
     }
 
     /**
