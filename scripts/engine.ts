@@ -139,8 +139,12 @@ export function copyExample(name: string, destRoot: string, language: ExampleLan
   if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`no example project at ${src}`);
   const dest = path.join(destRoot, language === "typescript" ? name : `${name}-${language}`);
   if (fs.existsSync(dest)) throw new Error(`cannot copy example ${name} (${language}): ${dest} already exists`);
-  fs.cpSync(src, dest, { recursive: true, filter: (p) => !["node_modules", "target", "venv"].includes(path.basename(p)) });
-  if (language === "typescript") fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+  fs.cpSync(src, dest, {
+    recursive: true,
+    filter: (p) => !["node_modules", "target", "venv"].includes(path.basename(p)),
+  });
+  if (language === "typescript")
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
   return dest;
 }
 
