@@ -92,9 +92,17 @@ func program(ctx *pulumi.Context) error {
 	ctx.Export("apiKeyNames", apiKeys.Keys().ApplyT(func(keys []pims.ApiKey) []string { // secret (from a secret)
 		names := make([]string, len(keys))
 		for i, k := range keys {
-			names[i] = k.Name
+			names[i] = value(k.Name)
 		}
 		return names
 	}))
 	return nil
+}
+
+// value reads an optional string of the SDK's result types ("" when absent).
+func value(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

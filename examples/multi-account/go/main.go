@@ -124,7 +124,7 @@ func program(ctx *pulumi.Context) error {
 		ctx.Export("otherInvoices", invoices.Invoices().ApplyT(func(all []pims.Invoice) []string {
 			ids := make([]string, len(all))
 			for i, invoice := range all {
-				ids[i] = invoice.Id
+				ids[i] = value(invoice.Id)
 			}
 			return ids
 		}))
@@ -138,9 +138,17 @@ func program(ctx *pulumi.Context) error {
 	ctx.Export("apiKeyNames", apiKeys.Keys().ApplyT(func(keys []pims.ApiKey) []string { // secret, as the read is
 		names := make([]string, len(keys))
 		for i, k := range keys {
-			names[i] = k.Name
+			names[i] = value(k.Name)
 		}
 		return names
 	}))
 	return nil
+}
+
+// value reads an optional string of the SDK's result types ("" when absent).
+func value(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
