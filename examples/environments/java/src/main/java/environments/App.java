@@ -56,10 +56,9 @@ public class App {
 
         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
         var logLevel = config.get("logLevel").orElse("info");
-        var databaseUrl = config.getSecret("databaseUrl");
-        var secrets = Output.tuple(deployer.token(), databaseUrl.orElse(Output.of(""))).applyValue(t -> {
+        var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
-            if (databaseUrl.isPresent()) all.put("DATABASE_URL", t.t2);
+            t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
             return (Map<String, String>) all;
         });
         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
