@@ -90,7 +90,7 @@ export async function prepareExample(o: PrepareOptions): Promise<ExampleRun> {
   let env: Record<string, string> = {};
   let printed = "";
   if (o.language === "yaml") ensureYamlHost(engineDir);
-  if (["yaml", "python", "java"].includes(o.language)) namePlugin(dir);
+  if (o.language !== "typescript") namePlugin(dir);
   if (o.language === "java") {
     ensureJavaHost(engineDir);
     const mavenDir = ensureMaven();
