@@ -182,7 +182,8 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`\ndemo finished in ${secs(Date.now() - started)}\n`);
   process.stdout.write(
-    "more: examples/ (quickstart, environments, rotation, multi-account; each in TypeScript, YAML, Python, Go and Java, a README each) and tests/engine/, which runs them\n",
+    "more: examples/ (quickstart, environments, rotation, multi-account; each in TypeScript, YAML, Python, Go and " +
+      "Java, a README each) and tests/engine/, which runs them\n",
   );
 }
 

@@ -84,7 +84,7 @@ export function tsdocDescriber(interfaces = documentedInterfaces()): Describe {
 
 type Described = Record<string, { description: string }>;
 
-/** The schema `npm run schema` writes: each resource's and function's description with its example (./schemaExamples). */
+/** The schema `npm run schema` writes: each resource's and function's description with its example (schemaExamples). */
 export function buildSchema(): Record<string, unknown> {
   const schema = pimsSchema(tsdocDescriber());
   for (const table of [schema.resources, schema.functions] as Described[])

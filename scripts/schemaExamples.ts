@@ -16,7 +16,7 @@ interface Language {
   /** The fence's language, as Pulumi's docs tooling names it. */
   fence: string;
   program(projectDir: string): string;
-  /** Whether the program's text uses `name` (a resource kind such as `ServiceAccount`, a function such as `getApiKeys`). */
+  /** Whether the program uses `name` (a resource kind, e.g. `ServiceAccount`, or a function, e.g. `getApiKeys`). */
   uses(text: string, name: string): boolean;
 }
 
