@@ -66,6 +66,7 @@ export function sdkInstalledStamp(): string {
 /**
  * Installs sdk/java into the suite's local repository with Maven 3.9.9 (from a copy: the build writes target/ beside
  * the sources), as docs/java.md's `mvn … install` does; skipped when that repository holds a build of these sources.
+ * One install at a time (`flock`): suites running side by side share the repository.
  */
 export async function installJavaSdk(mavenDir: string = ensureMaven()): Promise<void> {
   if (fs.existsSync(sdkInstalledStamp())) return;
@@ -73,10 +74,11 @@ export async function installJavaSdk(mavenDir: string = ensureMaven()): Promise<
   try {
     fs.cpSync(JAVA_SDK_DIR, copy, { recursive: true, filter: (src) => path.basename(src) !== "target" });
     fs.mkdirSync(JAVA_LOCAL_REPO, { recursive: true });
-    await run(path.join(mavenDir, "mvn"), ["-q", "-f", path.join(copy, "pom.xml"), "install"], {
+    const install = `[ -f "$1" ] || { "$2" -q -f "$3" install && touch "$1"; }`;
+    const args = [sdkInstalledStamp(), path.join(mavenDir, "mvn"), path.join(copy, "pom.xml")];
+    await run("flock", [`${JAVA_LOCAL_REPO}.install.lock`, "bash", "-c", install, "install", ...args], {
       env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${JAVA_LOCAL_REPO}` },
     });
-    fs.writeFileSync(sdkInstalledStamp(), "");
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });
   }
