@@ -35,6 +35,104 @@ import (
 // grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
 // change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
 // `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+//
+// ## Example Usage
+// ### Overlapping rotation, on demand and before expiry
+//
+// The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"time"
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"pulumi-pims/sdk/go/pims"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(program)
+//	}
+//
+//	func program(ctx *pulumi.Context) error {
+//		cfg := config.New(ctx, "")
+//		projectID := cfg.Require("projectId")
+//		const day = 24 * 3600
+//		expiresIn, err := cfg.TryInt("expiresIn")
+//		if err != nil {
+//			expiresIn = 30 * day // the token lives 30 days ...
+//		}
+//		window, err := cfg.TryInt("rotateBeforeExpiry")
+//		if err != nil {
+//			window = 20 * day // ... and is rotated with 20 days left
+//		}
+//		keepPrevious, err := cfg.TryBool("keepPreviousToken")
+//		if err != nil {
+//			keepPrevious = true
+//		}
+//		var trigger pulumi.StringPtrInput
+//		if t := cfg.Get("rotationTrigger"); t != "" {
+//			trigger = pulumi.String(t)
+//		}
+//
+//		ci, err := pims.NewServiceAccount(ctx, "ci", &pims.ServiceAccountArgs{
+//			ProjectId:          pulumi.String(projectID),
+//			Name:               pulumi.String("ci-deployer"),
+//			Description:        pulumi.String("Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation"),
+//			Grants:             pulumi.StringArray{pulumi.String(projectID)},
+//			ExpiresIn:          pulumi.Int(expiresIn),
+//			RotateBeforeExpiry: pulumi.Int(window),
+//			RotationTrigger:    trigger,
+//			KeepPreviousToken:  pulumi.Bool(keepPrevious),
+//		})
+//		if err != nil {
+//			return err
+//		}
+//
+//		// A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack
+//		// read `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+//		appName := cfg.Get("appName")
+//		if appName == "" {
+//			appName = "web"
+//		}
+//		if _, err := pims.NewAppSecrets(ctx, "ci-token", &pims.AppSecretsArgs{
+//			ProjectId: pulumi.String(projectID),
+//			AppId:     pulumi.String(projectID + "-" + appName),
+//			Secrets:   pulumi.StringMap{"PIMS_TOKEN": ci.Token},
+//		}); err != nil {
+//			return err
+//		}
+//
+//		// When the next `pulumi up` will rotate the token (expiry minus the window), or "never".
+//		rotatesAfter := pulumi.All(ci.TokenExpiresAt, ci.RotateBeforeExpiry).ApplyT(func(v []interface{}) (string, error) {
+//			expiresAt, w := v[0].(string), v[1].(*int)
+//			if expiresAt == "never" || w == nil {
+//				return "never", nil
+//			}
+//			at, err := time.Parse(time.RFC3339Nano, expiresAt)
+//			if err != nil {
+//				return "", err
+//			}
+//			return at.Add(-time.Duration(*w) * time.Second).UTC().Format("2006-01-02T15:04:05.000Z"), nil
+//		}).(pulumi.StringOutput)
+//
+//		ctx.Export("serviceAccountId", ci.ServiceAccountId)
+//		ctx.Export("tokenId", ci.TokenId)
+//		ctx.Export("tokenExpiresAt", ci.TokenExpiresAt)
+//		ctx.Export("rotatesAfter", rotatesAfter)
+//		ctx.Export("token", ci.Token) // secret
+//		// The token before the last rotation, still valid until the next one (absent before the first rotation).
+//		ctx.Export("previousServiceAccountId", ci.PreviousServiceAccountId)
+//		ctx.Export("previousTokenExpiresAt", ci.PreviousTokenExpiresAt)
+//		ctx.Export("previousToken", ci.PreviousToken) // secret
+//		return nil
+//	}
+//
+// ```
 type ServiceAccount struct {
 	pulumi.CustomResourceState
 

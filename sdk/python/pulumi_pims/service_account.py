@@ -206,6 +206,71 @@ class ServiceAccount(pulumi.CustomResource):
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
 
+        ## Example Usage
+        ### Overlapping rotation, on demand and before expiry
+
+        The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        from datetime import datetime, timedelta
+
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        day = 24 * 3600
+
+
+
+        def number(key: str, default: int) -> int:
+            value = config.get_int(key)
+            return default if value is None else value
+
+
+        keep_previous = config.get_bool("keepPreviousToken")
+        ci = pims.ServiceAccount(
+            "ci",
+            project_id=project_id,
+            name="ci-deployer",
+            description="Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
+            grants=[project_id],
+            expires_in=number("expiresIn", 30 * day),  # the token lives 30 days ...
+            rotate_before_expiry=number("rotateBeforeExpiry", 20 * day),  # ... and is rotated with 20 days left
+            rotation_trigger=config.get("rotationTrigger"),
+            keep_previous_token=True if keep_previous is None else keep_previous,
+        )
+
+        # A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack read
+        # `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+        pims.AppSecrets(
+            "ci-token",
+            project_id=project_id,
+            app_id=f"{project_id}-{config.get('appName') or 'web'}",
+            secrets={"PIMS_TOKEN": ci.token},
+        )
+
+
+        def rotates_after(args: list) -> str:
+            \"\"\"When the next `pulumi up` will rotate the token (expiry minus the window), or "never".\"\"\"
+            expires_at, window = args
+            if expires_at == "never" or window is None:
+                return "never"
+            at = datetime.fromisoformat(expires_at.replace("Z", "+00:00")) - timedelta(seconds=window)
+            return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+        pulumi.export("serviceAccountId", ci.service_account_id)
+        pulumi.export("tokenId", ci.token_id)
+        pulumi.export("tokenExpiresAt", ci.token_expires_at)
+        pulumi.export("rotatesAfter", pulumi.Output.all(ci.token_expires_at, ci.rotate_before_expiry).apply(rotates_after))
+        pulumi.export("token", ci.token)  # secret
+        # The token before the last rotation, still valid until the next one (absent before the first rotation).
+        pulumi.export("previousServiceAccountId", ci.previous_service_account_id)
+        pulumi.export("previousTokenExpiresAt", ci.previous_token_expires_at)
+        pulumi.export("previousToken", ci.previous_token)  # secret
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_service_account_id: Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
@@ -248,6 +313,71 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+
+        ## Example Usage
+        ### Overlapping rotation, on demand and before expiry
+
+        The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        from datetime import datetime, timedelta
+
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        day = 24 * 3600
+
+
+
+        def number(key: str, default: int) -> int:
+            value = config.get_int(key)
+            return default if value is None else value
+
+
+        keep_previous = config.get_bool("keepPreviousToken")
+        ci = pims.ServiceAccount(
+            "ci",
+            project_id=project_id,
+            name="ci-deployer",
+            description="Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
+            grants=[project_id],
+            expires_in=number("expiresIn", 30 * day),  # the token lives 30 days ...
+            rotate_before_expiry=number("rotateBeforeExpiry", 20 * day),  # ... and is rotated with 20 days left
+            rotation_trigger=config.get("rotationTrigger"),
+            keep_previous_token=True if keep_previous is None else keep_previous,
+        )
+
+        # A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack read
+        # `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+        pims.AppSecrets(
+            "ci-token",
+            project_id=project_id,
+            app_id=f"{project_id}-{config.get('appName') or 'web'}",
+            secrets={"PIMS_TOKEN": ci.token},
+        )
+
+
+        def rotates_after(args: list) -> str:
+            \"\"\"When the next `pulumi up` will rotate the token (expiry minus the window), or "never".\"\"\"
+            expires_at, window = args
+            if expires_at == "never" or window is None:
+                return "never"
+            at = datetime.fromisoformat(expires_at.replace("Z", "+00:00")) - timedelta(seconds=window)
+            return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+        pulumi.export("serviceAccountId", ci.service_account_id)
+        pulumi.export("tokenId", ci.token_id)
+        pulumi.export("tokenExpiresAt", ci.token_expires_at)
+        pulumi.export("rotatesAfter", pulumi.Output.all(ci.token_expires_at, ci.rotate_before_expiry).apply(rotates_after))
+        pulumi.export("token", ci.token)  # secret
+        # The token before the last rotation, still valid until the next one (absent before the first rotation).
+        pulumi.export("previousServiceAccountId", ci.previous_service_account_id)
+        pulumi.export("previousTokenExpiresAt", ci.previous_token_expires_at)
+        pulumi.export("previousToken", ci.previous_token)  # secret
+        ```
 
         :param str resource_name: The name of the resource.
         :param ServiceAccountArgs args: The arguments to use to populate this resource's properties.

@@ -41,6 +41,80 @@ import pulumipims.pims.Utilities;
  * change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
  * `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
  * 
+ * ## Example Usage
+ * ### Overlapping rotation, on demand and before expiry
+ * 
+ * The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+ * 
+ * <pre>
+ * {@code
+ * package rotation;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import java.time.Instant;
+ * import java.time.ZoneOffset;
+ * import java.time.format.DateTimeFormatter;
+ * import java.util.Map;
+ * import pulumipims.pims.AppSecrets;
+ * import pulumipims.pims.AppSecretsArgs;
+ * import pulumipims.pims.ServiceAccount;
+ * import pulumipims.pims.ServiceAccountArgs;
+ * 
+ * public class App }{{@code
+ *     /** The form JavaScript's toISOString writes, as the other languages' examples print it. *}&#47;{@code
+ *     private static final DateTimeFormatter ISO_MILLIS =
+ *         DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+ * 
+ *     public static void main(String[] args) }{{@code
+ *         Pulumi.run(App::stack);
+ *     }}{@code
+ * 
+ *     static void stack(Context ctx) }{{@code
+ *         var config = ctx.config();
+ *         var projectId = config.require("projectId");
+ *         var day = 24 * 3600;
+ * 
+ *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+ *             .projectId(projectId)
+ *             .name("ci-deployer")
+ *             .description("Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation")
+ *             .grants(projectId)
+ *             .expiresIn(config.getInteger("expiresIn").orElse(30 * day)) // the token lives 30 days ...
+ *             .rotateBeforeExpiry(config.getInteger("rotateBeforeExpiry").orElse(20 * day)) // ... rotated with 20 left
+ *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+ *             .keepPreviousToken(config.getBoolean("keepPreviousToken").orElse(true))
+ *             .build());
+ * 
+ *         // A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the
+ *         // stack read `token` after each up; the token they held is `previousToken` now, valid until the next one.
+ *         new AppSecrets("ci-token", AppSecretsArgs.builder()
+ *             .projectId(projectId)
+ *             .appId(projectId + "-" + config.get("appName").orElse("web"))
+ *             .secrets(ci.token().applyValue(token -> Map.of("PIMS_TOKEN", token)))
+ *             .build());
+ * 
+ *         // When the next `pulumi up` will rotate the token (expiry minus the window), or "never".
+ *         var rotatesAfter = Output.tuple(ci.tokenExpiresAt(), ci.rotateBeforeExpiry()).applyValue(t ->
+ *             t.t1.equals("never") || t.t2.isEmpty()
+ *                 ? "never"
+ *                 : ISO_MILLIS.format(Instant.parse(t.t1).minusSeconds(t.t2.get())));
+ * 
+ *         ctx.export("serviceAccountId", ci.serviceAccountId());
+ *         ctx.export("tokenId", ci.tokenId());
+ *         ctx.export("tokenExpiresAt", ci.tokenExpiresAt());
+ *         ctx.export("rotatesAfter", rotatesAfter);
+ *         ctx.export("token", ci.token()); // secret
+ *         // The token before the last rotation, still valid until the next one (absent before the first rotation).
+ *         ctx.export("previousServiceAccountId", ci.previousServiceAccountId());
+ *         ctx.export("previousTokenExpiresAt", ci.previousTokenExpiresAt());
+ *         ctx.export("previousToken", ci.previousToken()); // secret
+ *     }}{@code
+ * }}{@code
+ * }
+ * </pre>
+ * 
  */
 @ResourceType(type="pims:index:ServiceAccount")
 public class ServiceAccount extends com.pulumi.resources.CustomResource {
