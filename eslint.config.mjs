@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["bin/", "docs/api/", "node_modules/", "examples/*/node_modules/", "coverage/", "**/*.js", "**/*.mjs"] },
+  { ignores: ["bin/", "docs/api/", "node_modules/", "examples/*/*/node_modules/", "coverage/", "**/*.js", "**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

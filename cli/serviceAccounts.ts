@@ -9,6 +9,7 @@ import { getApiKeys } from "../sdk/nodejs/functions";
 import { clientForCall } from "../sdk/nodejs/functions/call";
 import { EXIT_OK, callOptions, io, printJson, type ListOptions, type Runner } from "./context";
 import { UsageError, table } from "./format";
+import { addImportFileCommand } from "./importFile";
 
 /** The output members of a ServiceAccount that hold ids of accounts the stack owns (and deletes). */
 const ID_OUTPUTS = ["serviceAccountId", "previousServiceAccountId", "retiredServiceAccountIds"] as const;
@@ -97,7 +98,8 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
   const accounts = program
     .command("service-accounts")
     .description(
-      "list or delete a project's service accounts (e.g. orphans left by a failed or interrupted `pulumi up`)",
+      "list or delete a project's service accounts (e.g. orphans left by a failed or interrupted `pulumi up`), or " +
+        "write the file `pulumi import --file` reads for them",
     );
   accounts
     .command("list")
@@ -142,4 +144,5 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
     .action((project: string, id: string, _o: unknown, cmd: Command) =>
       run(serviceAccountsDeleteCommand(project, id, cmd)),
     );
+  addImportFileCommand(accounts, run);
 }

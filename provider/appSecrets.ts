@@ -6,12 +6,12 @@
  * - create and update always send the full desired map (never a partial one),
  * - a key removed from the map disappears under a replacing service, but stays (with its last value) under a
  *   merging one: update warns, naming the keys (never the values), that they may remain in the app,
- * - `read` (refresh) returns the state unchanged, import is refused,
+ * - `read` (refresh) returns the state unchanged; import is refused, naming what to declare instead,
  * - `delete` changes nothing in the service and warns that the secrets stay in the app (names only).
  * No secret value ever appears in a check failure, an error message or a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { redact, errorText, warning } from "./client";
+import { redact, errorText, progress, warning } from "./client";
 import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
@@ -95,6 +95,30 @@ export function appSecretsDeleteWarning(projectId: string, appId: string, names:
   );
 }
 
+/**
+ * The line a preview shows for a change of the map: which names are added, changed and removed, never a value. (The
+ * plugin also shows each name in its detailed diff; a dynamic resource has none, so in TypeScript this line is it.)
+ */
+export function secretChangesLine(
+  projectId: string,
+  appId: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): string | undefined {
+  const has = (o: Record<string, unknown>, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+  const added = Object.keys(news).filter((k) => !has(olds, k));
+  const removed = Object.keys(olds).filter((k) => !has(news, k));
+  const changed = Object.keys(news).filter((k) => has(olds, k) && (olds[k] !== news[k] || isUnknown(news[k])));
+  const parts = [
+    [added, "added"],
+    [changed, "changed"],
+    [removed, "removed"],
+  ].flatMap(([names, what]) => (names.length > 0 ? [`${nameList([...names].sort())} ${what as string}`] : []));
+  if (parts.length === 0) return undefined;
+  const which = `secret(s) ${parts.join("; ")} (values not shown)`;
+  return `pulumi-pims: AppSecrets of app ${appId} in project ${projectId}: ${which}`;
+}
+
 // ---- provider -------------------------------------------------------------------------------------------
 
 export class AppSecretsProvider
@@ -154,11 +178,19 @@ export class AppSecretsProvider
   }
 
   // ---- diff ----
-  /** Another project or app replaces the resource; any change of names or values is an update. */
+  /**
+   * Another project or app replaces the resource; any change of names or values is an update, and a progress line
+   * names the secrets added, changed and removed (never a value). No call.
+   */
   async diff(_id: string, olds: AppSecretsOutputs, news: AppSecretsInputs): Promise<pulumi.dynamic.DiffResult> {
     const replaces = changedKeys(olds, news, REPLACE_ON);
     if (replaces.length > 0) return { changes: true, replaces: [...replaces], deleteBeforeReplace: false };
-    return { changes: isUnknown(news.secrets) || !sameSecrets(olds.secrets, news.secrets) };
+    const changes = isUnknown(news.secrets) || !sameSecrets(olds.secrets, news.secrets);
+    if (changes && isPlainObject(olds.secrets) && isPlainObject(news.secrets)) {
+      const line = secretChangesLine(news.projectId, news.appId, olds.secrets, news.secrets);
+      if (line) progress(line);
+    }
+    return { changes };
   }
 
   // ---- create ----

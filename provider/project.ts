@@ -3,7 +3,9 @@
  *
  * The service has no operation to read, rename or delete a project, so:
  * - a name change replaces the resource (a new project is created first; the old one stays in the service),
- * - `read` (refresh) returns the state unchanged, and import is refused (there is nothing to read),
+ * - `read` (refresh) returns the state unchanged; import ({@link ProjectProvider.importById}, the plugin) takes an
+ *   existing project by id once its API-key listing answers (GET /v2/projects/{project_id}/api-keys); its name
+ *   cannot be read, so a name never replaces an imported project,
  * - `delete` only removes the project from the stack and warns that it still exists in the service.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -30,10 +32,15 @@ export interface ProjectInputs {
 export interface ProjectOutputs extends ProjectInputs {
   /** The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id. */
   projectId: string;
+  /**
+   * For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never
+   * sent and never replaces the project. Normally absent.
+   */
+  unreadInputs?: string[];
 }
 
 /** Every output key, once: the annotation makes the compiler reject a missing or unknown key. */
-const OUTPUT_KEY_SET: Record<keyof ProjectOutputs, true> = { name: true, projectId: true };
+const OUTPUT_KEY_SET: Record<keyof ProjectOutputs, true> = { name: true, projectId: true, unreadInputs: true };
 /** The output keys, which the SDK class seeds on the resource. */
 export const PROJECT_OUTPUT_KEYS = Object.keys(OUTPUT_KEY_SET);
 
@@ -45,7 +52,7 @@ export const PROJECT_NAME_MAX = 50;
 const REPLACE_ON = ["name"] as const;
 
 function outputs(o: ProjectOutputs): ProjectOutputs {
-  return clean({ name: o.name, projectId: o.projectId });
+  return clean({ name: o.name, projectId: o.projectId, unreadInputs: o.unreadInputs });
 }
 
 /** The one line `delete` writes (stderr of the provider host: the engine shows it as a warning diagnostic). */
@@ -108,7 +115,8 @@ export class ProjectProvider
    * changes, so there is no update: diff never answers an in-place change.
    */
   async diff(_id: string, olds: ProjectOutputs, news: ProjectInputs): Promise<pulumi.dynamic.DiffResult> {
-    const replaces = changedKeys(olds, news, REPLACE_ON);
+    // An imported project's name was never read: declaring one is no change (a new name would make a new project).
+    const replaces = changedKeys(olds, news, REPLACE_ON).filter((k) => !(olds.unreadInputs ?? []).includes(k));
     return replaces.length > 0
       ? { changes: true, replaces: [...replaces], deleteBeforeReplace: false }
       : { changes: false };
@@ -135,16 +143,36 @@ export class ProjectProvider
   }
 
   // ---- read ----
-  /** No read endpoint: refresh returns the state unchanged. Import (no state to start from) is refused. */
+  /** No read endpoint: refresh returns the state unchanged. Import: {@link importById} (the plugin). */
   async read(id: string, props?: ProjectOutputs): Promise<pulumi.dynamic.ReadResult<ProjectOutputs>> {
-    if (!props || typeof props.name !== "string") {
+    if (!props || typeof props.projectId !== "string") {
       throw new Error(
-        `pulumi-pims: project ${id} cannot be imported: the service has no operation to read a project. ` +
-          "Use the existing project's id directly (a string or stack config) wherever a projectId is needed, or " +
-          "declare a new Project.",
+        `pulumi-pims: project ${id} cannot be read: no state to start from. In YAML, Python, Go and Java use ` +
+          "`pulumi import pims:index:Project <name> <projectId>`; in TypeScript (a dynamic resource, which the " +
+          "engine's import cannot reach) use the existing project's id directly (a string or stack config) " +
+          "wherever a projectId is needed.",
       );
     }
     return { id, props };
+  }
+
+  /**
+   * `pulumi import` through the plugin, id = the project id: the project exists when its API-key listing
+   * (GET /v2/projects/{project_id}/api-keys) answers; any failure refuses the import with the listing's error. The
+   * service cannot tell the name: the program is generated with the id as its name, and a name never replaces an
+   * imported project (it is never sent).
+   */
+  async importById(id: string): Promise<{ id: string; props: ProjectOutputs; inputs: ProjectInputs }> {
+    try {
+      await this.client().listApiKeys(id);
+    } catch (e) {
+      throw new Error(`pulumi-pims: cannot import project ${id}: ${(e as Error).message}`, { cause: e });
+    }
+    warning(
+      `pulumi-pims: project ${id} imported; the service cannot tell its name: the generated program names it ` +
+        `${JSON.stringify(id)}; any name may be declared (it is never sent, and never replaces an imported project).`,
+    );
+    return { id, props: outputs({ name: id, projectId: id, unreadInputs: ["name"] }), inputs: { name: id } };
   }
 
   // ---- delete ----

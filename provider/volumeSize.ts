@@ -5,7 +5,7 @@
  * - create and update resize the volume to `sizeGb` (an absolute size, so repeating a call is harmless),
  * - a volume only grows: a smaller `sizeGb` is rejected at preview,
  * - above 1024 GB the service decides (only protected projects may); its refusal is shown as is,
- * - `read` (refresh) returns the state unchanged, import is refused,
+ * - `read` (refresh) returns the state unchanged; import is refused, naming what to declare instead,
  * - `delete` leaves the volume at its size and says so in one warning line.
  */
 import type * as pulumi from "@pulumi/pulumi";

@@ -10,9 +10,11 @@ const path = require("node:path");
  * Largest unpacked size of the package, in bytes (0.1.0: 355 kB with source maps; 0.2.0 about 400 kB of code and
  * types; the native plugin, its schema and the functions it shares with the SDK bring it to about 610 kB; 0.4.0 ships
  * the plugin's schema as provider/schema.json, 37 kB, which GetSchema serves, plus the run-plugin entry and the
- * startup-error plugin of the launcher: 700 kB. The limit leaves 10 % for growth; past it, look at what grew first).
+ * startup-error plugin of the launcher: 700 kB; the schema's examples (every example project in every language, so
+ * the registry and the SDKs' doc comments show them) bring the schema to 116 kB and the package to 810 kB. The limit
+ * leaves 10 % for growth; past it, look at what grew first).
  */
-const MAX_UNPACKED_BYTES = 770 * 1024;
+const MAX_UNPACKED_BYTES = 870 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^bin\/provider\/schema\.json$/,

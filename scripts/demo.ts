@@ -3,7 +3,7 @@
  *
  *   [1/6] start the simulator (in this process) and seed an existing app
  *   [2/6] make sure the pulumi CLI is there (builds it from the Go module proxy the first time: several minutes)
- *   [3/6] pulumi up examples/quickstart into a temporary file:// backend
+ *   [3/6] pulumi up examples/quickstart/typescript into a temporary file:// backend
  *   [4/6] print the outputs (the token masked) and what the simulator now holds
  *   [5/6] rotate the token: change the rotationTrigger config and pulumi up again (create-before-delete)
  *   [6/6] pulumi destroy, then stop the simulator
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     // 3. up
     const workDir = copyExample("quickstart", scratch);
     const backendDir = path.join(scratch, "backend");
-    step(3, `pulumi up: examples/quickstart, stack "dev", backend file://${backendDir}`);
+    step(3, `pulumi up: examples/quickstart/typescript, stack "dev", backend file://${backendDir}`);
     info(`(the example is copied to ${workDir} so its stack config is not written into the repository)`);
     const stack: Stack = await createPimsStack({
       stackName: "dev",
@@ -182,7 +182,8 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`\ndemo finished in ${secs(Date.now() - started)}\n`);
   process.stdout.write(
-    "more: examples/ (quickstart, environments, rotation; a README each) and tests/engine/, which runs them all\n",
+    "more: examples/ (quickstart, environments, rotation, multi-account; each in TypeScript, YAML, Python, Go and " +
+      "Java, a README each) and tests/engine/, which runs them\n",
   );
 }
 

@@ -124,18 +124,27 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** The languages every example is written in, one folder each under `examples/<scenario>/`. */
+export const EXAMPLE_LANGUAGES = ["typescript", "yaml", "python", "go", "java"] as const;
+/** One of {@link EXAMPLE_LANGUAGES}. */
+export type ExampleLanguage = (typeof EXAMPLE_LANGUAGES)[number];
+
 /**
- * Copies `examples/<name>` into `destRoot/<name>` (so setting stack config never writes into the repository) and
- * links `node_modules` there to this repository's, so `pulumi-pims` and `@pulumi/pulumi` resolve to the same
- * modules as in the repository. Returns the copy's path.
+ * Copies `examples/<name>/<language>` into `destRoot/<name>` (TypeScript) or `destRoot/<name>-<language>`, so setting
+ * stack config never writes into the repository. A TypeScript copy gets `node_modules` linked to this repository's,
+ * so `pulumi-pims` and `@pulumi/pulumi` resolve to the same modules as in the repository. Returns the copy's path.
  */
-export function copyExample(name: string, destRoot: string): string {
-  const src = path.join(EXAMPLES_DIR, name);
+export function copyExample(name: string, destRoot: string, language: ExampleLanguage = "typescript"): string {
+  const src = path.join(EXAMPLES_DIR, name, language);
   if (!fs.existsSync(path.join(src, "Pulumi.yaml"))) throw new Error(`no example project at ${src}`);
-  const dest = path.join(destRoot, name);
-  if (fs.existsSync(dest)) throw new Error(`cannot copy example ${name}: ${dest} already exists`);
-  fs.cpSync(src, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" });
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+  const dest = path.join(destRoot, language === "typescript" ? name : `${name}-${language}`);
+  if (fs.existsSync(dest)) throw new Error(`cannot copy example ${name} (${language}): ${dest} already exists`);
+  fs.cpSync(src, dest, {
+    recursive: true,
+    filter: (p) => !["node_modules", "target", "venv"].includes(path.basename(p)),
+  });
+  if (language === "typescript")
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
   return dest;
 }
 

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { packageVersion, pimsSchema, releaseCoordinates, type Describe } from "../provider/native/schema";
+import { withExamples } from "./schemaExamples";
 
 const ROOT = path.join(__dirname, "..");
 
@@ -81,6 +82,16 @@ export function tsdocDescriber(interfaces = documentedInterfaces()): Describe {
   };
 }
 
-/** The schema `npm run schema` writes. */
-export const buildSchema = (): Record<string, unknown> =>
-  pimsSchema(tsdocDescriber(), packageVersion(), releaseCoordinates(process.env));
+type Described = Record<string, { description: string }>;
+
+/**
+ * The schema `npm run schema` writes: each resource's and function's description with its example (schemaExamples),
+ * at the release coordinates of package.json and the environment (PIMS_RELEASE_HOME for one run).
+ */
+export function buildSchema(): Record<string, unknown> {
+  const schema = pimsSchema(tsdocDescriber(), packageVersion(), releaseCoordinates(process.env));
+  for (const table of [schema.resources, schema.functions] as Described[])
+    for (const [token, spec] of Object.entries(table))
+      spec.description = withExamples(spec.description, token.slice(token.lastIndexOf(":") + 1));
+  return schema;
+}

@@ -37,6 +37,9 @@ export interface AccountState {
 
 export const NEVER = "never";
 
+/** What an account's key in the listing shows as `apiKey` (SimulatorServer.setApiKeyValues). */
+export type ApiKeyValues = "masked" | "full" | "decoy";
+
 /** Milliseconds since the epoch of an expiry (RFC 3339 or `never`); Infinity for `never`. */
 export function expiryMs(expiresAt: string): number {
   return expiresAt === NEVER ? Infinity : (parseRfc3339(expiresAt) ?? Infinity);
@@ -49,6 +52,7 @@ export class AccountStore {
   private readonly issued: string[] = [];
   /** How long a new account's key stays out of the listing (a service whose listing lags behind its creates). */
   listingLagMs = 0;
+  apiKeyValues: ApiKeyValues = "masked";
 
   constructor(
     readonly adminToken: string,
@@ -147,7 +151,7 @@ export class AccountStore {
         id: s.tokenId,
         name: s.account.name,
         description: s.account.description,
-        apiKey: `pims_...${s.secret.slice(-4)}`,
+        apiKey: this.keyValue(s),
         projectId,
         principalId: s.account.id,
         source: "service_account",
@@ -156,6 +160,14 @@ export class AccountStore {
         updatedAt: s.account.createdAt,
         expiresAt: s.tokenExpiresAt,
       }));
+  }
+
+  private keyValue(s: AccountState): string {
+    if (this.apiKeyValues === "full") return s.secret;
+    if (this.apiKeyValues === "masked") return `pims_...${s.secret.slice(-4)}`;
+    const decoy = `pims_sa_decoy_${s.secret.slice(-24)}`; // token-shaped, never accepted
+    if (!this.issued.includes(decoy)) this.issued.push(decoy);
+    return decoy;
   }
 
   live(projectId?: string): SimServiceAccount[] {

@@ -221,7 +221,6 @@ export class PimsSimulator {
   issuedSecrets(): string[] {
     return this.state.issuedSecrets();
   }
-
   /** The token layout a service account created over HTTP was answered with. */
   tokenLayoutOf(accountId: string): TokenLayoutName | undefined {
     return this.dialect.tokenLayoutOf(accountId);
@@ -265,6 +264,10 @@ export class PimsSimulator {
   /** A listing that lags: accounts created less than `ms` ago (simulator clock) are left out of their API keys. */
   setListingLag(ms: number): void {
     this.state.accounts.listingLagMs = ms;
+  }
+  /** What an account's key shows as `apiKey` (the seed does not say): masked (default), full token, or a decoy. */
+  setApiKeyValues(mode: "masked" | "full" | "decoy"): void {
+    this.state.accounts.apiKeyValues = mode;
   }
   advanceClock(ms: number): void {
     this.state.advanceClock(ms);

@@ -18,7 +18,23 @@ import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
 /** An error the engine shows as it is (one line, no stack): unknown type, import refused, ... */
 export class PluginError extends Error {}
 
-type Provider = pulumi.dynamic.ResourceProvider;
+/** A kind's provider; `importById` where the kind can be imported (`pulumi import`, the `import` option). */
+type Provider = pulumi.dynamic.ResourceProvider & {
+  importById?(id: string): Promise<{ id: string; props: object; inputs: object }>;
+};
+
+/**
+ * The stored outputs, with the state's inputs in place of what the service could not tell (`unreadInputs`, e.g. an
+ * imported account's grants): those are compared with what the program declared at the last `pulumi up`, and not at
+ * all until it declared them.
+ */
+function withDeclared(olds: Props, oldInputs: Props): Props {
+  const unread = olds.unreadInputs;
+  if (!Array.isArray(unread)) return olds;
+  const out: Props = { ...olds };
+  for (const k of unread) if (typeof k === "string") out[k] = oldInputs[k];
+  return out;
+}
 
 /** The kind a request is about: the request's type, else the type in its URN. */
 export function kindOf(req: { getUrn(): string; getType?(): string }): ResourceKind {
@@ -91,8 +107,10 @@ export class NativeResources {
     const news = fromStruct(req.getNews()).props;
     const oldInputs = fromStruct(req.getOldInputs()).props;
     const p = await this.provider(kind);
-    const result: pulumi.dynamic.DiffResult = p.diff ? await p.diff(req.getId(), olds, news) : { changes: undefined };
-    return diffResponse(result, olds, news, Object.keys(oldInputs));
+    const result: pulumi.dynamic.DiffResult = p.diff
+      ? await p.diff(req.getId(), withDeclared(olds, oldInputs), news)
+      : { changes: undefined };
+    return diffResponse(result, olds, news, Object.keys(oldInputs), RESOURCES[kind].memberDiffs);
   }
 
   async create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
@@ -119,7 +137,17 @@ export class NativeResources {
     const kind = kindOf(req);
     const state = fromStruct(req.getProperties());
     const p = await this.provider(kind);
-    // An import sends no state: the provider refuses it with its own message (the service cannot read an object).
+    const secret = union(state.secretKeys, RESOURCES[kind].secret);
+    if (Object.keys(state.props).length === 0 && p.importById) {
+      // An import (`pulumi import`, the `import` option) sends only the id: the outputs and the inputs the program
+      // is generated from. A refusal is an error, and nothing enters the state.
+      const imported = await p.importById(req.getId());
+      return new provproto.ReadResponse()
+        .setId(imported.id)
+        .setProperties(toStruct(imported.props as Props, secret))
+        .setInputs(toStruct(imported.inputs as Props, secret));
+    }
+    // Kinds that cannot be imported refuse it with their own message (the service cannot read the object).
     const result = p.read
       ? await p.read(req.getId(), Object.keys(state.props).length > 0 ? state.props : undefined)
       : { id: req.getId(), props: state.props };
@@ -137,6 +165,7 @@ export class NativeResources {
   async update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
     const kind = kindOf(req);
     const olds = fromStruct(req.getOlds());
+    olds.props = withDeclared(olds.props, fromStruct(req.getOldInputs()).props);
     const news = fromStruct(req.getNews());
     const secrets = union(olds.secretKeys, news.secretKeys, RESOURCES[kind].secret);
     const resp = new provproto.UpdateResponse();
@@ -177,16 +206,41 @@ const checkFailure = (f: pulumi.dynamic.CheckFailure): provproto.CheckFailure =>
   return out;
 };
 
+/** A known map (UNKNOWN, the preview's marker, is a string). */
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A property path the engine parses (`secrets.NAME`, or `secrets["a-b"]` for other names). */
+const memberPath = (key: string, name: string): string =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `${key}.${name}` : `${key}[${JSON.stringify(name)}]`;
+
+/**
+ * The members of map `key` that were added, deleted or changed, one detailed-diff entry each: the preview names them
+ * and shows each value as the state holds it (a secret map's values as `[secret]`).
+ */
+function memberDiffs(key: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  const K = provproto.PropertyDiff.Kind;
+  const out = new Map<string, provproto.PropertyDiff.Kind>();
+  for (const name of [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort()) {
+    const [inOld, inNew] = [name in olds, name in news];
+    if (inOld && inNew && sameValue(olds[name], news[name])) continue;
+    out.set(memberPath(key, name), !inOld ? K.ADD : !inNew ? K.DELETE : K.UPDATE);
+  }
+  return out;
+}
+
 /**
  * The engine's DiffResponse from a lifecycle `diff` (compared against the stored outputs, as the dynamic host does):
  * the replace keys, and a detailed diff of the inputs that changed (added, deleted, updated; `_REPLACE` when the
- * provider said so), so the CLI shows exactly what changes and why a resource is replaced.
+ * provider said so), so the CLI shows exactly what changes and why a resource is replaced. Maps named in `byMember`
+ * (AppSecrets' `secrets`) are shown member by member when both sides are known: which names are added, changed or
+ * removed.
  */
 export function diffResponse(
   result: pulumi.dynamic.DiffResult,
   olds: Props,
   news: Props,
   oldInputKeys: readonly string[],
+  byMember: readonly string[] = [],
 ): provproto.DiffResponse {
   const K = provproto.PropertyDiff.Kind;
   const resp = new provproto.DiffResponse();
@@ -207,6 +261,16 @@ export function diffResponse(
       kind = replace ? K.UPDATE_REPLACE : K.UPDATE;
     else if (replace) kind = K.UPDATE_REPLACE;
     if (kind === undefined) continue;
+    const [o, n] = [olds[key], news[key]];
+    if (kind === K.UPDATE && byMember.includes(key) && isMap(o) && isMap(n)) {
+      for (const [path, k] of memberDiffs(key, o, n)) {
+        const d = new provproto.PropertyDiff();
+        d.setKind(k);
+        d.setInputdiff(true);
+        detailed.set(path, d);
+      }
+      continue;
+    }
     const d = new provproto.PropertyDiff();
     d.setKind(kind);
     d.setInputdiff(true);

@@ -32,6 +32,8 @@ export interface NativeResource {
   computedOnCreate: readonly string[];
   /** Outputs an update may change beyond the inputs (unknown in the preview of an update). */
   computedOnUpdate: readonly string[];
+  /** Map inputs whose change a preview shows member by member (names; a secret map's values stay `[secret]`). */
+  memberDiffs?: readonly string[];
 }
 
 const YAML_PROJECT = ["```yaml", "resources:", "  project:", "    type: pims:index:Project", "    properties:"];
@@ -43,8 +45,12 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "A PIMS project, created with `POST /v2/projects`.",
       "",
       "The service has no operation to read, rename or delete a project: a `name` change **replaces** the project",
-      "(the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is",
-      "refused; deleting the resource removes it from the stack only, with a warning that it still exists.",
+      "(the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting",
+      "the resource removes it from the stack only, with a warning that it still exists.",
+      "",
+      "Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key",
+      "listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never",
+      "replaces an imported project.",
       "",
       ...YAML_PROJECT,
       "      name: my-project",
@@ -76,8 +82,14 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       'A 404 on delete counts as "already deleted" only when the project\'s API keys confirm it; when the project',
       "itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's",
       "API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new",
-      "one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is",
-      "refused.",
+      "one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.",
+      "",
+      "Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims",
+      "service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made",
+      "elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its",
+      "grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or",
+      "change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with",
+      "`keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.",
       "",
       "```yaml",
       "resources:",
@@ -104,6 +116,7 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "rotationTrigger",
       "rotateBeforeExpiry",
       "keepPreviousToken",
+      "adoptServiceAccountId",
     ],
     requiredInputs: ["projectId", "name", "grants", "expiresIn"],
     required: [
@@ -123,7 +136,12 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
     replaceOnChanges: ["projectId"],
     computedOnCreate: SERVICE_ACCOUNT_CURRENT_KEYS,
     // A rotation with keepPreviousToken mints a new account: the current and previous ones may both change.
-    computedOnUpdate: [...SERVICE_ACCOUNT_CURRENT_KEYS, ...SERVICE_ACCOUNT_PREVIOUS_KEYS, "retiredServiceAccountIds"],
+    computedOnUpdate: [
+      ...SERVICE_ACCOUNT_CURRENT_KEYS,
+      ...SERVICE_ACCOUNT_PREVIOUS_KEYS,
+      "retiredServiceAccountIds",
+      "unreadInputs",
+    ],
   },
   VolumeSize: {
     description: [
@@ -180,5 +198,7 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
     replaceOnChanges: ["projectId", "appId"],
     computedOnCreate: ["secretNames"],
     computedOnUpdate: ["secretNames"],
+    // A reviewer sees which secret names are added, changed or removed, never a value.
+    memberDiffs: ["secrets"],
   },
 };

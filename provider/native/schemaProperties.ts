@@ -65,6 +65,7 @@ const list = (name: keyof typeof OBJECT_TYPES): TypeSpec => ({
 export const PROJECT = table<ProjectOutputs>("ProjectOutputs", {
   name: STR,
   projectId: STR,
+  unreadInputs: STR_LIST,
 });
 export const SERVICE_ACCOUNT = table<ServiceAccountOutputs>("ServiceAccountOutputs", {
   projectId: STR,
@@ -75,17 +76,20 @@ export const SERVICE_ACCOUNT = table<ServiceAccountOutputs>("ServiceAccountOutpu
   rotationTrigger: STR,
   rotateBeforeExpiry: INT,
   keepPreviousToken: BOOL,
+  adoptServiceAccountId: STR,
   serviceAccountId: STR,
   createdAt: STR,
   createdByUserId: STR,
   tokenId: STR,
   tokenExpiresAt: STR,
   token: STR,
+  tokenHeld: BOOL,
   previousServiceAccountId: STR,
   previousTokenId: STR,
   previousTokenExpiresAt: STR,
   previousToken: STR,
   retiredServiceAccountIds: STR_LIST,
+  unreadInputs: STR_LIST,
 });
 export const VOLUME_SIZE = table<VolumeSizeOutputs>("VolumeSizeInputs", {
   projectId: STR,

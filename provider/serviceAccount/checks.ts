@@ -41,12 +41,29 @@ export interface ServiceAccountInputs {
    * previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
    */
   keepPreviousToken?: boolean;
+  /**
+   * Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list`
+   * shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then
+   * holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the
+   * other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose
+   * token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next
+   * rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where
+   * `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+   */
+  adoptServiceAccountId?: string;
 }
 
 /** Service limits of the create body. */
 export const [MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX] = [31_536_000, 100, 500, 50] as const;
 
 type Values = Partial<Record<keyof ServiceAccountInputs, unknown>>;
+
+/**
+ * Not declared: absent, or the empty list `pulumi import` generates for grants it was not told (a required input). An
+ * imported account's grants may stay so until a rotation needs them.
+ */
+export const undeclared = (x: unknown): boolean =>
+  x === undefined || x === null || (Array.isArray(x) && x.length === 0);
 
 /** Present, and not unknown at preview. */
 const known = (x: unknown): boolean => x !== undefined && x !== null && !isUnknown(x);
@@ -55,16 +72,28 @@ const known = (x: unknown): boolean => x !== undefined && x !== null && !isUnkno
 const validExpiresIn = (x: unknown): x is number =>
   typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= MAX_EXPIRES_IN;
 
-/** Every rule of the create body, plus this package's own (rotation). Values unknown at preview are skipped. */
-export function validate(news: ServiceAccountInputs): pulumi.dynamic.CheckFailure[] {
+/**
+ * Every rule of the create body, plus this package's own (rotation). Values unknown at preview are skipped. With
+ * `olds` (an existing resource's inputs): `grants` and `expiresIn` may stay {@link undeclared} when they were before,
+ * as for an account `pulumi import` read (the service cannot tell them); the next rotation needs them (./index diff).
+ */
+export function validate(
+  news: ServiceAccountInputs,
+  olds?: Partial<ServiceAccountInputs>,
+): pulumi.dynamic.CheckFailure[] {
   const f = new Failures();
   const v: Values = news ?? {};
+  const imported = (k: "grants" | "expiresIn"): boolean =>
+    typeof olds?.projectId === "string" && undeclared(olds[k]) && undeclared(v[k]);
   f.requiredId("projectId", v.projectId);
   checkName(f, v.name);
   checkDescription(f, v.description);
-  checkGrants(f, v.grants);
-  checkExpiresIn(f, v.expiresIn);
+  if (!imported("grants")) checkGrants(f, v.grants);
+  if (!imported("expiresIn")) checkExpiresIn(f, v.expiresIn);
   checkRotation(f, v);
+  const adopt = v.adoptServiceAccountId;
+  if (known(adopt) && (typeof adopt !== "string" || adopt.trim() === ""))
+    f.add("adoptServiceAccountId", `adoptServiceAccountId must be an account id string (got ${quote(adopt)})`);
   return f.list;
 }
 
@@ -166,7 +195,7 @@ export function invalidInputs(failures: pulumi.dynamic.CheckFailure[]): Error {
 
 /** The inputs as every later step relies on them: description "" when absent; absent (null, false) options omitted. */
 export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
-  const { projectId, name, description, grants, expiresIn } = i;
+  const { projectId, name, description, grants, expiresIn, adoptServiceAccountId } = i;
   const [rotationTrigger, rotateBeforeExpiry] = [i.rotationTrigger ?? undefined, i.rotateBeforeExpiry ?? undefined];
   const keep = i.keepPreviousToken === true || isUnknown(i.keepPreviousToken) ? i.keepPreviousToken : undefined;
   return clean({
@@ -178,5 +207,6 @@ export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
     rotationTrigger,
     rotateBeforeExpiry,
     keepPreviousToken: keep,
+    adoptServiceAccountId: adoptServiceAccountId ?? undefined,
   });
 }

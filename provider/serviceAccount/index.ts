@@ -9,7 +9,9 @@
  *   current one, the current one is kept as the previous one, and only the account two rotations old is deleted. So
  *   two tokens are valid at every moment, and consumers outside the stack have a whole rotation period to move on.
  * - `rotateBeforeExpiry` is a local policy the service never sees: changing it alone is an update with no call;
- * - the tokens are carried unchanged through `update` and `read`; import is refused.
+ * - the tokens are carried unchanged through `update` and `read`;
+ * - an account the stack did not create is taken over by `pulumi import` (the plugin: {@link
+ *   ServiceAccountProvider.importById}) or `adoptServiceAccountId` (create): ./adopt.
  *
  * One job per file, in lifecycle order:
  * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete);
@@ -21,14 +23,15 @@
  * - ./delete: deletes and their 404s;
  * - ./run and ./listing: what one run knows (the listing taken once per project) and accounts as the listing shows
  *   them, shared by create, refresh and delete;
- * - ./audit: accounts no state holds (interrupted runs), named as warnings.
+ * - ./audit: accounts no state holds (interrupted runs), named as warnings;
+ * - ./adopt: import and adoption of accounts the stack did not create.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { emit, progress, warning } from "../client/log";
 import { RETRY_DEFAULTS } from "../client/retry";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
-import { invalidInputs, normalized, validate, type ServiceAccountInputs } from "./checks";
+import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./checks";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
 import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
@@ -46,6 +49,7 @@ import {
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText } from "../client";
+import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
 
 export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
 export type { ServiceAccountInputs } from "./checks";
@@ -87,10 +91,10 @@ export class ServiceAccountProvider
   // ---- check ----
   /** Validates every rule without a call; returns the normalized inputs. */
   async check(
-    _olds: ServiceAccountInputs,
+    olds: ServiceAccountInputs,
     news: ServiceAccountInputs,
   ): Promise<pulumi.dynamic.CheckResult<ServiceAccountInputs>> {
-    return { inputs: normalized(news ?? ({} as ServiceAccountInputs)), failures: validate(news) };
+    return { inputs: normalized(news ?? ({} as ServiceAccountInputs)), failures: validate(news, olds) };
   }
 
   // ---- diff ----
@@ -104,6 +108,13 @@ export class ServiceAccountProvider
     const after = normalized(news);
     runMemory().hold(olds?.projectId, heldIds(olds, _id)); // the accounts this state holds are no orphans
     const rotate = rotationReasons(olds, after, this.now());
+    const missing = (["grants", "expiresIn"] as const).filter((k) => undeclared(after[k]));
+    if (rotate.length > 0 && missing.length > 0)
+      throw new Error(
+        `pulumi-pims: service account ${JSON.stringify(after.name)} (${olds.serviceAccountId ?? _id}) needs a new ` +
+          `account (${rotate.join(", ")}) but the program declares no ${missing.join(" or ")}: the service could ` +
+          "not tell them when the account was imported, and the new account is created with them. Declare them.",
+      );
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
@@ -114,8 +125,63 @@ export class ServiceAccountProvider
     const failures = validate(inputs);
     if (failures.length > 0) throw invalidInputs(failures);
     const ins = normalized(inputs);
+    if (typeof ins.adoptServiceAccountId === "string") return this.adopt(ins, ins.adoptServiceAccountId);
     const account = await this.newAccount(ins);
     return { id: account.serviceAccountId, outs: outputs({ ...ins, ...account }) };
+  }
+
+  /**
+   * Create with `adoptServiceAccountId`: no POST. The project's API-key listing must show the account, with the
+   * declared name and description (else the next `pulumi up` would replace it at once); the resource then holds it as
+   * `pulumi import` would, with the program's other inputs (./adopt).
+   */
+  private async adopt(
+    ins: ServiceAccountInputs,
+    accountId: string,
+  ): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
+    const { projectId } = ins;
+    const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
+    const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
+    if (differs.length > 0)
+      throw new Error(
+        `pulumi-pims: cannot adopt service account ${accountId} in project ${projectId}: the service shows ` +
+          differs.map((k) => `${k} ${JSON.stringify(key[k] ?? "")}`).join(" and ") +
+          `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
+          "service's values (a change of them needs a new account, which adopting would make at once).",
+      );
+    const token = await provenToken(key, projectId, (t) => clientFor({ ...this.configured, token: t }, { retries: 1 }));
+    const outs = outputs(adoptedOutputs(key, projectId, token, ins));
+    runMemory().hold(projectId, [accountId]);
+    warning(adoptedLine(outs, "adopted"));
+    return { id: accountId, outs };
+  }
+
+  /**
+   * `pulumi import` through the plugin, id `<projectId>/<serviceAccountId>`: the account as the project's API-key
+   * listing shows it (refused, naming what was looked up, when it does not), and the inputs the program is generated
+   * from. Nothing is created or deleted.
+   */
+  async importById(
+    importId: string,
+  ): Promise<{ id: string; props: ServiceAccountOutputs; inputs: Partial<ServiceAccountInputs> }> {
+    const { projectId, accountId } = parseImportId(importId);
+    const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
+    const token = await provenToken(key, projectId, (t) => clientFor({ ...this.configured, token: t }, { retries: 1 }));
+    const props = outputs(adoptedOutputs(key, projectId, token));
+    runMemory().hold(projectId, [accountId]);
+    warning(adoptedLine(props, "imported"));
+    return { id: accountId, props, inputs: importedInputs(props) };
+  }
+
+  /** The listing's address, for messages. */
+  private listUrl(projectId: string): string {
+    let baseUrl = "";
+    try {
+      baseUrl = resolveCredentials(this.configured).baseUrl;
+    } catch {
+      // missing credentials: the failed listing says so
+    }
+    return `GET ${baseUrl}/v2/projects/${projectId}/api-keys`;
   }
 
   // ---- read ----
@@ -123,7 +189,8 @@ export class ServiceAccountProvider
    * Refresh: the run's listing of the project decides (./refresh): accounts it still shows keep their
    * stored outputs exactly, tokens included; accounts it positively no longer shows are dropped (a gone current account
    * takes the resource out of the state); anything uncertain is kept, with why. Also names accounts no state holds
-   * (./audit). Import is refused: the service returns a token only when it creates the account.
+   * (./audit). Without stored state (the dynamic host's import) it is refused: the plugin imports with
+   * {@link importById}, TypeScript adopts with `adoptServiceAccountId`.
    */
   async read(id: string, props?: ServiceAccountOutputs): Promise<pulumi.dynamic.ReadResult<ServiceAccountOutputs>> {
     if (props && typeof props.projectId === "string" && typeof props.token === "string") {
@@ -155,10 +222,9 @@ export class ServiceAccountProvider
       return out.id === "" ? { id: "" } : { id, props: out.props as unknown as ServiceAccountOutputs };
     }
     throw new Error(
-      `pulumi-pims: cannot read service account ${id}: the service has no read operation and returns a token's ` +
-        "secret only when the account is created, so an existing account cannot be imported or adopted. Declare a " +
-        "new ServiceAccount instead (it creates a new account and token), and delete the old account when nothing " +
-        "uses it.",
+      `pulumi-pims: cannot read service account ${id}: no state to start from. In YAML, Python, Go and Java use ` +
+        "`pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>`; in TypeScript (a dynamic " +
+        "resource, which the engine's import cannot reach) declare the ServiceAccount with `adoptServiceAccountId`.",
     );
   }
 
@@ -264,6 +330,7 @@ export class ServiceAccountProvider
       tokenId: a.token.id,
       tokenExpiresAt,
       token: a.token.secret,
+      tokenHeld: true,
     };
   }
 }

@@ -18,8 +18,23 @@ export interface ServiceAccountOutputs extends ServiceAccountInputs {
   tokenId: string;
   /** When the current token expires, RFC 3339, or `never`. */
   tokenExpiresAt: string;
-  /** The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. */
+  /**
+   * The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an
+   * account adopted without its token (`tokenHeld` false).
+   */
   token: string;
+  /**
+   * Whether the state holds the current account's token: true for every account the stack created; false for an
+   * imported or adopted account whose token the service could not give (its first rotation creates a successor whose
+   * token is held). Absent from states written before this output existed.
+   */
+  tokenHeld?: boolean;
+  /**
+   * For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program
+   * changes nothing in the service and never replaces the account on its own; the first rotation creates an account
+   * with the declared values, and this list goes away. Normally absent.
+   */
+  unreadInputs?: string[];
   /** With `keepPreviousToken`, after a rotation: the previous account's id. */
   previousServiceAccountId?: string;
   /** With `keepPreviousToken`, after a rotation: the previous token's id. */
@@ -48,6 +63,7 @@ const INPUT_KEYS = {
   rotationTrigger: 1,
   rotateBeforeExpiry: 1,
   keepPreviousToken: 1,
+  adoptServiceAccountId: 1,
 } as const;
 const CURRENT = {
   serviceAccountId: 1,
@@ -56,6 +72,7 @@ const CURRENT = {
   tokenId: 1,
   tokenExpiresAt: 1,
   token: 1,
+  tokenHeld: 1,
 } as const;
 const PREVIOUS = {
   previousServiceAccountId: 1,
@@ -68,6 +85,7 @@ export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
   ...CURRENT,
   ...PREVIOUS,
   retiredServiceAccountIds: 1,
+  unreadInputs: 1,
 } satisfies Record<keyof ServiceAccountOutputs, 1>);
 /** The current account's outputs (what a create computes) and the previous account's (what a rotation moves). */
 export const [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] = [

@@ -7,7 +7,7 @@
 import { readExpiry } from "../client";
 import { progressLine } from "../client/retry";
 import { isUnknown } from "../checks";
-import { normalized, type ServiceAccountInputs } from "./checks";
+import { normalized, undeclared, type ServiceAccountInputs } from "./checks";
 import { currentGone } from "./refresh";
 import { changedKeys, clean } from "../state";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
@@ -25,6 +25,7 @@ export const accountOf = (o: ServiceAccountOutputs): Account => ({
   tokenId: o.tokenId,
   tokenExpiresAt: o.tokenExpiresAt,
   token: o.token,
+  tokenHeld: o.tokenHeld,
 });
 const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
   o.previousServiceAccountId
@@ -46,7 +47,14 @@ const asPrevious = (a: Account): Previous => ({
 /** Exactly the output members (never `__provider` or anything else the state may carry), normalized. */
 export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   const retired = o.retiredServiceAccountIds?.length ? o.retiredServiceAccountIds : undefined;
-  return clean({ ...normalized(o), ...accountOf(o), ...previousOf(o), retiredServiceAccountIds: retired });
+  const unreadInputs = o.unreadInputs?.length ? o.unreadInputs : undefined;
+  return clean({
+    ...normalized(o),
+    ...accountOf(o),
+    ...previousOf(o),
+    retiredServiceAccountIds: retired,
+    unreadInputs,
+  });
 }
 
 /** Ms since the epoch of a stored expiry (the one expiry parser), or undefined for `never`, missing or unreadable. */
@@ -78,7 +86,10 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
  * `serviceAccountId` when a refresh found the current account deleted outside the stack (./refresh).
  */
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
-  const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS);
+  // An input the service could not tell (an imported account's grants) is compared only once it was declared.
+  const unread = (k: string): boolean =>
+    (olds.unreadInputs ?? []).includes(k) && undeclared((olds as unknown as Record<string, unknown>)[k]);
+  const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS).filter((k) => !unread(k));
   if (rotationDue(nowMs, olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
   if (currentGone(olds)) reasons.push("serviceAccountId");
   return reasons;
@@ -116,7 +127,8 @@ export function afterUpdate(
     return { next: { ...ins, ...created, ...asPrevious(accountOf(olds)) }, retire };
   }
   const local = { rotateBeforeExpiry: ins.rotateBeforeExpiry, keepPreviousToken: ins.keepPreviousToken };
-  const next = { ...normalized(olds), ...local, ...accountOf(olds), ...(overlap ? previousOf(olds) : {}) };
+  const unread = { unreadInputs: olds.unreadInputs };
+  const next = { ...normalized(olds), ...local, ...accountOf(olds), ...unread, ...(overlap ? previousOf(olds) : {}) };
   if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
   return { next, retire };
 }

@@ -7,6 +7,18 @@
  */
 import { runPluginEntry } from "../../provider/native/runPlugin";
 
+// `pulumi package add` runs this package as a plugin through `@pulumi/pulumi/cmd/run-plugin`, which requires this
+// file: only then is the export the plugin's entry instead (provider/native/runPlugin.ts explains).
+//
+// This swap must stay ABOVE every `export`. Node's ES-module loader learns this CommonJS file's names by reading it
+// statically (cjs-module-lexer), and an assignment to `module.exports` discards every `export *` re-export it has seen
+// before it; placed after them (0.4.0), `import { Project } from "pulumi-pims"` failed in ES-module programs. No
+// `exports` map instead: it would close every deep path, and the shim stored in every user's state since 0.1.0
+// requires `pulumi-pims/bin/provider`. tests/unit/esModule.test.ts holds both: the names an ES module sees, and the
+// plugin entry.
+const pluginEntry = runPluginEntry(module);
+if (pluginEntry !== undefined) module.exports = pluginEntry;
+
 export * from "./project";
 export * from "./serviceAccount";
 export * from "./volumeSize";
@@ -63,8 +75,3 @@ export type {
   ServiceAccountToken,
   ServiceAccount as ServiceAccountRecord,
 } from "../../provider/client/types";
-
-// `pulumi package add` runs this package as a plugin through `@pulumi/pulumi/cmd/run-plugin`, which requires this
-// file: only then is the export the plugin's entry instead (provider/native/runPlugin.ts explains).
-const pluginEntry = runPluginEntry(module);
-if (pluginEntry !== undefined) module.exports = pluginEntry;

@@ -62,9 +62,11 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  * name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
  * deleted or adopted.
  *
- * **No import.** `pulumi import` and the `import` resource option do not work for dynamic resources, and an
- * existing account could not be adopted anyway: its token cannot be read again. Create a new ServiceAccount
- * instead and delete the old account once nothing uses it.
+ * **Adopting an existing account.** `pulumi import` and the `import` resource option cannot reach a dynamic
+ * resource. Set `adoptServiceAccountId` to the id of an account made in the web console: the create checks it in the
+ * project's API-key listing (with the declared `name` and `description`) and sends no POST. Its token cannot be read
+ * (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token is held, and with
+ * `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
  *
  * @example
  * ```ts

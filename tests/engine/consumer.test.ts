@@ -17,11 +17,11 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { ensureEngine, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { expectNoPlaintextSecrets, startSimulator } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
 import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./harness";
-import { GuideShell, readGuide, sandboxed } from "./sdkKit";
+import { GuideShell, npmUserEnv, packPackage, readGuide, sandboxed } from "./sdkKit";
 
 /** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
 jest.setTimeout(15 * 60_000);
@@ -49,18 +49,7 @@ beforeAll(async () => {
   engineDir = ensureEngine();
   sim = await startSimulator();
   scratch = tempDir("pims-consumer-");
-  // The package as npm would publish it (bin/ is built by the tier's global setup). --ignore-scripts: `prepare`
-  // would rebuild bin/ (rm -rf, then tsc) under the engine tests running beside this one.
-  const packed =
-    execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", scratch], {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-    })
-      .trim()
-      .split("\n")
-      .pop() ?? "";
-  tarball = path.join(scratch, packed);
-  expect(fs.existsSync(tarball)).toBe(true);
+  tarball = packPackage(scratch);
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(() => tearDown([sim], scratch));
@@ -87,18 +76,7 @@ describe.each([
     fs.mkdirSync(backend, { recursive: true });
     for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
 
-    // A user's machine: the pulumi CLI and Node 22 on PATH; nothing from this repository's node_modules.
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: [engineDir, NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
-      NODE_PATH: "",
-      PULUMI_HOME: path.join(backend, ".pulumi-home"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
-      PIMS_TOKEN: sim.token,
-    };
-    delete env.PIMS_BASE_URL;
+    const env = npmUserEnv(engineDir, backend, sim.token);
     for (const command of guide.commands) {
       const local = command.replace(
         /^npm install pulumi-pims @pulumi\/pulumi /,

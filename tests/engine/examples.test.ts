@@ -164,7 +164,10 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
     await deployed.staging.stack.destroy(engine.opts);
     expect(sim.serviceAccounts(deployed.staging.projectId)).toEqual([]);
     // The committed stack files were not touched: config was written into the copy only.
-    const original = fs.readFileSync(path.join(__dirname, "../../examples/environments/Pulumi.dev.yaml"), "utf8");
+    const original = fs.readFileSync(
+      path.join(__dirname, "../../examples/environments/typescript/Pulumi.dev.yaml"),
+      "utf8",
+    );
     expect(original).not.toMatch(/encryptionsalt|secure:/);
     expect(fs.readFileSync(path.join(workDir, "Pulumi.dev.yaml"), "utf8")).toMatch(/pims:token:\s*\n\s*secure: /);
   });

@@ -2,11 +2,12 @@
  * Shared pieces of the real-engine e2e suites: the jest loader for example programs, captured engine output,
  * decrypted state for assertions, and the plaintext-secret scans over state, backend files and output.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
-import { ensureEngine } from "../../scripts/engine";
+import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 import { expectNoPlaintextSecrets } from "../helpers";
 
 /** Per test: a handful of engine operations of seconds each, on a loaded 2-core machine. */
@@ -132,3 +133,17 @@ export async function tearDown(
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The built `pims` CLI (bin/cli/pims.js) with this service's address and token, run asynchronously (the simulator
+ * serves from the test's process): its stdout and stderr. Rejects when it exits non-zero.
+ */
+export async function pimsCli(
+  args: string[],
+  service: { baseUrl: string; token: string },
+): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(path.join(NODE_BIN, "node"), [path.join(REPO_ROOT, "bin", "cli", "pims.js"), ...args], {
+    env: { ...process.env, PIMS_TOKEN: service.token, PIMS_BASE_URL: service.baseUrl },
+    encoding: "utf8",
+  });
+}

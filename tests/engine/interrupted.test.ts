@@ -68,7 +68,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: pims-interrupted\nruntime: nodejs\n");
   fs.writeFileSync(path.join(workDir, "index.ts"), PROGRAM);
   for (const f of ["package.json", "tsconfig.json"])
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", f), path.join(workDir, f));
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(workDir, f));
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"), "dir");
   stack = await createPimsStack({
     stackName: "interrupted",

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
-import { filesUnder, JAVA_SDK_DIR } from "./sdkKit";
+import { filesUnder, JAVA_SDK_DIR, run } from "./sdkKit";
 
 const CACHE = process.env.PIMS_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-pims");
 
@@ -61,4 +61,25 @@ function sdkKey(): string {
 /** The stamp file saying the suite's local repository holds the SDK built from the current sources. */
 export function sdkInstalledStamp(): string {
   return path.join(JAVA_LOCAL_REPO, `.pims-sdk-${sdkKey()}`);
+}
+
+/**
+ * Installs sdk/java into the suite's local repository with Maven 3.9.9 (from a copy: the build writes target/ beside
+ * the sources), as docs/java.md's `mvn … install` does; skipped when that repository holds a build of these sources.
+ * One install at a time (`flock`): suites running side by side share the repository.
+ */
+export async function installJavaSdk(mavenDir: string = ensureMaven()): Promise<void> {
+  if (fs.existsSync(sdkInstalledStamp())) return;
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "pims-java-sdk-"));
+  try {
+    fs.cpSync(JAVA_SDK_DIR, copy, { recursive: true, filter: (src) => path.basename(src) !== "target" });
+    fs.mkdirSync(JAVA_LOCAL_REPO, { recursive: true });
+    const install = `[ -f "$1" ] || { "$2" -q -f "$3" install && touch "$1"; }`;
+    const args = [sdkInstalledStamp(), path.join(mavenDir, "mvn"), path.join(copy, "pom.xml")];
+    await run("flock", [`${JAVA_LOCAL_REPO}.install.lock`, "bash", "-c", install, "install", ...args], {
+      env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${JAVA_LOCAL_REPO}` },
+    });
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
 }

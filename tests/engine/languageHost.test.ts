@@ -1,10 +1,10 @@
 /**
- * examples/quickstart as a real project directory, run by the plain `pulumi` CLI (`pulumi up`, `pulumi destroy`
- * as child processes, no Automation API): the CLI starts the Node language host `pulumi-language-nodejs` for the
- * project's `runtime: nodejs`, which runs index.ts. The official Go host cannot be obtained here, so the host is
- * this repository's `scripts/language-host/pulumi-language-nodejs` (taken from beside the CLI when
- * scripts/ensure-pulumi put it there, else from scripts/language-host/ on PATH). The simulator runs in this
- * process, so every CLI call is asynchronous (a synchronous one would block the simulator).
+ * examples/quickstart/typescript as a real project directory, run by the plain `pulumi` CLI (`pulumi up`,
+ * `pulumi destroy` as child processes, no Automation API): the CLI starts the Node language host
+ * `pulumi-language-nodejs` for the project's `runtime: nodejs`, which runs index.ts. The official Go host cannot be
+ * obtained here, so the host is this repository's `scripts/language-host/pulumi-language-nodejs` (taken from beside
+ * the CLI when scripts/ensure-pulumi put it there, else from scripts/language-host/ on PATH). The simulator runs in
+ * this process, so every CLI call is asynchronous (a synchronous one would block the simulator).
  *
  * Needs the pulumi CLI: `ensureEngine()` finds it or builds it; without it this suite fails, it never skips.
  */
@@ -99,7 +99,7 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-describe("examples/quickstart with `pulumi up` through the Node language host", () => {
+describe("examples/quickstart/typescript with `pulumi up` through the Node language host", () => {
   let projectId: string;
   let accountId: string;
   let existingId: string;

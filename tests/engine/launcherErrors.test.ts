@@ -1,7 +1,10 @@
 /**
  * The plugin's launcher (plugin/pulumi-resource-pims) when the plugin cannot run, through the real engine and the
- * official YAML host, as a user meets it in `pulumi preview`: the first error line the CLI prints says what to do,
- * and the engine's "exited prematurely … always a bug in the provider" block does not appear.
+ * official YAML host, as a user meets it in `pulumi preview`: the first error line the CLI prints says what to do.
+ * With the YAML host v1.38.3 (the one the CLI 3.259.0 ships) the engine loads the schema for the host and closes the
+ * plugin whose GetSchema failed without a `Cancel`, and then adds its "exited prematurely … always a bug in the
+ * provider" block (sdk/go/common/resource/plugin/plugin.go, Close): it cannot be silenced from the plugin's side, so
+ * the test checks that it comes after the message (with v1.25.0 it did not appear at all).
  *
  * - Node.js older than 22 first on PATH: /usr/bin/node when it is older (Node 20 on the development machine), else a
  *   `node` that reports version 20 to the launcher's version check (the rest of the path is the same).
@@ -63,6 +66,12 @@ function firstErrorLine(out: string): string {
   return line;
 }
 
+/** The engine's "exited prematurely" block, where it appears (see the top of this file), comes after the message. */
+function expectMessageFirst(out: string, first: string): void {
+  const block = out.indexOf("exited prematurely");
+  if (block !== -1) expect(out.indexOf(first)).toBeLessThan(block);
+}
+
 test("Node.js older than 22 first on PATH: the first error line says to install Node 22 or set PIMS_NODE", () => {
   const nodeDir = path.join(scratch, "old-node");
   fs.mkdirSync(nodeDir);
@@ -92,8 +101,7 @@ test("Node.js older than 22 first on PATH: the first error line says to install 
   const first = firstErrorLine(r.out);
   expect(first).toContain("pulumi-resource-pims: install Node.js 22 or newer, or set PIMS_NODE");
   expect(first).toContain(`found Node.js ${expectedVersion}`);
-  expect(r.out).not.toContain("exited prematurely");
-  expect(r.out).not.toContain("always* a bug");
+  expectMessageFirst(r.out, first);
 });
 
 test("@pulumi/pulumi missing (--legacy-peer-deps): the first error line says `npm install @pulumi/pulumi`", () => {
@@ -121,5 +129,5 @@ test("@pulumi/pulumi missing (--legacy-peer-deps): the first error line says `np
   const first = firstErrorLine(r.out);
   expect(first).toContain(`pulumi-resource-pims: run \`npm install @pulumi/pulumi\` in ${project}`);
   expect(r.out).not.toContain("Cannot find module");
-  expect(r.out).not.toContain("exited prematurely");
+  expectMessageFirst(r.out, first);
 });

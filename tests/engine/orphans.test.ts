@@ -151,7 +151,7 @@ test("the Node language host and the program it runs exit within seconds of a ki
     'import * as pims from "pulumi-pims";\nexport const id = new pims.Project("p", { name: "orphan-ts" }).projectId;\n',
   );
   for (const f of ["package.json", "tsconfig.json"])
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", f), path.join(workDir, f));
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(workDir, f));
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"), "dir");
   const stack = await createPimsStack({
     stackName: "dev",

@@ -15,16 +15,14 @@
  * (PIMS_LOST_CREATE_WATCH_MS) shorter than the default 10 s but longer than the time the late commits need, so what
  * is tested does not change. No output a user sees may hold a JavaScript stack frame or a plaintext secret.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { Project, ServiceAccount } from "pulumi-pims";
-import { createPimsStack, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets, startSimulator, testClient } from "../helpers";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, exportEncrypted, sleep } from "./harness";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, exportEncrypted, pimsCli, sleep } from "./harness";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -133,22 +131,10 @@ test("2 accounts, every create just under the timeout: up succeeds with exactly 
   const stateFile = path.join(backendDirs[backendDirs.length - 1], "export.json");
   fs.writeFileSync(stateFile, JSON.stringify(exportEncrypted(stack)));
   // Asynchronously: the simulator serves from this process.
-  const { stdout: listed } = await promisify(execFile)(
-    path.join(NODE_BIN, "node"),
-    [
-      path.join(REPO_ROOT, "bin", "cli", "pims.js"),
-      "service-accounts",
-      "list",
-      projectId,
-      "--json",
-      "--state",
-      stateFile,
-    ],
-    {
-      env: { ...process.env, PIMS_TOKEN: sim.token, PIMS_BASE_URL: sim.baseUrl },
-      encoding: "utf8",
-    },
-  );
+  const { stdout: listed } = await pimsCli(["service-accounts", "list", projectId, "--json", "--state", stateFile], {
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+  });
   printed.push(listed);
   const marks = (JSON.parse(listed) as { accounts: Array<{ id: string; stack: boolean }> }).accounts.map((a) => [
     a.id,

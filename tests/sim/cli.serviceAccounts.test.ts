@@ -1,5 +1,6 @@
 /**
- * `pims service-accounts list|delete` against the simulator: what is listed (never key material), what is deleted.
+ * `pims service-accounts list|delete|import-file` against the simulator: what is listed (never key material), what is
+ * deleted, what `pulumi import --file` is given.
  */
 import { expectNoPlaintextSecrets, testClient } from "../helpers";
 import type { PimsSimulator } from "../../simulator";
@@ -142,5 +143,35 @@ describe("pims service-accounts", () => {
     expect(help.stdout).toContain("The service has no operation that lists service accounts");
     const top = await pims(["--help"]);
     expect(top.stdout).toContain("service-accounts");
+  });
+
+  it("import-file: one ServiceAccount per account (unique names, <project>/<id>), the project as parent", async () => {
+    const { p, ci, web } = await seedAccounts();
+    sim.clearRequests();
+    const r = await pims(["service-accounts", "import-file", p]);
+    expect(r.code).toBe(0);
+    const sa = "pims:index:ServiceAccount";
+    expect(JSON.parse(r.stdout)).toEqual({
+      resources: [
+        { type: sa, name: "ci", id: `${p}/${ci[0]}` },
+        { type: sa, name: "ci-2", id: `${p}/${ci[1]}` },
+        { type: sa, name: "web", id: `${p}/${web}` },
+      ],
+    });
+    expect(r.stderr).toContain(`3 service account(s) of project ${p} written to stdout`);
+    expect(sim.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /v2/projects/${p}/api-keys`]);
+    expectNoKeyMaterial(r);
+
+    const withProject = await pims(["service-accounts", "import-file", p, "--project", "app", "--skip", ci[0]]);
+    const doc = JSON.parse(withProject.stdout) as { resources: Array<Record<string, string>> };
+    expect(doc.resources).toEqual([
+      { type: "pims:index:Project", name: "app", id: p },
+      { type: sa, name: "ci", id: `${p}/${ci[1]}`, parent: "app" },
+      { type: sa, name: "web", id: `${p}/${web}`, parent: "app" },
+    ]);
+    const missing = await pims(["service-accounts", "import-file", "p-nope"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("404");
+    expect(missing.stdout).toBe("");
   });
 });

@@ -11,6 +11,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { serve } from "../../provider/native/server";
 import { SECRET_SIG, SECRET_VALUE } from "../../provider/native/values";
+import type { PimsSimulator } from "../../simulator";
+import { startSimulator } from "../helpers";
 
 export type Json = Record<string, unknown>;
 
@@ -93,9 +95,16 @@ export class PluginUnderTest {
     return this.call("read", req.setProperties(struct(props)).setInputs(struct(inputs)));
   }
 
-  update(kind: string, id: string, olds: Json, news: Json, preview = false): Promise<provproto.UpdateResponse> {
+  update(
+    kind: string,
+    id: string,
+    olds: Json,
+    news: Json,
+    preview = false,
+    oldInputs: Json = {},
+  ): Promise<provproto.UpdateResponse> {
     const req = new provproto.UpdateRequest().setUrn(urnOf(kind, "r")).setId(id).setPreview(preview);
-    return this.call("update", req.setOlds(struct(olds)).setNews(struct(news)));
+    return this.call("update", req.setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(oldInputs)));
   }
 
   delete(kind: string, id: string, props: Json): Promise<emptyproto.Empty> {
@@ -120,4 +129,27 @@ export function partialState(err: grpc.ServiceError): { id: string; properties: 
   if (any === undefined || !any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed")) return undefined;
   const d = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
   return { id: d.getId(), properties: jsonOf(d.getProperties()), reasons: d.getReasonsList() };
+}
+
+/**
+ * A test file's simulator and plugin, configured for it (CheckConfig and Configure with its token and address), with
+ * the credentials of the environment removed and retries quick; `stop` stops both and restores the environment.
+ */
+export async function startPluginWithSimulator(): Promise<{
+  sim: PimsSimulator;
+  plugin: PluginUnderTest;
+  stop(): Promise<void>;
+}> {
+  const savedEnv = { ...process.env };
+  process.env.PIMS_RETRY_MIN_DELAY_MS = "5";
+  for (const k of ["PIMS_TOKEN", "PIMS_BASE_URL", "PULUMI_CONFIG"]) delete process.env[k];
+  const sim = await startSimulator();
+  const plugin = await PluginUnderTest.start();
+  await plugin.configure({ token: sim.token, baseUrl: sim.baseUrl });
+  const stop = async (): Promise<void> => {
+    process.env = savedEnv;
+    await plugin.stop();
+    await sim.stop();
+  };
+  return { sim, plugin, stop };
 }

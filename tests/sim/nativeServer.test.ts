@@ -12,11 +12,12 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { sendLinesToEngine } from "../../provider/engineLog";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, rejectionOf, startSimulator, recordWarnings } from "../helpers";
+import { expectNoPlaintextSecrets, rejectionOf, recordWarnings } from "../helpers";
 import {
   jsonOf,
   partialState,
   PluginUnderTest,
+  startPluginWithSimulator,
   providerUrn,
   revealed,
   secretKeysOf,
@@ -26,25 +27,15 @@ import {
   type Json,
 } from "./nativeHarness";
 
-const savedEnv = { ...process.env };
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
+let stop: () => Promise<void>;
 const seen: string[] = []; // every answer and message, scanned for plaintext secrets at the end
 
 beforeAll(async () => {
-  process.env.PIMS_RETRY_MIN_DELAY_MS = "5";
-  delete process.env.PIMS_TOKEN;
-  delete process.env.PIMS_BASE_URL;
-  delete process.env.PULUMI_CONFIG;
-  sim = await startSimulator();
-  plugin = await PluginUnderTest.start();
-  await plugin.configure({ token: sim.token, baseUrl: sim.baseUrl });
+  ({ sim, plugin, stop } = await startPluginWithSimulator());
 });
-afterAll(async () => {
-  process.env = savedEnv;
-  await plugin.stop();
-  await sim.stop();
-});
+afterAll(() => stop());
 beforeEach(() => sim.clearFaults());
 const warnings = recordWarnings(seen);
 
@@ -335,9 +326,9 @@ describe("resources", () => {
     seen.push(JSON.stringify(outs));
   });
 
-  test("an import (no state) is refused with the provider's message; an unknown type is named", async () => {
-    const err = (await rejectionOf(plugin.read("ServiceAccount", "sa-1", {}), Error)) as grpc.ServiceError;
-    expect(err.details).toMatch(/^pulumi-pims: cannot read service account sa-1: the service has no read operation/);
+  test("an import of a kind the service cannot read is refused with what to write; unknown types named", async () => {
+    const err = (await rejectionOf(plugin.read("VolumeSize", "p-1/v-1", {}), Error)) as grpc.ServiceError;
+    expect(err.details).toMatch(/^pulumi-pims: volume size p-1\/v-1 cannot be imported: .*Declare a VolumeSize/);
     const bad = (await rejectionOf(plugin.check("Nope", {}), Error)) as grpc.ServiceError;
     expect(bad.details).toBe('pulumi-pims: unknown resource type "pims:index:Nope"');
   });

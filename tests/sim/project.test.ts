@@ -74,9 +74,9 @@ describe("Project against the simulator", () => {
     expect(ctx.sim.requests).toHaveLength(0);
   });
 
-  test("import (read with no state) is refused with what to do instead", async () => {
+  test("read with no state (the dynamic host's import) is refused with what to do instead", async () => {
     await expect(ctx.provider.read("p-12345678")).rejects.toThrow(
-      /project p-12345678 cannot be imported: the service has no operation to read a project/,
+      /project p-12345678 cannot be read: no state to start from\. .*`pulumi import pims:index:Project .*the existing project's id directly/,
     );
     expect(ctx.sim.requests).toHaveLength(0);
   });

@@ -148,6 +148,7 @@ describe("lifecycle against the simulator", () => {
       tokenId: live[0].tokenId,
       tokenExpiresAt: live[0].tokenExpiresAt,
       token: expect.any(String),
+      tokenHeld: true,
     });
     expect(Date.parse(outs.tokenExpiresAt) - Date.parse(outs.createdAt)).toBe(86_400_000);
     expect(isPlainJson(outs)).toBe(true);
@@ -302,11 +303,11 @@ describe("lifecycle against the simulator", () => {
     expect(sim.requests).toHaveLength(0);
   });
 
-  test("read without stored state (import) is refused with an explanation", async () => {
+  test("read without stored state (the dynamic host's import) is refused, naming what works instead", async () => {
     const provider = await configured();
     const err = await rejection(provider.read("sa-123", {}));
     expect(err.message).toMatch(
-      /cannot read service account sa-123: .*cannot be imported or adopted.*Declare a new ServiceAccount/,
+      /cannot read service account sa-123: no state to start from\. .*`pulumi import pims:index:ServiceAccount .*adoptServiceAccountId/,
     );
   });
 });

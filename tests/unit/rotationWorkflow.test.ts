@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { buildProgram } from "../../cli/pims";
 import { lint, type Finding } from "../actionlint";
 
-const WORKFLOW = path.resolve(__dirname, "../../examples/rotation/.github/workflows/rotate.yml");
+const WORKFLOW = path.resolve(__dirname, "../../examples/rotation/typescript/.github/workflows/rotate.yml");
 
 const original = fs.readFileSync(WORKFLOW, "utf8");
 let scratch: string;
@@ -28,7 +28,7 @@ function lintCopy(text: string): Promise<Finding[]> {
   return lint(text, file);
 }
 
-describe("examples/rotation/.github/workflows/rotate.yml", () => {
+describe("examples/rotation/typescript/.github/workflows/rotate.yml", () => {
   it("passes actionlint", async () => {
     expect(await lint(original, WORKFLOW)).toEqual([]);
   });

@@ -15,8 +15,102 @@ import (
 // A PIMS project, created with `POST /v2/projects`.
 //
 // The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-// (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-// refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+// (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+// the resource removes it from the stack only, with a warning that it still exists.
+//
+// Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+// listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+// replaces an imported project.
+//
+// ## Example Usage
+// ### A project, a service account and an app's secrets
+//
+// The example project `examples/quickstart` of the pulumi-pims repository, in every language it has.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"fmt"
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"pulumi-pims/sdk/go/pims"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(program)
+//	}
+//
+//	func program(ctx *pulumi.Context) error {
+//		cfg := config.New(ctx, "")
+//		appProjectID := cfg.Require("appProjectId")
+//		appName := orDefault(cfg.Get("appName"), "web")
+//
+//		// 1. A new project. The service cannot rename or delete projects: `pulumi destroy` leaves it in the service.
+//		project, err := pims.NewProject(ctx, "project", &pims.ProjectArgs{
+//			Name: pulumi.String(orDefault(cfg.Get("projectName"), "quickstart-"+ctx.Stack())),
+//		})
+//		if err != nil {
+//			return err
+//		}
+//
+//		// 2. A service account that may use the new project and the app's project. Any change replaces it (a new
+//		//    account and token are created first, then the old account is deleted).
+//		deployer, err := pims.NewServiceAccount(ctx, "deployer", &pims.ServiceAccountArgs{
+//			ProjectId:       project.ProjectId,
+//			Name:            pulumi.String("quickstart-deployer"),
+//			Description:     pulumi.String("Created by the pulumi-pims quickstart"),
+//			Grants:          pulumi.StringArray{project.ProjectId, pulumi.String(appProjectID)},
+//			ExpiresIn:       pulumi.Int(30 * 24 * 3600), // 30 days
+//			RotationTrigger: optional(cfg.Get("rotationTrigger")),
+//		})
+//		if err != nil {
+//			return err
+//		}
+//
+//		// 3. The existing app gets the token (and the new project's id) as secrets; a rotation updates them before the
+//		//    old account is deleted.
+//		appSecrets, err := pims.NewAppSecrets(ctx, "app-secrets", &pims.AppSecretsArgs{
+//			ProjectId: pulumi.String(appProjectID),
+//			AppId:     pulumi.String(fmt.Sprintf("%s-%s", appProjectID, appName)),
+//			Secrets: pulumi.StringMap{
+//				"PIMS_TOKEN":      deployer.Token,
+//				"PIMS_PROJECT_ID": project.ProjectId,
+//			},
+//		})
+//		if err != nil {
+//			return err
+//		}
+//
+//		ctx.Export("projectId", project.ProjectId)
+//		ctx.Export("serviceAccountId", deployer.ServiceAccountId)
+//		ctx.Export("tokenExpiresAt", deployer.TokenExpiresAt)
+//		// A secret output: `pulumi stack output token --show-secrets` prints it.
+//		ctx.Export("token", deployer.Token)
+//		ctx.Export("appSecretNames", appSecrets.SecretNames)
+//		return nil
+//	}
+//
+//	func orDefault(value, fallback string) string {
+//		if value == "" {
+//			return fallback
+//		}
+//		return value
+//	}
+//
+// // optional is an unset input for an empty config value.
+//
+//	func optional(value string) pulumi.StringPtrInput {
+//		if value == "" {
+//			return nil
+//		}
+//		return pulumi.String(value)
+//	}
+//
+// ```
 type Project struct {
 	pulumi.CustomResourceState
 
@@ -24,6 +118,8 @@ type Project struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
+	// For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+	UnreadInputs pulumi.StringArrayOutput `pulumi:"unreadInputs"`
 }
 
 // NewProject registers a new resource with the given unique name, arguments, and options.
@@ -178,6 +274,11 @@ func (o ProjectOutput) Name() pulumi.StringOutput {
 // The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
 func (o ProjectOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Project) pulumi.StringOutput { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+func (o ProjectOutput) UnreadInputs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Project) pulumi.StringArrayOutput { return v.UnreadInputs }).(pulumi.StringArrayOutput)
 }
 
 type ProjectArrayOutput struct{ *pulumi.OutputState }

@@ -27,11 +27,117 @@ import (
 // A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
 // itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
 // API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
-// refused.
+// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+//
+// Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
+// service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
+// elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its
+// grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
+// change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
+// `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+//
+// ## Example Usage
+// ### Overlapping rotation, on demand and before expiry
+//
+// The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"time"
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"pulumi-pims/sdk/go/pims"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(program)
+//	}
+//
+//	func program(ctx *pulumi.Context) error {
+//		cfg := config.New(ctx, "")
+//		projectID := cfg.Require("projectId")
+//		const day = 24 * 3600
+//		expiresIn, err := cfg.TryInt("expiresIn")
+//		if err != nil {
+//			expiresIn = 30 * day // the token lives 30 days ...
+//		}
+//		window, err := cfg.TryInt("rotateBeforeExpiry")
+//		if err != nil {
+//			window = 20 * day // ... and is rotated with 20 days left
+//		}
+//		keepPrevious, err := cfg.TryBool("keepPreviousToken")
+//		if err != nil {
+//			keepPrevious = true
+//		}
+//		var trigger pulumi.StringPtrInput
+//		if t := cfg.Get("rotationTrigger"); t != "" {
+//			trigger = pulumi.String(t)
+//		}
+//
+//		ci, err := pims.NewServiceAccount(ctx, "ci", &pims.ServiceAccountArgs{
+//			ProjectId:          pulumi.String(projectID),
+//			Name:               pulumi.String("ci-deployer"),
+//			Description:        pulumi.String("Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation"),
+//			Grants:             pulumi.StringArray{pulumi.String(projectID)},
+//			ExpiresIn:          pulumi.Int(expiresIn),
+//			RotateBeforeExpiry: pulumi.Int(window),
+//			RotationTrigger:    trigger,
+//			KeepPreviousToken:  pulumi.Bool(keepPrevious),
+//		})
+//		if err != nil {
+//			return err
+//		}
+//
+//		// A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack
+//		// read `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+//		appName := cfg.Get("appName")
+//		if appName == "" {
+//			appName = "web"
+//		}
+//		if _, err := pims.NewAppSecrets(ctx, "ci-token", &pims.AppSecretsArgs{
+//			ProjectId: pulumi.String(projectID),
+//			AppId:     pulumi.String(projectID + "-" + appName),
+//			Secrets:   pulumi.StringMap{"PIMS_TOKEN": ci.Token},
+//		}); err != nil {
+//			return err
+//		}
+//
+//		// When the next `pulumi up` will rotate the token (expiry minus the window), or "never".
+//		rotatesAfter := pulumi.All(ci.TokenExpiresAt, ci.RotateBeforeExpiry).ApplyT(func(v []interface{}) (string, error) {
+//			expiresAt, w := v[0].(string), v[1].(*int)
+//			if expiresAt == "never" || w == nil {
+//				return "never", nil
+//			}
+//			at, err := time.Parse(time.RFC3339Nano, expiresAt)
+//			if err != nil {
+//				return "", err
+//			}
+//			return at.Add(-time.Duration(*w) * time.Second).UTC().Format("2006-01-02T15:04:05.000Z"), nil
+//		}).(pulumi.StringOutput)
+//
+//		ctx.Export("serviceAccountId", ci.ServiceAccountId)
+//		ctx.Export("tokenId", ci.TokenId)
+//		ctx.Export("tokenExpiresAt", ci.TokenExpiresAt)
+//		ctx.Export("rotatesAfter", rotatesAfter)
+//		ctx.Export("token", ci.Token) // secret
+//		// The token before the last rotation, still valid until the next one (absent before the first rotation).
+//		ctx.Export("previousServiceAccountId", ci.PreviousServiceAccountId)
+//		ctx.Export("previousTokenExpiresAt", ci.PreviousTokenExpiresAt)
+//		ctx.Export("previousToken", ci.PreviousToken) // secret
+//		return nil
+//	}
+//
+// ```
 type ServiceAccount struct {
 	pulumi.CustomResourceState
 
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId pulumi.StringPtrOutput `pulumi:"adoptServiceAccountId"`
 	// When the current account was created, RFC 3339.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Id of the user who created the current account.
@@ -64,12 +170,16 @@ type ServiceAccount struct {
 	RotationTrigger pulumi.StringPtrOutput `pulumi:"rotationTrigger"`
 	// The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 	ServiceAccountId pulumi.StringOutput `pulumi:"serviceAccountId"`
-	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output.
+	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 	Token pulumi.StringOutput `pulumi:"token"`
 	// When the current token expires, RFC 3339, or `never`.
 	TokenExpiresAt pulumi.StringOutput `pulumi:"tokenExpiresAt"`
+	// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+	TokenHeld pulumi.BoolPtrOutput `pulumi:"tokenHeld"`
 	// Id of the current token.
 	TokenId pulumi.StringOutput `pulumi:"tokenId"`
+	// For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+	UnreadInputs pulumi.StringArrayOutput `pulumi:"unreadInputs"`
 }
 
 // NewServiceAccount registers a new resource with the given unique name, arguments, and options.
@@ -133,6 +243,8 @@ func (ServiceAccountState) ElementType() reflect.Type {
 }
 
 type serviceAccountArgs struct {
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId *string `pulumi:"adoptServiceAccountId"`
 	// Description: at most 500 characters. Default "".
 	Description *string `pulumi:"description"`
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -153,6 +265,8 @@ type serviceAccountArgs struct {
 
 // The set of arguments for constructing a ServiceAccount resource.
 type ServiceAccountArgs struct {
+	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+	AdoptServiceAccountId pulumi.StringPtrInput
 	// Description: at most 500 characters. Default "".
 	Description pulumi.StringPtrInput
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -258,6 +372,11 @@ func (o ServiceAccountOutput) ToServiceAccountOutputWithContext(ctx context.Cont
 	return o
 }
 
+// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+func (o ServiceAccountOutput) AdoptServiceAccountId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.AdoptServiceAccountId }).(pulumi.StringPtrOutput)
+}
+
 // When the current account was created, RFC 3339.
 func (o ServiceAccountOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
@@ -338,7 +457,7 @@ func (o ServiceAccountOutput) ServiceAccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.ServiceAccountId }).(pulumi.StringOutput)
 }
 
-// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output.
+// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 func (o ServiceAccountOutput) Token() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Token }).(pulumi.StringOutput)
 }
@@ -348,9 +467,19 @@ func (o ServiceAccountOutput) TokenExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenExpiresAt }).(pulumi.StringOutput)
 }
 
+// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+func (o ServiceAccountOutput) TokenHeld() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.BoolPtrOutput { return v.TokenHeld }).(pulumi.BoolPtrOutput)
+}
+
 // Id of the current token.
 func (o ServiceAccountOutput) TokenId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenId }).(pulumi.StringOutput)
+}
+
+// For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+func (o ServiceAccountOutput) UnreadInputs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringArrayOutput { return v.UnreadInputs }).(pulumi.StringArrayOutput)
 }
 
 type ServiceAccountArrayOutput struct{ *pulumi.OutputState }

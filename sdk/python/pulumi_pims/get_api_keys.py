@@ -52,6 +52,64 @@ def get_api_keys(project_id: Optional[_builtins.str] = None,
     """
     Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
 
+    ## Example Usage
+    ### One program, one stack per environment
+
+    The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    env = pulumi.get_stack()
+    config = pulumi.Config()
+
+    # The environment's existing project (it holds the app and the volume).
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+    day = 24 * 3600
+
+    # A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+    # `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+    deployer = pims.ServiceAccount(
+        "deployer",
+        project_id=project_id,
+        name=f"{env}-deployer",
+        description=f"Deploys the {env} environment",
+        grants=config.get_object("grants") or [project_id],
+        expires_in=config.require_int("tokenLifetimeDays") * day,
+        rotate_before_expiry=config.require_int("rotateDaysBeforeExpiry") * day,
+    )
+
+    # The data volume's size (volumes only grow).
+    volume = pims.VolumeSize(
+        "data",
+        project_id=project_id,
+        volume_id=config.get("volumeId") or "default-us-east-1",
+        size_gb=config.require_int("volumeSizeGb"),
+    )
+
+    # The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+    secrets = {"PIMS_TOKEN": deployer.token, "LOG_LEVEL": config.get("logLevel") or "info"}
+    database_url = config.get_secret("databaseUrl")
+    if database_url is not None:
+        secrets["DATABASE_URL"] = database_url
+    app_secrets = pims.AppSecrets("app-secrets", project_id=project_id, app_id=app_id, secrets=secrets)
+
+    # A read-only function: the project's API keys, listed once the deployer exists (`deployer.project_id` resolves after
+    # it is created), so its key is among them. The result is a secret output (it carries key values).
+    api_keys = pims.get_api_keys_output(project_id=deployer.project_id)
+
+    pulumi.export("environment", env)
+    pulumi.export("deployerId", deployer.service_account_id)
+    pulumi.export("deployerGrants", deployer.grants)
+    pulumi.export("tokenExpiresAt", deployer.token_expires_at)
+    pulumi.export("token", deployer.token)  # secret
+    pulumi.export("volumeSizeGb", volume.size_gb)
+    pulumi.export("appSecretNames", app_secrets.secret_names)
+    pulumi.export("apiKeyNames", api_keys.apply(lambda r: [k.name for k in r.keys]))  # secret (derived from a secret)
+    ```
+
     :param _builtins.str project_id: Project whose API keys are listed, e.g. `p-1a2b3c4d`.
     """
     __args__ = dict()
@@ -65,6 +123,64 @@ def get_api_keys_output(project_id: pulumi.Input[Optional[_builtins.str]] = None
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetApiKeysResult]:
     """
     Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+
+    ## Example Usage
+    ### One program, one stack per environment
+
+    The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    env = pulumi.get_stack()
+    config = pulumi.Config()
+
+    # The environment's existing project (it holds the app and the volume).
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+    day = 24 * 3600
+
+    # A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+    # `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+    deployer = pims.ServiceAccount(
+        "deployer",
+        project_id=project_id,
+        name=f"{env}-deployer",
+        description=f"Deploys the {env} environment",
+        grants=config.get_object("grants") or [project_id],
+        expires_in=config.require_int("tokenLifetimeDays") * day,
+        rotate_before_expiry=config.require_int("rotateDaysBeforeExpiry") * day,
+    )
+
+    # The data volume's size (volumes only grow).
+    volume = pims.VolumeSize(
+        "data",
+        project_id=project_id,
+        volume_id=config.get("volumeId") or "default-us-east-1",
+        size_gb=config.require_int("volumeSizeGb"),
+    )
+
+    # The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+    secrets = {"PIMS_TOKEN": deployer.token, "LOG_LEVEL": config.get("logLevel") or "info"}
+    database_url = config.get_secret("databaseUrl")
+    if database_url is not None:
+        secrets["DATABASE_URL"] = database_url
+    app_secrets = pims.AppSecrets("app-secrets", project_id=project_id, app_id=app_id, secrets=secrets)
+
+    # A read-only function: the project's API keys, listed once the deployer exists (`deployer.project_id` resolves after
+    # it is created), so its key is among them. The result is a secret output (it carries key values).
+    api_keys = pims.get_api_keys_output(project_id=deployer.project_id)
+
+    pulumi.export("environment", env)
+    pulumi.export("deployerId", deployer.service_account_id)
+    pulumi.export("deployerGrants", deployer.grants)
+    pulumi.export("tokenExpiresAt", deployer.token_expires_at)
+    pulumi.export("token", deployer.token)  # secret
+    pulumi.export("volumeSizeGb", volume.size_gb)
+    pulumi.export("appSecretNames", app_secrets.secret_names)
+    pulumi.export("apiKeyNames", api_keys.apply(lambda r: [k.name for k in r.keys]))  # secret (derived from a secret)
+    ```
 
     :param _builtins.str project_id: Project whose API keys are listed, e.g. `p-1a2b3c4d`.
     """

@@ -52,8 +52,60 @@ class Project(pulumi.CustomResource):
         A PIMS project, created with `POST /v2/projects`.
 
         The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-        refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+        the resource removes it from the stack only, with a warning that it still exists.
+
+        Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+        listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+        replaces an imported project.
+
+        ## Example Usage
+        ### A project, a service account and an app's secrets
+
+        The example project `examples/quickstart` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        app_project_id = config.require("appProjectId")
+        app_name = config.get("appName") or "web"
+
+        # 1. A new project. The service cannot rename or delete projects: `pulumi destroy` leaves it in the service.
+        project = pims.Project("project", name=config.get("projectName") or f"quickstart-{pulumi.get_stack()}")
+
+        # 2. A service account that may use the new project and the app's project. Any change replaces it (a new account and
+        #    token are created first, then the old account is deleted).
+        deployer = pims.ServiceAccount(
+            "deployer",
+            project_id=project.project_id,
+            name="quickstart-deployer",
+            description="Created by the pulumi-pims quickstart",
+            grants=[project.project_id, app_project_id],
+            expires_in=30 * 24 * 3600,  # 30 days
+            rotation_trigger=config.get("rotationTrigger"),
+        )
+
+        # 3. The existing app gets the token (and the new project's id) as secrets; a rotation updates them before the old
+        #    account is deleted.
+        app_secrets = pims.AppSecrets(
+            "app-secrets",
+            project_id=app_project_id,
+            app_id=f"{app_project_id}-{app_name}",
+            secrets={
+                "PIMS_TOKEN": deployer.token,
+                "PIMS_PROJECT_ID": project.project_id,
+            },
+        )
+
+        pulumi.export("projectId", project.project_id)
+        pulumi.export("serviceAccountId", deployer.service_account_id)
+        pulumi.export("tokenExpiresAt", deployer.token_expires_at)
+        # A secret output: `pulumi stack output token --show-secrets` prints it.
+        pulumi.export("token", deployer.token)
+        pulumi.export("appSecretNames", app_secrets.secret_names)
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -69,8 +121,60 @@ class Project(pulumi.CustomResource):
         A PIMS project, created with `POST /v2/projects`.
 
         The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
-        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
-        refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+        (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+        the resource removes it from the stack only, with a warning that it still exists.
+
+        Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key
+        listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+        replaces an imported project.
+
+        ## Example Usage
+        ### A project, a service account and an app's secrets
+
+        The example project `examples/quickstart` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        app_project_id = config.require("appProjectId")
+        app_name = config.get("appName") or "web"
+
+        # 1. A new project. The service cannot rename or delete projects: `pulumi destroy` leaves it in the service.
+        project = pims.Project("project", name=config.get("projectName") or f"quickstart-{pulumi.get_stack()}")
+
+        # 2. A service account that may use the new project and the app's project. Any change replaces it (a new account and
+        #    token are created first, then the old account is deleted).
+        deployer = pims.ServiceAccount(
+            "deployer",
+            project_id=project.project_id,
+            name="quickstart-deployer",
+            description="Created by the pulumi-pims quickstart",
+            grants=[project.project_id, app_project_id],
+            expires_in=30 * 24 * 3600,  # 30 days
+            rotation_trigger=config.get("rotationTrigger"),
+        )
+
+        # 3. The existing app gets the token (and the new project's id) as secrets; a rotation updates them before the old
+        #    account is deleted.
+        app_secrets = pims.AppSecrets(
+            "app-secrets",
+            project_id=app_project_id,
+            app_id=f"{app_project_id}-{app_name}",
+            secrets={
+                "PIMS_TOKEN": deployer.token,
+                "PIMS_PROJECT_ID": project.project_id,
+            },
+        )
+
+        pulumi.export("projectId", project.project_id)
+        pulumi.export("serviceAccountId", deployer.service_account_id)
+        pulumi.export("tokenExpiresAt", deployer.token_expires_at)
+        # A secret output: `pulumi stack output token --show-secrets` prints it.
+        pulumi.export("token", deployer.token)
+        pulumi.export("appSecretNames", app_secrets.secret_names)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ProjectArgs args: The arguments to use to populate this resource's properties.
@@ -101,6 +205,7 @@ class Project(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["project_id"] = None
+            __props__.__dict__["unread_inputs"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["name"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Project, __self__).__init__(
@@ -127,6 +232,7 @@ class Project(pulumi.CustomResource):
 
         __props__.__dict__["name"] = None
         __props__.__dict__["project_id"] = None
+        __props__.__dict__["unread_inputs"] = None
         return Project(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -144,4 +250,12 @@ class Project(pulumi.CustomResource):
         The id the service gave the project, e.g. `p-1a2b3c4d`; also the resource id.
         """
         return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="unreadInputs")
+    def unread_inputs(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        For an imported project: `["name"]`, the service cannot tell a project's name. The declared name is then never sent and never replaces the project. Normally absent.
+        """
+        return pulumi.get(self, "unread_inputs")
 

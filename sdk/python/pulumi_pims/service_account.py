@@ -23,6 +23,7 @@ class ServiceAccountArgs:
                  grants: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  name: pulumi.Input[_builtins.str],
                  project_id: pulumi.Input[_builtins.str],
+                 adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  keep_previous_token: pulumi.Input[Optional[_builtins.bool]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
@@ -34,6 +35,7 @@ class ServiceAccountArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] grants: Ids of the projects the account may access: 1 to 50, no duplicates. Order does not matter.
         :param pulumi.Input[_builtins.str] name: Name of the account: 1 to 100 characters.
         :param pulumi.Input[_builtins.str] project_id: Id of the project that owns the account, e.g. `p-1a2b3c4d`.
+        :param pulumi.Input[_builtins.str] adopt_service_account_id: Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
         :param pulumi.Input[_builtins.str] description: Description: at most 500 characters. Default "".
         :param pulumi.Input[_builtins.bool] keep_previous_token: Overlapping rotation. When true, a rotation keeps the account it replaces (and its token) live until the next rotation: the newest token is `token`, the one before it `previousToken`, and each rotation creates one account and deletes only the one two rotations old. Consumers that read the token before a rotation (apps, other stacks, CI) keep working until the next one. Turning it on replaces nothing and mints no token; turning it off deletes the previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
@@ -43,6 +45,8 @@ class ServiceAccountArgs:
         pulumi.set(__self__, "grants", grants)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "project_id", project_id)
+        if adopt_service_account_id is not None:
+            pulumi.set(__self__, "adopt_service_account_id", adopt_service_account_id)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if keep_previous_token is not None:
@@ -101,6 +105,18 @@ class ServiceAccountArgs:
         pulumi.set(self, "project_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="adoptServiceAccountId")
+    def adopt_service_account_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+        """
+        return pulumi.get(self, "adopt_service_account_id")
+
+    @adopt_service_account_id.setter
+    def adopt_service_account_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_service_account_id", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -155,6 +171,7 @@ class ServiceAccount(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_in: pulumi.Input[Optional[_builtins.int]] = None,
                  grants: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -180,11 +197,83 @@ class ServiceAccount(pulumi.CustomResource):
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
         itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
         API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
-        refused.
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+
+        Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
+        service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
+        elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its
+        grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
+        change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
+        `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+
+        ## Example Usage
+        ### Overlapping rotation, on demand and before expiry
+
+        The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        from datetime import datetime, timedelta
+
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        day = 24 * 3600
+
+
+
+        def number(key: str, default: int) -> int:
+            value = config.get_int(key)
+            return default if value is None else value
+
+
+        keep_previous = config.get_bool("keepPreviousToken")
+        ci = pims.ServiceAccount(
+            "ci",
+            project_id=project_id,
+            name="ci-deployer",
+            description="Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
+            grants=[project_id],
+            expires_in=number("expiresIn", 30 * day),  # the token lives 30 days ...
+            rotate_before_expiry=number("rotateBeforeExpiry", 20 * day),  # ... and is rotated with 20 days left
+            rotation_trigger=config.get("rotationTrigger"),
+            keep_previous_token=True if keep_previous is None else keep_previous,
+        )
+
+        # A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack read
+        # `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+        pims.AppSecrets(
+            "ci-token",
+            project_id=project_id,
+            app_id=f"{project_id}-{config.get('appName') or 'web'}",
+            secrets={"PIMS_TOKEN": ci.token},
+        )
+
+
+        def rotates_after(args: list) -> str:
+            \"\"\"When the next `pulumi up` will rotate the token (expiry minus the window), or "never".\"\"\"
+            expires_at, window = args
+            if expires_at == "never" or window is None:
+                return "never"
+            at = datetime.fromisoformat(expires_at.replace("Z", "+00:00")) - timedelta(seconds=window)
+            return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+        pulumi.export("serviceAccountId", ci.service_account_id)
+        pulumi.export("tokenId", ci.token_id)
+        pulumi.export("tokenExpiresAt", ci.token_expires_at)
+        pulumi.export("rotatesAfter", pulumi.Output.all(ci.token_expires_at, ci.rotate_before_expiry).apply(rotates_after))
+        pulumi.export("token", ci.token)  # secret
+        # The token before the last rotation, still valid until the next one (absent before the first rotation).
+        pulumi.export("previousServiceAccountId", ci.previous_service_account_id)
+        pulumi.export("previousTokenExpiresAt", ci.previous_token_expires_at)
+        pulumi.export("previousToken", ci.previous_token)  # secret
+        ```
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_service_account_id: Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
         :param pulumi.Input[_builtins.str] description: Description: at most 500 characters. Default "".
         :param pulumi.Input[_builtins.int] expires_in: Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] grants: Ids of the projects the account may access: 1 to 50, no duplicates. Order does not matter.
@@ -216,8 +305,79 @@ class ServiceAccount(pulumi.CustomResource):
         A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
         itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
         API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
-        refused.
+        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+
+        Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
+        service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
+        elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its
+        grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
+        change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
+        `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+
+        ## Example Usage
+        ### Overlapping rotation, on demand and before expiry
+
+        The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+
+        ```python
+        from datetime import datetime, timedelta
+
+        import pulumi
+        import pulumi_pims as pims
+
+        config = pulumi.Config()
+        project_id = config.require("projectId")
+        day = 24 * 3600
+
+
+
+        def number(key: str, default: int) -> int:
+            value = config.get_int(key)
+            return default if value is None else value
+
+
+        keep_previous = config.get_bool("keepPreviousToken")
+        ci = pims.ServiceAccount(
+            "ci",
+            project_id=project_id,
+            name="ci-deployer",
+            description="Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation",
+            grants=[project_id],
+            expires_in=number("expiresIn", 30 * day),  # the token lives 30 days ...
+            rotate_before_expiry=number("rotateBeforeExpiry", 20 * day),  # ... and is rotated with 20 days left
+            rotation_trigger=config.get("rotationTrigger"),
+            keep_previous_token=True if keep_previous is None else keep_previous,
+        )
+
+        # A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the stack read
+        # `token` after each up; the token they held is `previousToken` now, valid until the next rotation.
+        pims.AppSecrets(
+            "ci-token",
+            project_id=project_id,
+            app_id=f"{project_id}-{config.get('appName') or 'web'}",
+            secrets={"PIMS_TOKEN": ci.token},
+        )
+
+
+        def rotates_after(args: list) -> str:
+            \"\"\"When the next `pulumi up` will rotate the token (expiry minus the window), or "never".\"\"\"
+            expires_at, window = args
+            if expires_at == "never" or window is None:
+                return "never"
+            at = datetime.fromisoformat(expires_at.replace("Z", "+00:00")) - timedelta(seconds=window)
+            return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
+
+
+        pulumi.export("serviceAccountId", ci.service_account_id)
+        pulumi.export("tokenId", ci.token_id)
+        pulumi.export("tokenExpiresAt", ci.token_expires_at)
+        pulumi.export("rotatesAfter", pulumi.Output.all(ci.token_expires_at, ci.rotate_before_expiry).apply(rotates_after))
+        pulumi.export("token", ci.token)  # secret
+        # The token before the last rotation, still valid until the next one (absent before the first rotation).
+        pulumi.export("previousServiceAccountId", ci.previous_service_account_id)
+        pulumi.export("previousTokenExpiresAt", ci.previous_token_expires_at)
+        pulumi.export("previousToken", ci.previous_token)  # secret
+        ```
 
         :param str resource_name: The name of the resource.
         :param ServiceAccountArgs args: The arguments to use to populate this resource's properties.
@@ -234,6 +394,7 @@ class ServiceAccount(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_in: pulumi.Input[Optional[_builtins.int]] = None,
                  grants: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -251,6 +412,7 @@ class ServiceAccount(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ServiceAccountArgs.__new__(ServiceAccountArgs)
 
+            __props__.__dict__["adopt_service_account_id"] = adopt_service_account_id
             __props__.__dict__["description"] = description
             if expires_in is None and not opts.urn:
                 raise TypeError("Missing required property 'expires_in'")
@@ -277,7 +439,9 @@ class ServiceAccount(pulumi.CustomResource):
             __props__.__dict__["service_account_id"] = None
             __props__.__dict__["token"] = None
             __props__.__dict__["token_expires_at"] = None
+            __props__.__dict__["token_held"] = None
             __props__.__dict__["token_id"] = None
+            __props__.__dict__["unread_inputs"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["previousToken", "token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["projectId"])
@@ -304,6 +468,7 @@ class ServiceAccount(pulumi.CustomResource):
 
         __props__ = ServiceAccountArgs.__new__(ServiceAccountArgs)
 
+        __props__.__dict__["adopt_service_account_id"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["created_by_user_id"] = None
         __props__.__dict__["description"] = None
@@ -322,8 +487,18 @@ class ServiceAccount(pulumi.CustomResource):
         __props__.__dict__["service_account_id"] = None
         __props__.__dict__["token"] = None
         __props__.__dict__["token_expires_at"] = None
+        __props__.__dict__["token_held"] = None
         __props__.__dict__["token_id"] = None
+        __props__.__dict__["unread_inputs"] = None
         return ServiceAccount(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptServiceAccountId")
+    def adopt_service_account_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+        """
+        return pulumi.get(self, "adopt_service_account_id")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
@@ -457,7 +632,7 @@ class ServiceAccount(pulumi.CustomResource):
     @pulumi.getter
     def token(self) -> pulumi.Output[_builtins.str]:
         """
-        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output.
+        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
         """
         return pulumi.get(self, "token")
 
@@ -470,10 +645,26 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "token_expires_at")
 
     @_builtins.property
+    @pulumi.getter(name="tokenHeld")
+    def token_held(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+        """
+        return pulumi.get(self, "token_held")
+
+    @_builtins.property
     @pulumi.getter(name="tokenId")
     def token_id(self) -> pulumi.Output[_builtins.str]:
         """
         Id of the current token.
         """
         return pulumi.get(self, "token_id")
+
+    @_builtins.property
+    @pulumi.getter(name="unreadInputs")
+    def unread_inputs(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+        """
+        return pulumi.get(self, "unread_inputs")
 

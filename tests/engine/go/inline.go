@@ -4,8 +4,9 @@
 // main. Users run the same main.go with plain `pulumi up`.
 //
 // Environment: PIMS_INLINE_WORKDIR (the project directory, with Pulumi.yaml and the stack's config),
-// PIMS_INLINE_STACK, PIMS_INLINE_OP (up | refresh | destroy). Prints `RESULT <json>`: the stack outputs (a secret's
-// value left out, so no token reaches a log) and the resource changes. The engine's output goes to stderr.
+// PIMS_INLINE_STACK, PIMS_INLINE_OP (up | preview | refresh | destroy), PIMS_INLINE_EXPECT_NO_CHANGES=1 (up, preview
+// and refresh fail when anything would change, as ProgramTest's checks do). Prints `RESULT <json>`: the stack outputs
+// (a secret's value left out, so no token reaches a log) and the resource changes. The engine's output goes to stderr.
 
 package main
 
@@ -17,6 +18,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 )
@@ -46,9 +48,14 @@ func runInline(op string) error {
 		return err
 	}
 	result := map[string]any{}
+	same := os.Getenv("PIMS_INLINE_EXPECT_NO_CHANGES") == "1"
 	switch op {
 	case "up":
-		res, err := stack.Up(ctx, optup.ProgressStreams(os.Stderr), optup.SuppressOutputs())
+		opts := []optup.Option{optup.ProgressStreams(os.Stderr), optup.SuppressOutputs()}
+		if same {
+			opts = append(opts, optup.ExpectNoChanges())
+		}
+		res, err := stack.Up(ctx, opts...)
 		if err != nil {
 			return err
 		}
@@ -62,8 +69,22 @@ func runInline(op string) error {
 		}
 		result["outputs"] = outputs
 		result["changes"] = res.Summary.ResourceChanges
+	case "preview":
+		opts := []optpreview.Option{optpreview.ProgressStreams(os.Stderr)}
+		if same {
+			opts = append(opts, optpreview.ExpectNoChanges())
+		}
+		res, err := stack.Preview(ctx, opts...)
+		if err != nil {
+			return err
+		}
+		result["changes"] = res.ChangeSummary
 	case "refresh":
-		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(os.Stderr))
+		opts := []optrefresh.Option{optrefresh.ProgressStreams(os.Stderr)}
+		if same {
+			opts = append(opts, optrefresh.ExpectNoChanges())
+		}
+		res, err := stack.Refresh(ctx, opts...)
 		if err != nil {
 			return err
 		}

@@ -2,9 +2,10 @@
 the engine itself, so no `pulumi-language-python` host is needed (none can be had on these machines; users run the
 same file with plain `pulumi up`). The program file runs unchanged, as `__main__`, inside the inline program.
 
-Usage: python inline.py WORK_DIR STACK OPERATION PROGRAM_FILE
+Usage: python inline.py WORK_DIR STACK OPERATION PROGRAM_FILE [--expect-no-changes]
   WORK_DIR   the project directory (Pulumi.yaml, the stack's config), made by the test
   OPERATION  up | preview | refresh | destroy
+  --expect-no-changes  up, preview and refresh fail when anything would change (ProgramTest's checks)
 
 Prints one line, `RESULT <json>`: the stack outputs ({name: {"secret": bool, "value": ...}}, a secret's value left
 out so no token reaches a log) and the operation's summary (resource changes). The engine's own output goes to
@@ -20,6 +21,7 @@ from pulumi import automation as auto
 
 def main() -> None:
     work_dir, stack_name, operation, program_file = sys.argv[1:5]
+    same = "--expect-no-changes" in sys.argv[5:]
 
     def program() -> None:
         runpy.run_path(program_file, run_name="__main__")
@@ -35,14 +37,14 @@ def main() -> None:
     )
     echo = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if operation == "up":
-        result = stack.up(on_output=echo, show_secrets=False)
+        result = stack.up(on_output=echo, show_secrets=False, expect_no_changes=same)
         summary, outputs = result.summary, result.outputs
     elif operation == "preview":
-        result = stack.preview(on_output=echo)
+        result = stack.preview(on_output=echo, expect_no_changes=same)
         print("RESULT " + json.dumps({"changes": result.change_summary}), flush=True)
         return
     elif operation == "refresh":
-        summary, outputs = stack.refresh(on_output=echo, show_secrets=False).summary, stack.outputs()
+        summary, outputs = stack.refresh(on_output=echo, show_secrets=False, expect_no_changes=same).summary, stack.outputs()
     elif operation == "destroy":
         summary, outputs = stack.destroy(on_output=echo, show_secrets=False).summary, {}
     else:

@@ -65,12 +65,188 @@ public final class PimsFunctions {
     /**
      * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
      * 
+     * ## Example Usage
+     * ### One program, one stack per environment
+     * 
+     * The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package environments;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import java.util.HashMap;
+     * import java.util.List;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var env = ctx.stackName();
+     *         var config = ctx.config();
+     * 
+     *         // The environment's existing project (it holds the app and the volume).
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     *         var day = 24 * 3600;
+     * 
+     *         // A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+     *         // `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name(env + "-deployer")
+     *             .description("Deploys the " + env + " environment")
+     *             .grants(config.getObject("grants", String[].class).map(List::of).orElse(List.of(projectId)))
+     *             .expiresIn(config.requireInteger("tokenLifetimeDays") * day)
+     *             .rotateBeforeExpiry(config.requireInteger("rotateDaysBeforeExpiry") * day)
+     *             .build());
+     * 
+     *         // The data volume's size (volumes only grow).
+     *         var volume = new VolumeSize("data", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(config.requireInteger("volumeSizeGb"))
+     *             .build());
+     * 
+     *         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+     *         var logLevel = config.get("logLevel").orElse("info");
+     *         var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
+     *             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
+     *             t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
+     *             return (Map<String, String>) all;
+     *         });
+     *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .secrets(secrets)
+     *             .build());
+     * 
+     *         // A read-only function: the project's API keys, listed once the deployer exists (`deployer.projectId()`
+     *         // resolves after it is created), so its key is among them. The result is a secret output (key values).
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(deployer.projectId()).build());
+     * 
+     *         ctx.export("environment", Output.of(env));
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("deployerGrants", deployer.grants());
+     *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+     *         ctx.export("token", deployer.token()); // secret
+     *         ctx.export("volumeSizeGb", volume.sizeGb());
+     *         ctx.export("appSecretNames", appSecrets.secretNames());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret (derived from a secret)
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args) {
         return getApiKeys(args, InvokeOptions.Empty);
     }
     /**
      * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * 
+     * ## Example Usage
+     * ### One program, one stack per environment
+     * 
+     * The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package environments;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import java.util.HashMap;
+     * import java.util.List;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var env = ctx.stackName();
+     *         var config = ctx.config();
+     * 
+     *         // The environment's existing project (it holds the app and the volume).
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     *         var day = 24 * 3600;
+     * 
+     *         // A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+     *         // `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name(env + "-deployer")
+     *             .description("Deploys the " + env + " environment")
+     *             .grants(config.getObject("grants", String[].class).map(List::of).orElse(List.of(projectId)))
+     *             .expiresIn(config.requireInteger("tokenLifetimeDays") * day)
+     *             .rotateBeforeExpiry(config.requireInteger("rotateDaysBeforeExpiry") * day)
+     *             .build());
+     * 
+     *         // The data volume's size (volumes only grow).
+     *         var volume = new VolumeSize("data", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(config.requireInteger("volumeSizeGb"))
+     *             .build());
+     * 
+     *         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+     *         var logLevel = config.get("logLevel").orElse("info");
+     *         var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
+     *             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
+     *             t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
+     *             return (Map<String, String>) all;
+     *         });
+     *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .secrets(secrets)
+     *             .build());
+     * 
+     *         // A read-only function: the project's API keys, listed once the deployer exists (`deployer.projectId()`
+     *         // resolves after it is created), so its key is among them. The result is a secret output (key values).
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(deployer.projectId()).build());
+     * 
+     *         ctx.export("environment", Output.of(env));
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("deployerGrants", deployer.grants());
+     *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+     *         ctx.export("token", deployer.token()); // secret
+     *         ctx.export("volumeSizeGb", volume.sizeGb());
+     *         ctx.export("appSecretNames", appSecrets.secretNames());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret (derived from a secret)
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetApiKeysResult> getApiKeysPlain(GetApiKeysPlainArgs args) {
@@ -79,6 +255,94 @@ public final class PimsFunctions {
     /**
      * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
      * 
+     * ## Example Usage
+     * ### One program, one stack per environment
+     * 
+     * The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package environments;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import java.util.HashMap;
+     * import java.util.List;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var env = ctx.stackName();
+     *         var config = ctx.config();
+     * 
+     *         // The environment's existing project (it holds the app and the volume).
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     *         var day = 24 * 3600;
+     * 
+     *         // A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+     *         // `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name(env + "-deployer")
+     *             .description("Deploys the " + env + " environment")
+     *             .grants(config.getObject("grants", String[].class).map(List::of).orElse(List.of(projectId)))
+     *             .expiresIn(config.requireInteger("tokenLifetimeDays") * day)
+     *             .rotateBeforeExpiry(config.requireInteger("rotateDaysBeforeExpiry") * day)
+     *             .build());
+     * 
+     *         // The data volume's size (volumes only grow).
+     *         var volume = new VolumeSize("data", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(config.requireInteger("volumeSizeGb"))
+     *             .build());
+     * 
+     *         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+     *         var logLevel = config.get("logLevel").orElse("info");
+     *         var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
+     *             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
+     *             t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
+     *             return (Map<String, String>) all;
+     *         });
+     *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .secrets(secrets)
+     *             .build());
+     * 
+     *         // A read-only function: the project's API keys, listed once the deployer exists (`deployer.projectId()`
+     *         // resolves after it is created), so its key is among them. The result is a secret output (key values).
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(deployer.projectId()).build());
+     * 
+     *         ctx.export("environment", Output.of(env));
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("deployerGrants", deployer.grants());
+     *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+     *         ctx.export("token", deployer.token()); // secret
+     *         ctx.export("volumeSizeGb", volume.sizeGb());
+     *         ctx.export("appSecretNames", appSecrets.secretNames());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret (derived from a secret)
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("pims:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
@@ -86,12 +350,188 @@ public final class PimsFunctions {
     /**
      * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
      * 
+     * ## Example Usage
+     * ### One program, one stack per environment
+     * 
+     * The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package environments;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import java.util.HashMap;
+     * import java.util.List;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var env = ctx.stackName();
+     *         var config = ctx.config();
+     * 
+     *         // The environment's existing project (it holds the app and the volume).
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     *         var day = 24 * 3600;
+     * 
+     *         // A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+     *         // `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name(env + "-deployer")
+     *             .description("Deploys the " + env + " environment")
+     *             .grants(config.getObject("grants", String[].class).map(List::of).orElse(List.of(projectId)))
+     *             .expiresIn(config.requireInteger("tokenLifetimeDays") * day)
+     *             .rotateBeforeExpiry(config.requireInteger("rotateDaysBeforeExpiry") * day)
+     *             .build());
+     * 
+     *         // The data volume's size (volumes only grow).
+     *         var volume = new VolumeSize("data", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(config.requireInteger("volumeSizeGb"))
+     *             .build());
+     * 
+     *         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+     *         var logLevel = config.get("logLevel").orElse("info");
+     *         var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
+     *             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
+     *             t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
+     *             return (Map<String, String>) all;
+     *         });
+     *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .secrets(secrets)
+     *             .build());
+     * 
+     *         // A read-only function: the project's API keys, listed once the deployer exists (`deployer.projectId()`
+     *         // resolves after it is created), so its key is among them. The result is a secret output (key values).
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(deployer.projectId()).build());
+     * 
+     *         ctx.export("environment", Output.of(env));
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("deployerGrants", deployer.grants());
+     *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+     *         ctx.export("token", deployer.token()); // secret
+     *         ctx.export("volumeSizeGb", volume.sizeGb());
+     *         ctx.export("appSecretNames", appSecrets.secretNames());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret (derived from a secret)
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetApiKeysResult> getApiKeys(GetApiKeysArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("pims:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * 
+     * ## Example Usage
+     * ### One program, one stack per environment
+     * 
+     * The example project `examples/environments` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package environments;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import java.util.HashMap;
+     * import java.util.List;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var env = ctx.stackName();
+     *         var config = ctx.config();
+     * 
+     *         // The environment's existing project (it holds the app and the volume).
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     *         var day = 24 * 3600;
+     * 
+     *         // A deployer per environment (the service's recommended practice), rotated automatically: once fewer than
+     *         // `rotateDaysBeforeExpiry` days are left, the next `pulumi up` replaces it with a new account and token.
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name(env + "-deployer")
+     *             .description("Deploys the " + env + " environment")
+     *             .grants(config.getObject("grants", String[].class).map(List::of).orElse(List.of(projectId)))
+     *             .expiresIn(config.requireInteger("tokenLifetimeDays") * day)
+     *             .rotateBeforeExpiry(config.requireInteger("rotateDaysBeforeExpiry") * day)
+     *             .build());
+     * 
+     *         // The data volume's size (volumes only grow).
+     *         var volume = new VolumeSize("data", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(config.requireInteger("volumeSizeGb"))
+     *             .build());
+     * 
+     *         // The app's secrets: the deployer's token, the log level and, when set (as a secret), the database URL.
+     *         var logLevel = config.get("logLevel").orElse("info");
+     *         var secrets = Output.tuple(deployer.token(), config.getSecret("databaseUrl")).applyValue(t -> {
+     *             var all = new HashMap<String, String>(Map.of("PIMS_TOKEN", t.t1, "LOG_LEVEL", logLevel));
+     *             t.t2.ifPresent(databaseUrl -> all.put("DATABASE_URL", databaseUrl));
+     *             return (Map<String, String>) all;
+     *         });
+     *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .secrets(secrets)
+     *             .build());
+     * 
+     *         // A read-only function: the project's API keys, listed once the deployer exists (`deployer.projectId()`
+     *         // resolves after it is created), so its key is among them. The result is a secret output (key values).
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(deployer.projectId()).build());
+     * 
+     *         ctx.export("environment", Output.of(env));
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("deployerGrants", deployer.grants());
+     *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+     *         ctx.export("token", deployer.token()); // secret
+     *         ctx.export("volumeSizeGb", volume.sizeGb());
+     *         ctx.export("appSecretNames", appSecrets.secretNames());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret (derived from a secret)
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetApiKeysResult> getApiKeysPlain(GetApiKeysPlainArgs args, InvokeOptions options) {
@@ -170,12 +610,254 @@ public final class PimsFunctions {
     /**
      * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
      * 
+     * ## Example Usage
+     * ### Several accounts and services
+     * 
+     * The example project `examples/multi-account` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package multiaccount;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import com.pulumi.deployment.InvokeOutputOptions;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.Project;
+     * import pulumipims.pims.ProjectArgs;
+     * import pulumipims.pims.Provider;
+     * import pulumipims.pims.ProviderArgs;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * import pulumipims.pims.inputs.GetInvoicesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var day = 24 * 3600;
+     * 
+     *         // 1. With the stack's token: the project, and an account that may use that project only.
+     *         var project = new Project("project", ProjectArgs.builder()
+     *             .name(config.get("projectName").orElse("team-" + ctx.stackName()))
+     *             .build());
+     *         var projectId = project.projectId();
+     * 
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("project-deployer")
+     *             .description("The project's own account: manages the project through a pims.Provider")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(90 * day)
+     *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+     *             .build());
+     * 
+     *         // 2. A provider holding that account's token (the base address is the stack's pims:baseUrl). Rotating the
+     *         //    account updates this provider only: nothing it manages is replaced, later operations use the new token.
+     *         var scoped = new Provider("scoped", ProviderArgs.builder().token(deployer.token()).build());
+     *         var asScoped = CustomResourceOptions.builder().provider(scoped).build();
+     * 
+     *         // 2a. The scoped account mints a CI account for its project.
+     *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("ci")
+     *             .description("Deploys the app from CI")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(30 * day)
+     *             .build(), asScoped);
+     * 
+     *         // 2b. The app's secrets, once the app is deployed in the project: the project's token and id.
+     *         config.get("appName").ifPresent(appName -> {
+     *             var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(projectId)
+     *                 .appId(projectId.applyValue(id -> id + "-" + appName))
+     *                 .secrets(Output.tuple(deployer.token(), projectId)
+     *                     .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+     *                 .build(), asScoped);
+     *             ctx.export("appSecretNames", appSecrets.secretNames());
+     *         });
+     * 
+     *         // 2c. The project's volume, grown to volumeSizeGb.
+     *         config.getInteger("volumeSizeGb").ifPresent(sizeGb -> new VolumeSize("volume", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(sizeGb)
+     *             .build(), asScoped));
+     * 
+     *         // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId()` is known
+     *         //     once the CI account exists, so its key is listed too.
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(ci.projectId()).build(),
+     *             InvokeOutputOptions.builder().provider(scoped).build());
+     * 
+     *         // 3. Another PIMS service, with its own address and token.
+     *         config.get("otherBaseUrl").ifPresent(otherBaseUrl -> {
+     *             var other = new Provider("other", ProviderArgs.builder()
+     *                 .baseUrl(otherBaseUrl)
+     *                 .token(config.requireSecret("otherToken"))
+     *                 .build());
+     *             var otherProjectId = config.require("otherProjectId");
+     *             new AppSecrets("other-app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(otherProjectId)
+     *                 .appId(otherProjectId + "-" + config.get("otherAppName").orElse("web"))
+     *                 .secrets(projectId.applyValue(id -> Map.of("UPSTREAM_PROJECT_ID", id)))
+     *                 .build(), CustomResourceOptions.builder().provider(other).build());
+     *             var invoices = PimsFunctions.getInvoices(GetInvoicesArgs.builder().projectId(otherProjectId).build(),
+     *                 InvokeOutputOptions.builder().provider(other).build());
+     *             ctx.export("otherInvoices", invoices.applyValue(r ->
+     *                 r.invoices().stream().map(i -> i.id()).collect(Collectors.toList())));
+     *         });
+     * 
+     *         ctx.export("newProjectId", projectId);
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("ciAccountId", ci.serviceAccountId());
+     *         // Secret outputs: `pulumi stack output ciToken --show-secrets` prints it.
+     *         ctx.export("ciToken", ci.token());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret, as the whole read is
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetInvoicesResult> getInvoices(GetInvoicesArgs args) {
         return getInvoices(args, InvokeOptions.Empty);
     }
     /**
      * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * 
+     * ## Example Usage
+     * ### Several accounts and services
+     * 
+     * The example project `examples/multi-account` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package multiaccount;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import com.pulumi.deployment.InvokeOutputOptions;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.Project;
+     * import pulumipims.pims.ProjectArgs;
+     * import pulumipims.pims.Provider;
+     * import pulumipims.pims.ProviderArgs;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * import pulumipims.pims.inputs.GetInvoicesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var day = 24 * 3600;
+     * 
+     *         // 1. With the stack's token: the project, and an account that may use that project only.
+     *         var project = new Project("project", ProjectArgs.builder()
+     *             .name(config.get("projectName").orElse("team-" + ctx.stackName()))
+     *             .build());
+     *         var projectId = project.projectId();
+     * 
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("project-deployer")
+     *             .description("The project's own account: manages the project through a pims.Provider")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(90 * day)
+     *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+     *             .build());
+     * 
+     *         // 2. A provider holding that account's token (the base address is the stack's pims:baseUrl). Rotating the
+     *         //    account updates this provider only: nothing it manages is replaced, later operations use the new token.
+     *         var scoped = new Provider("scoped", ProviderArgs.builder().token(deployer.token()).build());
+     *         var asScoped = CustomResourceOptions.builder().provider(scoped).build();
+     * 
+     *         // 2a. The scoped account mints a CI account for its project.
+     *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("ci")
+     *             .description("Deploys the app from CI")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(30 * day)
+     *             .build(), asScoped);
+     * 
+     *         // 2b. The app's secrets, once the app is deployed in the project: the project's token and id.
+     *         config.get("appName").ifPresent(appName -> {
+     *             var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(projectId)
+     *                 .appId(projectId.applyValue(id -> id + "-" + appName))
+     *                 .secrets(Output.tuple(deployer.token(), projectId)
+     *                     .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+     *                 .build(), asScoped);
+     *             ctx.export("appSecretNames", appSecrets.secretNames());
+     *         });
+     * 
+     *         // 2c. The project's volume, grown to volumeSizeGb.
+     *         config.getInteger("volumeSizeGb").ifPresent(sizeGb -> new VolumeSize("volume", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(sizeGb)
+     *             .build(), asScoped));
+     * 
+     *         // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId()` is known
+     *         //     once the CI account exists, so its key is listed too.
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(ci.projectId()).build(),
+     *             InvokeOutputOptions.builder().provider(scoped).build());
+     * 
+     *         // 3. Another PIMS service, with its own address and token.
+     *         config.get("otherBaseUrl").ifPresent(otherBaseUrl -> {
+     *             var other = new Provider("other", ProviderArgs.builder()
+     *                 .baseUrl(otherBaseUrl)
+     *                 .token(config.requireSecret("otherToken"))
+     *                 .build());
+     *             var otherProjectId = config.require("otherProjectId");
+     *             new AppSecrets("other-app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(otherProjectId)
+     *                 .appId(otherProjectId + "-" + config.get("otherAppName").orElse("web"))
+     *                 .secrets(projectId.applyValue(id -> Map.of("UPSTREAM_PROJECT_ID", id)))
+     *                 .build(), CustomResourceOptions.builder().provider(other).build());
+     *             var invoices = PimsFunctions.getInvoices(GetInvoicesArgs.builder().projectId(otherProjectId).build(),
+     *                 InvokeOutputOptions.builder().provider(other).build());
+     *             ctx.export("otherInvoices", invoices.applyValue(r ->
+     *                 r.invoices().stream().map(i -> i.id()).collect(Collectors.toList())));
+     *         });
+     * 
+     *         ctx.export("newProjectId", projectId);
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("ciAccountId", ci.serviceAccountId());
+     *         // Secret outputs: `pulumi stack output ciToken --show-secrets` prints it.
+     *         ctx.export("ciToken", ci.token());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret, as the whole read is
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvoicesResult> getInvoicesPlain(GetInvoicesPlainArgs args) {
@@ -184,6 +866,127 @@ public final class PimsFunctions {
     /**
      * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
      * 
+     * ## Example Usage
+     * ### Several accounts and services
+     * 
+     * The example project `examples/multi-account` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package multiaccount;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import com.pulumi.deployment.InvokeOutputOptions;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.Project;
+     * import pulumipims.pims.ProjectArgs;
+     * import pulumipims.pims.Provider;
+     * import pulumipims.pims.ProviderArgs;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * import pulumipims.pims.inputs.GetInvoicesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var day = 24 * 3600;
+     * 
+     *         // 1. With the stack's token: the project, and an account that may use that project only.
+     *         var project = new Project("project", ProjectArgs.builder()
+     *             .name(config.get("projectName").orElse("team-" + ctx.stackName()))
+     *             .build());
+     *         var projectId = project.projectId();
+     * 
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("project-deployer")
+     *             .description("The project's own account: manages the project through a pims.Provider")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(90 * day)
+     *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+     *             .build());
+     * 
+     *         // 2. A provider holding that account's token (the base address is the stack's pims:baseUrl). Rotating the
+     *         //    account updates this provider only: nothing it manages is replaced, later operations use the new token.
+     *         var scoped = new Provider("scoped", ProviderArgs.builder().token(deployer.token()).build());
+     *         var asScoped = CustomResourceOptions.builder().provider(scoped).build();
+     * 
+     *         // 2a. The scoped account mints a CI account for its project.
+     *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("ci")
+     *             .description("Deploys the app from CI")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(30 * day)
+     *             .build(), asScoped);
+     * 
+     *         // 2b. The app's secrets, once the app is deployed in the project: the project's token and id.
+     *         config.get("appName").ifPresent(appName -> {
+     *             var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(projectId)
+     *                 .appId(projectId.applyValue(id -> id + "-" + appName))
+     *                 .secrets(Output.tuple(deployer.token(), projectId)
+     *                     .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+     *                 .build(), asScoped);
+     *             ctx.export("appSecretNames", appSecrets.secretNames());
+     *         });
+     * 
+     *         // 2c. The project's volume, grown to volumeSizeGb.
+     *         config.getInteger("volumeSizeGb").ifPresent(sizeGb -> new VolumeSize("volume", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(sizeGb)
+     *             .build(), asScoped));
+     * 
+     *         // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId()` is known
+     *         //     once the CI account exists, so its key is listed too.
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(ci.projectId()).build(),
+     *             InvokeOutputOptions.builder().provider(scoped).build());
+     * 
+     *         // 3. Another PIMS service, with its own address and token.
+     *         config.get("otherBaseUrl").ifPresent(otherBaseUrl -> {
+     *             var other = new Provider("other", ProviderArgs.builder()
+     *                 .baseUrl(otherBaseUrl)
+     *                 .token(config.requireSecret("otherToken"))
+     *                 .build());
+     *             var otherProjectId = config.require("otherProjectId");
+     *             new AppSecrets("other-app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(otherProjectId)
+     *                 .appId(otherProjectId + "-" + config.get("otherAppName").orElse("web"))
+     *                 .secrets(projectId.applyValue(id -> Map.of("UPSTREAM_PROJECT_ID", id)))
+     *                 .build(), CustomResourceOptions.builder().provider(other).build());
+     *             var invoices = PimsFunctions.getInvoices(GetInvoicesArgs.builder().projectId(otherProjectId).build(),
+     *                 InvokeOutputOptions.builder().provider(other).build());
+     *             ctx.export("otherInvoices", invoices.applyValue(r ->
+     *                 r.invoices().stream().map(i -> i.id()).collect(Collectors.toList())));
+     *         });
+     * 
+     *         ctx.export("newProjectId", projectId);
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("ciAccountId", ci.serviceAccountId());
+     *         // Secret outputs: `pulumi stack output ciToken --show-secrets` prints it.
+     *         ctx.export("ciToken", ci.token());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret, as the whole read is
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetInvoicesResult> getInvoices(GetInvoicesArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("pims:index:getInvoices", TypeShape.of(GetInvoicesResult.class), args, Utilities.withVersion(options));
@@ -191,12 +994,254 @@ public final class PimsFunctions {
     /**
      * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
      * 
+     * ## Example Usage
+     * ### Several accounts and services
+     * 
+     * The example project `examples/multi-account` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package multiaccount;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import com.pulumi.deployment.InvokeOutputOptions;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.Project;
+     * import pulumipims.pims.ProjectArgs;
+     * import pulumipims.pims.Provider;
+     * import pulumipims.pims.ProviderArgs;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * import pulumipims.pims.inputs.GetInvoicesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var day = 24 * 3600;
+     * 
+     *         // 1. With the stack's token: the project, and an account that may use that project only.
+     *         var project = new Project("project", ProjectArgs.builder()
+     *             .name(config.get("projectName").orElse("team-" + ctx.stackName()))
+     *             .build());
+     *         var projectId = project.projectId();
+     * 
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("project-deployer")
+     *             .description("The project's own account: manages the project through a pims.Provider")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(90 * day)
+     *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+     *             .build());
+     * 
+     *         // 2. A provider holding that account's token (the base address is the stack's pims:baseUrl). Rotating the
+     *         //    account updates this provider only: nothing it manages is replaced, later operations use the new token.
+     *         var scoped = new Provider("scoped", ProviderArgs.builder().token(deployer.token()).build());
+     *         var asScoped = CustomResourceOptions.builder().provider(scoped).build();
+     * 
+     *         // 2a. The scoped account mints a CI account for its project.
+     *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("ci")
+     *             .description("Deploys the app from CI")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(30 * day)
+     *             .build(), asScoped);
+     * 
+     *         // 2b. The app's secrets, once the app is deployed in the project: the project's token and id.
+     *         config.get("appName").ifPresent(appName -> {
+     *             var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(projectId)
+     *                 .appId(projectId.applyValue(id -> id + "-" + appName))
+     *                 .secrets(Output.tuple(deployer.token(), projectId)
+     *                     .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+     *                 .build(), asScoped);
+     *             ctx.export("appSecretNames", appSecrets.secretNames());
+     *         });
+     * 
+     *         // 2c. The project's volume, grown to volumeSizeGb.
+     *         config.getInteger("volumeSizeGb").ifPresent(sizeGb -> new VolumeSize("volume", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(sizeGb)
+     *             .build(), asScoped));
+     * 
+     *         // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId()` is known
+     *         //     once the CI account exists, so its key is listed too.
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(ci.projectId()).build(),
+     *             InvokeOutputOptions.builder().provider(scoped).build());
+     * 
+     *         // 3. Another PIMS service, with its own address and token.
+     *         config.get("otherBaseUrl").ifPresent(otherBaseUrl -> {
+     *             var other = new Provider("other", ProviderArgs.builder()
+     *                 .baseUrl(otherBaseUrl)
+     *                 .token(config.requireSecret("otherToken"))
+     *                 .build());
+     *             var otherProjectId = config.require("otherProjectId");
+     *             new AppSecrets("other-app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(otherProjectId)
+     *                 .appId(otherProjectId + "-" + config.get("otherAppName").orElse("web"))
+     *                 .secrets(projectId.applyValue(id -> Map.of("UPSTREAM_PROJECT_ID", id)))
+     *                 .build(), CustomResourceOptions.builder().provider(other).build());
+     *             var invoices = PimsFunctions.getInvoices(GetInvoicesArgs.builder().projectId(otherProjectId).build(),
+     *                 InvokeOutputOptions.builder().provider(other).build());
+     *             ctx.export("otherInvoices", invoices.applyValue(r ->
+     *                 r.invoices().stream().map(i -> i.id()).collect(Collectors.toList())));
+     *         });
+     * 
+     *         ctx.export("newProjectId", projectId);
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("ciAccountId", ci.serviceAccountId());
+     *         // Secret outputs: `pulumi stack output ciToken --show-secrets` prints it.
+     *         ctx.export("ciToken", ci.token());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret, as the whole read is
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetInvoicesResult> getInvoices(GetInvoicesArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("pims:index:getInvoices", TypeShape.of(GetInvoicesResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * 
+     * ## Example Usage
+     * ### Several accounts and services
+     * 
+     * The example project `examples/multi-account` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package multiaccount;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import com.pulumi.deployment.InvokeOutputOptions;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.AppSecrets;
+     * import pulumipims.pims.AppSecretsArgs;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.Project;
+     * import pulumipims.pims.ProjectArgs;
+     * import pulumipims.pims.Provider;
+     * import pulumipims.pims.ProviderArgs;
+     * import pulumipims.pims.ServiceAccount;
+     * import pulumipims.pims.ServiceAccountArgs;
+     * import pulumipims.pims.VolumeSize;
+     * import pulumipims.pims.VolumeSizeArgs;
+     * import pulumipims.pims.inputs.GetApiKeysArgs;
+     * import pulumipims.pims.inputs.GetInvoicesArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var day = 24 * 3600;
+     * 
+     *         // 1. With the stack's token: the project, and an account that may use that project only.
+     *         var project = new Project("project", ProjectArgs.builder()
+     *             .name(config.get("projectName").orElse("team-" + ctx.stackName()))
+     *             .build());
+     *         var projectId = project.projectId();
+     * 
+     *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("project-deployer")
+     *             .description("The project's own account: manages the project through a pims.Provider")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(90 * day)
+     *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+     *             .build());
+     * 
+     *         // 2. A provider holding that account's token (the base address is the stack's pims:baseUrl). Rotating the
+     *         //    account updates this provider only: nothing it manages is replaced, later operations use the new token.
+     *         var scoped = new Provider("scoped", ProviderArgs.builder().token(deployer.token()).build());
+     *         var asScoped = CustomResourceOptions.builder().provider(scoped).build();
+     * 
+     *         // 2a. The scoped account mints a CI account for its project.
+     *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+     *             .projectId(projectId)
+     *             .name("ci")
+     *             .description("Deploys the app from CI")
+     *             .grants(Output.all(projectId))
+     *             .expiresIn(30 * day)
+     *             .build(), asScoped);
+     * 
+     *         // 2b. The app's secrets, once the app is deployed in the project: the project's token and id.
+     *         config.get("appName").ifPresent(appName -> {
+     *             var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(projectId)
+     *                 .appId(projectId.applyValue(id -> id + "-" + appName))
+     *                 .secrets(Output.tuple(deployer.token(), projectId)
+     *                     .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+     *                 .build(), asScoped);
+     *             ctx.export("appSecretNames", appSecrets.secretNames());
+     *         });
+     * 
+     *         // 2c. The project's volume, grown to volumeSizeGb.
+     *         config.getInteger("volumeSizeGb").ifPresent(sizeGb -> new VolumeSize("volume", VolumeSizeArgs.builder()
+     *             .projectId(projectId)
+     *             .volumeId(config.get("volumeId").orElse("default-us-east-1"))
+     *             .sizeGb(sizeGb)
+     *             .build(), asScoped));
+     * 
+     *         // 2d. A read with the same account (a secret Output: it carries the key values). `ci.projectId()` is known
+     *         //     once the CI account exists, so its key is listed too.
+     *         var apiKeys = PimsFunctions.getApiKeys(GetApiKeysArgs.builder().projectId(ci.projectId()).build(),
+     *             InvokeOutputOptions.builder().provider(scoped).build());
+     * 
+     *         // 3. Another PIMS service, with its own address and token.
+     *         config.get("otherBaseUrl").ifPresent(otherBaseUrl -> {
+     *             var other = new Provider("other", ProviderArgs.builder()
+     *                 .baseUrl(otherBaseUrl)
+     *                 .token(config.requireSecret("otherToken"))
+     *                 .build());
+     *             var otherProjectId = config.require("otherProjectId");
+     *             new AppSecrets("other-app-secrets", AppSecretsArgs.builder()
+     *                 .projectId(otherProjectId)
+     *                 .appId(otherProjectId + "-" + config.get("otherAppName").orElse("web"))
+     *                 .secrets(projectId.applyValue(id -> Map.of("UPSTREAM_PROJECT_ID", id)))
+     *                 .build(), CustomResourceOptions.builder().provider(other).build());
+     *             var invoices = PimsFunctions.getInvoices(GetInvoicesArgs.builder().projectId(otherProjectId).build(),
+     *                 InvokeOutputOptions.builder().provider(other).build());
+     *             ctx.export("otherInvoices", invoices.applyValue(r ->
+     *                 r.invoices().stream().map(i -> i.id()).collect(Collectors.toList())));
+     *         });
+     * 
+     *         ctx.export("newProjectId", projectId);
+     *         ctx.export("deployerId", deployer.serviceAccountId());
+     *         ctx.export("ciAccountId", ci.serviceAccountId());
+     *         // Secret outputs: `pulumi stack output ciToken --show-secrets` prints it.
+     *         ctx.export("ciToken", ci.token());
+     *         ctx.export("apiKeyNames", apiKeys.applyValue(r -> // secret, as the whole read is
+     *             r.keys().stream().map(k -> k.name()).collect(Collectors.toList())));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetInvoicesResult> getInvoicesPlain(GetInvoicesPlainArgs args, InvokeOptions options) {

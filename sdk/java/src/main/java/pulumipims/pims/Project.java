@@ -8,6 +8,8 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.String;
+import java.util.List;
+import java.util.Optional;
 import javax.annotation.Nullable;
 import pulumipims.pims.ProjectArgs;
 import pulumipims.pims.Utilities;
@@ -16,8 +18,78 @@ import pulumipims.pims.Utilities;
  * A PIMS project, created with `POST /v2/projects`.
  * 
  * The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
- * (the new one is created first, the old one stays in the service); refresh keeps the state as it is; import is
- * refused; deleting the resource removes it from the stack only, with a warning that it still exists.
+ * (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
+ * the resource removes it from the stack only, with a warning that it still exists.
+ * 
+ * Import: `pulumi import pims:index:Project &lt;name&gt; &lt;projectId&gt;` takes an existing project once its API-key
+ * listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
+ * replaces an imported project.
+ * 
+ * ## Example Usage
+ * ### A project, a service account and an app&#39;s secrets
+ * 
+ * The example project `examples/quickstart` of the pulumi-pims repository, in every language it has.
+ * 
+ * <pre>
+ * {@code
+ * package quickstart;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import java.util.Map;
+ * import pulumipims.pims.AppSecrets;
+ * import pulumipims.pims.AppSecretsArgs;
+ * import pulumipims.pims.Project;
+ * import pulumipims.pims.ProjectArgs;
+ * import pulumipims.pims.ServiceAccount;
+ * import pulumipims.pims.ServiceAccountArgs;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     static void stack(Context ctx) {
+ *         var config = ctx.config();
+ *         var appProjectId = config.require("appProjectId");
+ *         var appName = config.get("appName").orElse("web");
+ * 
+ *         // 1. A new project. The service cannot rename or delete projects: `pulumi destroy` leaves it in the service.
+ *         var project = new Project("project", ProjectArgs.builder()
+ *             .name(config.get("projectName").orElse("quickstart-" + ctx.stackName()))
+ *             .build());
+ * 
+ *         // 2. A service account that may use the new project and the app's project. Any change replaces it (a new
+ *         //    account and token are created first, then the old account is deleted).
+ *         var deployer = new ServiceAccount("deployer", ServiceAccountArgs.builder()
+ *             .projectId(project.projectId())
+ *             .name("quickstart-deployer")
+ *             .description("Created by the pulumi-pims quickstart")
+ *             .grants(Output.all(project.projectId(), Output.of(appProjectId)))
+ *             .expiresIn(30 * 24 * 3600) // 30 days
+ *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+ *             .build());
+ * 
+ *         // 3. The existing app gets the token (and the new project's id) as secrets; a rotation updates them before
+ *         //    the old account is deleted.
+ *         var appSecrets = new AppSecrets("app-secrets", AppSecretsArgs.builder()
+ *             .projectId(appProjectId)
+ *             .appId(appProjectId + "-" + appName)
+ *             .secrets(Output.tuple(deployer.token(), project.projectId())
+ *                 .applyValue(t -> Map.of("PIMS_TOKEN", t.t1, "PIMS_PROJECT_ID", t.t2)))
+ *             .build());
+ * 
+ *         ctx.export("projectId", project.projectId());
+ *         ctx.export("serviceAccountId", deployer.serviceAccountId());
+ *         ctx.export("tokenExpiresAt", deployer.tokenExpiresAt());
+ *         // A secret output: `pulumi stack output token --show-secrets` prints it.
+ *         ctx.export("token", deployer.token());
+ *         ctx.export("appSecretNames", appSecrets.secretNames());
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="pims:index:Project")
@@ -49,6 +121,20 @@ public class Project extends com.pulumi.resources.CustomResource {
      */
     public Output<String> projectId() {
         return this.projectId;
+    }
+    /**
+     * For an imported project: `[&#34;name&#34;]`, the service cannot tell a project&#39;s name. The declared name is then never sent and never replaces the project. Normally absent.
+     * 
+     */
+    @Export(name="unreadInputs", refs={List.class,String.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<String>> unreadInputs;
+
+    /**
+     * @return For an imported project: `[&#34;name&#34;]`, the service cannot tell a project&#39;s name. The declared name is then never sent and never replaces the project. Normally absent.
+     * 
+     */
+    public Output<Optional<List<String>>> unreadInputs() {
+        return Codegen.optional(this.unreadInputs);
     }
 
     /**

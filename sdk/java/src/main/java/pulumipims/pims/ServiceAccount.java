@@ -32,12 +32,106 @@ import pulumipims.pims.Utilities;
  * A 404 on delete counts as &#34;already deleted&#34; only when the project&#39;s API keys confirm it; when the project
  * itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project&#39;s
  * API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
- * one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly. Import is
- * refused.
+ * one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+ * 
+ * Import: `pulumi import pims:index:ServiceAccount &lt;name&gt; &lt;projectId&gt;/&lt;serviceAccountId&gt;` (or `pims
+ * service-accounts import-file &lt;projectId&gt;` and `pulumi import --file` for a whole project) takes an account made
+ * elsewhere, as the project&#39;s API-key listing shows it (refused when it does not). The service cannot tell its
+ * grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
+ * change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
+ * `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+ * 
+ * ## Example Usage
+ * ### Overlapping rotation, on demand and before expiry
+ * 
+ * The example project `examples/rotation` of the pulumi-pims repository, in every language it has.
+ * 
+ * <pre>
+ * {@code
+ * package rotation;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import java.time.Instant;
+ * import java.time.ZoneOffset;
+ * import java.time.format.DateTimeFormatter;
+ * import java.util.Map;
+ * import pulumipims.pims.AppSecrets;
+ * import pulumipims.pims.AppSecretsArgs;
+ * import pulumipims.pims.ServiceAccount;
+ * import pulumipims.pims.ServiceAccountArgs;
+ * 
+ * public class App }{{@code
+ *     /** The form JavaScript's toISOString writes, as the other languages' examples print it. *}&#47;{@code
+ *     private static final DateTimeFormatter ISO_MILLIS =
+ *         DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+ * 
+ *     public static void main(String[] args) }{{@code
+ *         Pulumi.run(App::stack);
+ *     }}{@code
+ * 
+ *     static void stack(Context ctx) }{{@code
+ *         var config = ctx.config();
+ *         var projectId = config.require("projectId");
+ *         var day = 24 * 3600;
+ * 
+ *         var ci = new ServiceAccount("ci", ServiceAccountArgs.builder()
+ *             .projectId(projectId)
+ *             .name("ci-deployer")
+ *             .description("Deploys from CI; rotated by pulumi up, the previous token kept until the next rotation")
+ *             .grants(projectId)
+ *             .expiresIn(config.getInteger("expiresIn").orElse(30 * day)) // the token lives 30 days ...
+ *             .rotateBeforeExpiry(config.getInteger("rotateBeforeExpiry").orElse(20 * day)) // ... rotated with 20 left
+ *             .rotationTrigger(config.get("rotationTrigger").map(Output::of).orElse(null))
+ *             .keepPreviousToken(config.getBoolean("keepPreviousToken").orElse(true))
+ *             .build());
+ * 
+ *         // A consumer inside the stack: updated with the new token in the same `pulumi up`. Consumers outside the
+ *         // stack read `token` after each up; the token they held is `previousToken` now, valid until the next one.
+ *         new AppSecrets("ci-token", AppSecretsArgs.builder()
+ *             .projectId(projectId)
+ *             .appId(projectId + "-" + config.get("appName").orElse("web"))
+ *             .secrets(ci.token().applyValue(token -> Map.of("PIMS_TOKEN", token)))
+ *             .build());
+ * 
+ *         // When the next `pulumi up` will rotate the token (expiry minus the window), or "never".
+ *         var rotatesAfter = Output.tuple(ci.tokenExpiresAt(), ci.rotateBeforeExpiry()).applyValue(t ->
+ *             t.t1.equals("never") || t.t2.isEmpty()
+ *                 ? "never"
+ *                 : ISO_MILLIS.format(Instant.parse(t.t1).minusSeconds(t.t2.get())));
+ * 
+ *         ctx.export("serviceAccountId", ci.serviceAccountId());
+ *         ctx.export("tokenId", ci.tokenId());
+ *         ctx.export("tokenExpiresAt", ci.tokenExpiresAt());
+ *         ctx.export("rotatesAfter", rotatesAfter);
+ *         ctx.export("token", ci.token()); // secret
+ *         // The token before the last rotation, still valid until the next one (absent before the first rotation).
+ *         ctx.export("previousServiceAccountId", ci.previousServiceAccountId());
+ *         ctx.export("previousTokenExpiresAt", ci.previousTokenExpiresAt());
+ *         ctx.export("previousToken", ci.previousToken()); // secret
+ *     }}{@code
+ * }}{@code
+ * }
+ * </pre>
  * 
  */
 @ResourceType(type="pims:index:ServiceAccount")
 public class ServiceAccount extends com.pulumi.resources.CustomResource {
+    /**
+     * Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+     * 
+     */
+    @Export(name="adoptServiceAccountId", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> adoptServiceAccountId;
+
+    /**
+     * @return Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+     * 
+     */
+    public Output<Optional<String>> adoptServiceAccountId() {
+        return Codegen.optional(this.adoptServiceAccountId);
+    }
     /**
      * When the current account was created, RFC 3339.
      * 
@@ -263,14 +357,14 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.serviceAccountId;
     }
     /**
-     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output.
+     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
      * 
      */
     @Export(name="token", refs={String.class}, tree="[0]")
     private Output<String> token;
 
     /**
-     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output.
+     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
      * 
      */
     public Output<String> token() {
@@ -291,6 +385,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.tokenExpiresAt;
     }
     /**
+     * Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * 
+     */
+    @Export(name="tokenHeld", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> tokenHeld;
+
+    /**
+     * @return Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * 
+     */
+    public Output<Optional<Boolean>> tokenHeld() {
+        return Codegen.optional(this.tokenHeld);
+    }
+    /**
      * Id of the current token.
      * 
      */
@@ -303,6 +411,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      */
     public Output<String> tokenId() {
         return this.tokenId;
+    }
+    /**
+     * For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+     * 
+     */
+    @Export(name="unreadInputs", refs={List.class,String.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<String>> unreadInputs;
+
+    /**
+     * @return For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program changes nothing in the service and never replaces the account on its own; the first rotation creates an account with the declared values, and this list goes away. Normally absent.
+     * 
+     */
+    public Output<Optional<List<String>>> unreadInputs() {
+        return Codegen.optional(this.unreadInputs);
     }
 
     /**

@@ -20,6 +20,21 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
     public static final ServiceAccountArgs Empty = new ServiceAccountArgs();
 
     /**
+     * Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+     * 
+     */
+    @Import(name="adoptServiceAccountId")
+    private @Nullable Output<String> adoptServiceAccountId;
+
+    /**
+     * @return Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+     * 
+     */
+    public Optional<Output<String>> adoptServiceAccountId() {
+        return Optional.ofNullable(this.adoptServiceAccountId);
+    }
+
+    /**
      * Description: at most 500 characters. Default &#34;&#34;.
      * 
      */
@@ -142,6 +157,7 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
     private ServiceAccountArgs() {}
 
     private ServiceAccountArgs(ServiceAccountArgs $) {
+        this.adoptServiceAccountId = $.adoptServiceAccountId;
         this.description = $.description;
         this.expiresIn = $.expiresIn;
         this.grants = $.grants;
@@ -168,6 +184,27 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
 
         public Builder(ServiceAccountArgs defaults) {
             $ = new ServiceAccountArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param adoptServiceAccountId Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptServiceAccountId(@Nullable Output<String> adoptServiceAccountId) {
+            $.adoptServiceAccountId = adoptServiceAccountId;
+            return this;
+        }
+
+        /**
+         * @param adoptServiceAccountId Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project&#39;s API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptServiceAccountId(String adoptServiceAccountId) {
+            return adoptServiceAccountId(Output.of(adoptServiceAccountId));
         }
 
         /**

@@ -1,0 +1,135 @@
+/**
+ * Taking over an account the stack did not create (made in the web console, by a script, by another tool): `pulumi
+ * import` and the `import` option through the plugin (`<projectId>/<serviceAccountId>`), and the
+ * `adoptServiceAccountId` input (TypeScript, where the engine's import cannot reach a dynamic provider).
+ *
+ * The service has no read of an account: the project's API-key listing (GET /v2/projects/{project_id}/api-keys) is all
+ * it tells, the account's key: name, description, expiry, creation time. It never tells the grants, and the token's
+ * secret is returned only by the create. The key's `apiKey` member is taken for the token only when a call made with
+ * it proves it (the same listing, sent with it as the bearer token, answers 2xx); otherwise the state holds no token
+ * (`tokenHeld: false`) and a warning says what to do: the first rotation creates the successor with a token held as a
+ * secret, and the adopted account is deleted only after that successor exists (./rotation, ./index).
+ */
+import type { ApiKey, PimsClient } from "../client";
+import { NEVER } from "./rotation";
+import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./checks";
+import { probeToken } from "./refresh";
+import type { ListingResult } from "./run";
+import type { ServiceAccountOutputs } from "./outputs";
+
+/** Inputs the listing cannot tell: an imported account's values are the program's until a rotation creates one. */
+export const UNREAD_INPUTS = ["grants"] as const;
+
+/** `<projectId>/<serviceAccountId>`, the id `pulumi import` takes; anything else is refused with the form. */
+export function parseImportId(id: string): { projectId: string; accountId: string } {
+  const parts = id.split("/");
+  if (parts.length !== 2 || parts.some((p) => p.trim() === "" || p !== p.trim()))
+    throw new Error(
+      `pulumi-pims: cannot import service account ${JSON.stringify(id)}: the import id is ` +
+        "<projectId>/<serviceAccountId>, e.g. p-1a2b3c4d/sa-0123456789ab (`pims service-accounts import-file " +
+        "<projectId>` writes them all for `pulumi import --file`)",
+    );
+  return { projectId: parts[0], accountId: parts[1] };
+}
+
+/** The account's key in a listing, or an error naming what was looked up and where; nothing is adopted. */
+export function findAccountKey(listing: ListingResult, projectId: string, accountId: string, url: string): ApiKey {
+  const what = `service account ${accountId} in project ${projectId}`;
+  if (!listing.ok) {
+    const why = listing.error instanceof Error ? listing.error.message : String(listing.error);
+    throw new Error(`pulumi-pims: cannot adopt ${what}: ${url} failed, so it cannot be checked: ${why}`);
+  }
+  const keys = listing.listing.keys.filter((k) => k.principalId === accountId);
+  if (keys.length === 0)
+    throw new Error(
+      `pulumi-pims: cannot adopt ${what}: ${url} shows no API key with principalId ${accountId} ` +
+        `(${listing.listing.keys.length} key(s) listed). Check the id with ` +
+        `\`pims service-accounts list ${projectId}\`.`,
+    );
+  // The oldest key is the account's own (closest to its creation).
+  return [...keys].sort((a, b) => (Date.parse(a.createdAt) || 0) - (Date.parse(b.createdAt) || 0))[0];
+}
+
+/** A key value that cannot be a bearer token: empty, or masked as listings usually show them (`pims_...abcd`). */
+const masked = (v: unknown): boolean => typeof v !== "string" || v.length < 16 || /\.\.\.|\*|•|…/.test(v);
+
+/**
+ * The token the key carries, when a call proves it (GET /v2/projects/{project_id}/api-keys with it answers 2xx);
+ * undefined otherwise. `clientWith` builds a client sending that token; the value is never logged.
+ */
+export async function provenToken(
+  key: ApiKey,
+  projectId: string,
+  clientWith: (token: string) => PimsClient,
+): Promise<string | undefined> {
+  if (masked(key.apiKey)) return undefined;
+  return (await probeToken(clientWith(key.apiKey), projectId)) === "live" ? key.apiKey : undefined;
+}
+
+/**
+ * The token's lifetime as the key shows it, when it is one the create could have asked for: 0 for `never`, else the
+ * seconds from creation to expiry, rounded (at most one year). Undefined otherwise (then it is an unread input).
+ */
+export function expiresInOf(key: Pick<ApiKey, "createdAt" | "expiresAt">): number | undefined {
+  if (key.expiresAt === NEVER || key.expiresAt === "" || key.expiresAt === undefined) return 0;
+  const seconds = (Date.parse(key.expiresAt) - Date.parse(key.createdAt)) / 1000;
+  if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
+  const whole = Math.round(seconds);
+  return whole <= MAX_EXPIRES_IN ? whole : undefined;
+}
+
+/**
+ * The outputs of an adopted account: what the key tells, the program's values where it cannot (`declared`: the
+ * adopt input's program; none for `pulumi import`), and the token only when proven.
+ */
+export function adoptedOutputs(
+  key: ApiKey,
+  projectId: string,
+  token: string | undefined,
+  declared?: ServiceAccountInputs,
+): ServiceAccountOutputs {
+  const expiresIn = declared?.expiresIn ?? expiresInOf(key);
+  return {
+    ...(declared ?? {}),
+    projectId,
+    name: key.name,
+    description: key.description ?? "",
+    grants: declared?.grants as string[],
+    expiresIn: expiresIn as number,
+    serviceAccountId: key.principalId as string,
+    createdAt: key.createdAt,
+    createdByUserId: "",
+    tokenId: key.id,
+    tokenExpiresAt: key.expiresAt === "" ? NEVER : key.expiresAt,
+    token: token ?? "",
+    tokenHeld: token !== undefined,
+    unreadInputs: declared ? undefined : [...UNREAD_INPUTS, ...(expiresIn === undefined ? ["expiresIn"] : [])],
+  };
+}
+
+/** The inputs `pulumi import` generates the program from: what the key tells, nothing invented. */
+export function importedInputs(o: ServiceAccountOutputs): Partial<ServiceAccountInputs> {
+  const out: Partial<ServiceAccountInputs> = { projectId: o.projectId, name: o.name };
+  if (o.description !== "") out.description = o.description;
+  if (typeof o.expiresIn === "number") out.expiresIn = o.expiresIn;
+  return out;
+}
+
+/** The warning of an adoption: what could not be read, and what to do. */
+export function adoptedLine(o: ServiceAccountOutputs, how: "imported" | "adopted"): string {
+  const name = JSON.stringify(o.name);
+  const who = `pulumi-pims: service account ${name} (${o.serviceAccountId}) in project ${o.projectId}`;
+  const unread = [...(o.unreadInputs ?? [])];
+  const what =
+    unread.length > 0
+      ? `the service cannot tell its ${unread.join(" or ")}: declare ${unread.length > 1 ? "them" : "it"} in the ` +
+        "program (that alone changes nothing in the service)"
+      : "its grants were taken from the program as declared (the service cannot tell them)";
+  if (o.tokenHeld) return `${who} ${how}: its token was proven by a call and is held as a secret; ${what}.`;
+  return (
+    `${who} ${how} without its token (tokenHeld: false: the service returns a token only when it creates the ` +
+    `account); ${what}. Consumers keep the token they have. To hold a token in the stack, rotate: set or change ` +
+    "`rotationTrigger` (with `keepPreviousToken: true` this account stays valid as the previous one until the next " +
+    "rotation); it is never deleted before its successor exists."
+  );
+}
