@@ -125,7 +125,7 @@ test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulum
   await programTest(run, [sim], {
     afterUp: (o) => {
       const names = ["appSecretNames", "deployerGrants", "deployerId", "environment", "token", "tokenExpiresAt"];
-      expect(keys(o)).toEqual([...names, "volumeSizeGb", ...(language === "yaml" ? [] : ["apiKeyNames"])].sort());
+      expect(keys(o)).toEqual([...names, "volumeSizeGb", language === "yaml" ? "apiKeys" : "apiKeyNames"].sort());
       expect(o.environment).toBe("dev");
       const [account, ...others] = sim.serviceAccounts(projectId);
       expect(others).toEqual([]);
@@ -138,7 +138,8 @@ test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulum
         LOG_LEVEL: "debug",
         ...(language === "yaml" ? {} : { DATABASE_URL: databaseUrl }),
       });
-      if (language !== "yaml") expect(o.apiKeyNames).toEqual(["dev-deployer"]);
+      const apiKeys = o.apiKeys as Array<{ name: string }> | undefined;
+      expect(language === "yaml" ? apiKeys?.map((k) => k.name) : o.apiKeyNames).toEqual(["dev-deployer"]);
     },
     afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),
   });
