@@ -170,7 +170,7 @@ test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service
   let projectId = "";
   await programTest(run, [simA, simB], {
     afterUp: (o) => {
-      const lists = language === "yaml" ? [] : ["apiKeyNames", "otherInvoices"];
+      const lists = language === "yaml" ? ["otherInvoiceList"] : ["apiKeyNames", "otherInvoices"];
       expect(keys(o)).toEqual(["ciAccountId", "ciToken", "deployerId", "newProjectId", ...lists].sort());
       projectId = o.newProjectId as string;
       expect(simA.project(projectId)?.name).toBe("team-dev");
@@ -190,6 +190,8 @@ test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service
       if (language !== "yaml") {
         expect([...(o.apiKeyNames as string[])].sort()).toEqual(["ci", "project-deployer"]);
         expect(o.otherInvoices).toEqual([invoice.id]);
+      } else {
+        expect((o.otherInvoiceList as Array<{ id: string }>).map((i) => i.id)).toEqual([invoice.id]);
       }
     },
     edit: {
