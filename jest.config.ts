@@ -1,11 +1,12 @@
 import type { Config } from "jest";
 
 /**
- * Three tiers, one jest project each:
+ * Four tiers, one jest project each:
+ * - rules: the repository's own rules (maps, file length, import direction, docs) — `npm run test:rules`
  * - unit: no network, no engine (seconds) — `npm run test:unit`
  * - sim: against the simulator on loopback — `npm run test:sim`
  * - engine: the real Pulumi engine (builds bin/ first when it is stale) — `npm run test:engine`
- * `npm test` runs all three.
+ * `npm test` runs all four.
  */
 // Transpile only (tsconfig.jest.json: isolatedModules): `npm run typecheck` type-checks everything once, and ts-jest's
 // language service, which a type-checking transform keeps alive, held every worker open past the end of the run.
@@ -18,8 +19,8 @@ const tier = (name: string, extra: Partial<Config> = {}): Config => ({
   roots: [`<rootDir>/tests/${name}`],
   testMatch: ["**/*.test.ts"],
   transform,
-  // Closes the inspector sessions @pulumi/pulumi's closure serializer leaves open (tests/inspectorSessions.ts).
-  setupFilesAfterEnv: ["<rootDir>/tests/inspectorSessions.ts"],
+  // Closes the inspector sessions @pulumi/pulumi's closure serializer leaves open (tests/kit/jest/inspectorSessions.ts).
+  setupFilesAfterEnv: ["<rootDir>/tests/kit/jest/inspectorSessions.ts"],
   ...extra,
 });
 
@@ -27,11 +28,12 @@ const config: Config = {
   testTimeout: 60_000,
   // e2e suites share one engine build and many processes: keep the machine (2 cores) from thrashing.
   maxWorkers: 2,
-  reporters: ["<rootDir>/tests/summaryReporter.js", "default"],
+  reporters: ["<rootDir>/tests/kit/jest/summaryReporter.js", "default"],
   projects: [
+    tier("rules"),
     tier("unit"),
-    tier("sim", { globalSetup: "<rootDir>/tests/buildOnce.ts" }),
-    tier("engine", { globalSetup: "<rootDir>/tests/buildOnce.ts" }),
+    tier("sim", { globalSetup: "<rootDir>/tests/kit/jest/buildOnce.ts" }),
+    tier("engine", { globalSetup: "<rootDir>/tests/kit/jest/buildOnce.ts" }),
   ],
 };
 

@@ -91,8 +91,8 @@ export function loadNaive(baseUrl: string, token: string): Naive {
 export const loadShim = (): typeof import("../sdk/nodejs/shim") =>
   require("pulumi-pims/bin/sdk/nodejs/shim") as typeof import("../sdk/nodejs/shim");
 export const loadPims = (): typeof import("../sdk/nodejs") => require("pulumi-pims") as typeof import("../sdk/nodejs");
-const loadProviders = (): typeof import("../provider/index") =>
-  require("pulumi-pims/bin/provider") as typeof import("../provider/index");
+const loadProviders = (): typeof import("../provider") =>
+  require("pulumi-pims/bin/provider") as typeof import("../provider");
 
 /** A provider of the compiled package, configured as the provider host configures it (stack config). */
 export async function configuredProvider(
@@ -280,7 +280,7 @@ export async function countedOp(sim: SimProcess, run: () => Promise<unknown>, to
 
 export type Engine = typeof import("../scripts/engine");
 
-/** scripts/engine.ts, with the CLI made available (built the first time). */
+/** scripts/engine/index.ts, with the CLI made available (built the first time). */
 export function loadEngine(): Engine {
   const engine = require("../scripts/engine") as Engine;
   engine.ensureEngine();

@@ -135,7 +135,7 @@ function pluginPeakRss(marker: string): number {
   for (const pid of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
     try {
       if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").includes(marker)) continue;
-      if (!/native\/main\.js|pulumi-resource-pims/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+      if (!/plugin\/main\.js|pulumi-resource-pims/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
       const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
       peak = Math.max(peak, Number(kb ?? 0) * 1024);
     } catch {
@@ -147,7 +147,7 @@ function pluginPeakRss(marker: string): number {
 
 export async function runOnce(sim: PimsSimulator, variant: Variant, shape: Shape, tag: string): Promise<Run> {
   const engine = loadEngine();
-  const yaml = require("../scripts/engineYaml") as typeof import("../scripts/engineYaml");
+  const yaml = require("../scripts/engine/yaml") as typeof import("../scripts/engine/yaml");
   const backendDir = engine.tempDir("pims-bench-p8-");
   try {
     const marker = `PIMS_BENCH_RUN=${path.basename(backendDir)}`;
@@ -306,7 +306,7 @@ export async function p8({ quick }: BenchOptions): Promise<Row[]> {
   const n = quick ? 100 : 1000;
   log(`P8: the P5 stack through the plugin (YAML) vs the dynamic resources (TypeScript), ${reps} timed runs each`);
   loadEngine();
-  (require("../scripts/engineYaml") as typeof import("../scripts/engineYaml")).ensureYamlHost();
+  (require("../scripts/engine/yaml") as typeof import("../scripts/engine/yaml")).ensureYamlHost();
   const sim = await PimsSimulator.start();
   seed(sim);
   const p5runs: Run[] = [];

@@ -1,6 +1,6 @@
 /**
  * P9: the self-contained plugin executable (`npm run release`, this machine's platform) ÷ the npm package's Node
- * launcher (plugin/pulumi-resource-pims, which runs bin/provider/native/main.js with `node`), both measured here:
+ * launcher (plugin/pulumi-resource-pims, which runs bin/provider/plugin/main.js with `node`), both measured here:
  *
  * - start: `pulumi package get-schema <plugin>`, from the engine's start to its first answered call (the engine
  *   starts the plugin, reads its port, handshakes and asks GetSchema): medians of ABBA runs, goal ≤ 1.0; and the

@@ -16,7 +16,7 @@
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5–P7 need the engine
- * (scripts/engine.ts: ensureEngine()).
+ * (scripts/engine/index.ts: ensureEngine()).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -15,7 +15,7 @@ import { redact, errorText, progress, warning } from "./client";
 import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
-import { changedKeys, clean } from "./state";
+import { changedKeys, clean } from "./diff";
 
 // ---- types ----------------------------------------------------------------------------------------------
 

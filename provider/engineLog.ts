@@ -2,7 +2,7 @@
  * Where progress and warning lines go in a provider process the engine started. The lifecycle code writes them to the
  * one sink (./client/log.ts); here the sink sends each line to the engine's `Log` (`pulumirpc.Engine`, at the address
  * the engine gives the process, ./engineAddress) with its severity (progress: INFO, a warning: WARNING), so the CLI
- * marks warnings as warnings. The plugin (./native/server) runs each method in {@link inCall} with the resource's
+ * marks warnings as warnings. The plugin (./plugin/server) runs each method in {@link inCall} with the resource's
  * URN, so the CLI shows the line under that resource; the dynamic-provider host (./index) is not told the URN, so its
  * lines belong to the stack. Each method answers only after its lines reached the engine. A line the engine cannot
  * take is written to stderr instead.

@@ -14,7 +14,7 @@ import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
-import { changedKeys, clean } from "./state";
+import { changedKeys, clean } from "./diff";
 
 // ---- types ----------------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 /**
  * The base of every resource provider, in both hosts: keeps the settings it is configured with (the dynamic host's
- * `configure()` request: stack config, or a `pims.Provider`'s inputs; the plugin's Configure: provider/native/config),
+ * `configure()` request: stack config, or a `pims.Provider`'s inputs; the plugin's Configure: provider/plugin/config),
  * checks them before any resource is touched, and builds a client per call. Settings are read by ./settings.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -19,7 +19,7 @@ import {
 /**
  * `pims:token` reaches a dynamic provider process from the stack config (the default provider) or from a
  * `pims.Provider`'s inputs (its `token` argument, else the stack config): the process cannot tell which, so a 401
- * names both, as TypeScript users write them. The plugin names them as its users write them (provider/native/config).
+ * names both, as TypeScript users write them. The plugin names them as its users write them (provider/plugin/config).
  */
 const DYNAMIC_HOST_OPTIONS: SettingsOptions = {
   tokenSource: "pims:token (the stack config, or the pims.Provider's token)",

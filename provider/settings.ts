@@ -386,5 +386,5 @@ export function clientFor(
   configureScheduler(settings, extra.scheduler);
   return new PimsClient({ ...clientTuning(settings), tokenSource: settings.tokenSource, ...extra, ...credentials });
 }
-/** The stack config the engine gives every plugin process (`PULUMI_CONFIG`, JSON), parsed by provider/native/config. */
+/** The stack config the engine gives every plugin process (`PULUMI_CONFIG`, JSON), parsed by provider/plugin/config. */
 export const pluginConfigText = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PULUMI_CONFIG;

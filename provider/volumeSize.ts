@@ -13,7 +13,7 @@ import { isPimsError, warning } from "./client";
 import { quote } from "./client/values";
 import { Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
-import { changedKeys, clean } from "./state";
+import { changedKeys, clean } from "./diff";
 
 // ---- types ----------------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
  * The wire recorder: for every attempt the client makes, one JSON line with what the service's documentation leaves
  * unsaid (the status, the content type, the response header names, the shape of the body) and never a value. Turned
  * on by `ClientOptions.record` (the `PIMS_WIRE_RECORD` environment variable, the CLI's `--record`); the live test tier
- * writes one, and `scripts/compare-recording.ts` compares it with what the simulator sends.
+ * writes one, and `scripts/live/compare-recording.ts` compares it with what the simulator sends.
  *
  * What is never written: the Authorization header or any header value but the content type's media type and charset,
  * ids (the path is templated by matching the ten documented routes; a member name equal to an id of the path becomes

@@ -1,6 +1,6 @@
 /**
  * The five functions as both hosts run them: the SDK's `getX` / `getXOutput` (sdk/nodejs/functions, in the program
- * process) and the plugin's Invoke (`pims:index:<name>`, ../native/functions). Each module's `run` is its function's
+ * process) and the plugin's Invoke (`pims:index:<name>`, ../plugin/functions). Each module's `run` is its function's
  * logic (its arguments checked, then the requests): one name per thing, so `getInvoices` is only ever what users call.
  * It takes the arguments and where its client comes from.
  */

@@ -12,7 +12,7 @@
  */
 import type { ApiKey, PimsClient } from "../client";
 import { NEVER } from "./rotation";
-import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./checks";
+import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./inputs";
 import { probeToken } from "./refresh";
 import type { ListingResult } from "./run";
 import type { ServiceAccountOutputs } from "./outputs";

@@ -31,7 +31,7 @@ import { emit, progress, warning } from "../client/log";
 import { RETRY_DEFAULTS } from "../client/retry";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
-import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./checks";
+import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
 import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
@@ -51,8 +51,8 @@ import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText } from "../client";
 import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
 
-export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
-export type { ServiceAccountInputs } from "./checks";
+export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./inputs";
+export type { ServiceAccountInputs } from "./inputs";
 export { NEVER, ROTATION_REASON } from "./rotation";
 export { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountOutputs } from "./outputs";
 

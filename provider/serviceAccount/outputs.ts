@@ -4,7 +4,7 @@
  * key lists the SDK class, the plugin's schema and the secret marking read. The TSDoc here is the description of each
  * output in every language's docs (`npm run schema` copies it into provider/schema.json).
  */
-import type { ServiceAccountInputs } from "./checks";
+import type { ServiceAccountInputs } from "./inputs";
 
 /** What the state holds (and what `diff` receives as `olds`): the inputs plus what the creates returned. */
 export interface ServiceAccountOutputs extends ServiceAccountInputs {

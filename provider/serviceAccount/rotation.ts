@@ -7,9 +7,9 @@
 import { readExpiry } from "../client";
 import { progressLine } from "../client/retry";
 import { isUnknown } from "../checks";
-import { normalized, undeclared, type ServiceAccountInputs } from "./checks";
+import { normalized, undeclared, type ServiceAccountInputs } from "./inputs";
 import { currentGone } from "./refresh";
-import { changedKeys, clean } from "../state";
+import { changedKeys, clean } from "../diff";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
 
 /** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */

@@ -1,5 +1,5 @@
 /**
- * The live tier's service accounts, as the gate (`scripts/live-tier.ts`) and the suites of tests/live both handle
+ * The live tier's service accounts, as the gate (`scripts/live/tier.ts`) and the suites of tests/live both handle
  * them: a client for the account under test (recording on when the gate set PIMS_WIRE_RECORD), the accounts carrying
  * the run's prefix as the key listing shows them, the teardown that deletes them, and the command that deletes a
  * leftover by hand.

@@ -1,7 +1,7 @@
 /**
  * The live tier's environment: what is required (an address, a token, a project to work in), what each optional
  * variable enables, the one line printed when the tier is not configured, and where the run's findings go. Read by
- * `scripts/live-tier.ts` (the gate of `npm run test:live`) and by every suite of tests/live (tests import from
+ * `scripts/live/tier.ts` (the gate of `npm run test:live`) and by every suite of tests/live (tests import from
  * scripts/, never the reverse). docs/testing-against-your-account.md documents these.
  */
 import * as crypto from "node:crypto";

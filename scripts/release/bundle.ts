@@ -1,10 +1,10 @@
 /**
- * The plugin as one CommonJS file: bin/provider/native/main.js (built by `npm run build`) and the packages it uses,
+ * The plugin as one CommonJS file: bin/provider/plugin/main.js (built by `npm run build`) and the packages it uses,
  * bundled by esbuild, for Node's single-executable applications (which load nothing from disk but Node's own
  * modules). What a bundle may hold is checked here: the plugin uses only the gRPC stubs of `@pulumi/pulumi`
  * (`@pulumi/pulumi/proto/*`), never its runtime (which a program's `require("@pulumi/pulumi")` in
  * provider/settings.ts would pull in: that call is left out and falls back as it does when the package is missing),
- * and never `typescript`. package.json's version and release setting are put in (provider/native/schema.ts reads
+ * and never `typescript`. package.json's version and release setting are put in (provider/plugin/schema.ts reads
  * them from package.json otherwise). Bundles are cached by the hash of what goes in.
  */
 import * as crypto from "node:crypto";
@@ -72,7 +72,7 @@ export interface Bundle {
  * hold a forbidden package.
  */
 export async function bundlePlugin(root: string): Promise<Bundle> {
-  const entry = path.join(root, "bin", "provider", "native", "main.js");
+  const entry = path.join(root, "bin", "provider", "plugin", "main.js");
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const facts = packageFacts(root);
   const hash = crypto.createHash("sha256");

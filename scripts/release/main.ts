@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorText } from "../../provider/client/errors";
-import { packageVersion, pluginDownloadURL } from "../../provider/native/schema";
+import { packageVersion, pluginDownloadURL } from "../../provider/plugin/schema";
 import { thirdPartyLicenses, writeArchive, writeChecksums } from "./archive";
 import { bundlePlugin, log, packageFacts } from "./bundle";
 import { buildExecutable, nodeBinary } from "./executable";
@@ -30,7 +30,7 @@ export const checksumsName = (version: string): string => `pulumi-pims-v${versio
 
 /**
  * The committed schema must carry package.json's version and release setting (`npm run schema` writes it; the SDKs
- * are generated from it, and tests/unit/nativeSchema.test.ts checks the rest).
+ * are generated from it, and tests/unit/plugin/schema.test.ts checks the rest).
  */
 function checkSchema(): void {
   const file = path.join(ROOT, "provider", "schema.json");

@@ -1,8 +1,8 @@
 /**
  * The release's language packages, each built the way its registry takes it: the npm tarball (`npm pack`, which
  * keeps the Node launcher plugin/pulumi-resource-pims and the dynamic resources), the Python wheel and sdist of
- * sdk/python (`python -m build` in the venv of scripts/ensure-python, in a copy of the SDK so the tree stays clean),
- * and the Java jars of sdk/java (scripts/java/build-jars) once the Java SDK exists.
+ * sdk/python (`python -m build` in the venv of scripts/toolchain/ensure-python, in a copy of the SDK so the tree stays
+ * clean), and the Java jars of sdk/java (scripts/release/build-jars) once the Java SDK exists.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -54,7 +54,7 @@ export function npmPack(root: string, dist: string): string {
 
 /** The wheel and sdist of sdk/python, into `dist`. Returns their file names. */
 export function pythonPackages(root: string, dist: string): string[] {
-  const venvOut = run("bash", [path.join(root, "scripts", "ensure-python")], { cwd: root });
+  const venvOut = run("bash", [path.join(root, "scripts", "toolchain", "ensure-python")], { cwd: root });
   const venv = venvOut.trim().split("\n").pop() ?? "";
   const python = path.join(venv, "bin", "python");
   try {
@@ -86,9 +86,9 @@ export function pythonPackages(root: string, dist: string): string[] {
 
 /** The Java SDK's jars into `dist` when sdk/java and its build script exist; returns their names (none without). */
 export function javaPackages(root: string, dist: string): string[] {
-  const script = path.join(root, "scripts", "java", "build-jars");
+  const script = path.join(root, "scripts", "release", "build-jars");
   if (!fs.existsSync(path.join(root, "sdk", "java")) || !fs.existsSync(script)) {
-    log("java: no sdk/java (or scripts/java/build-jars) in this tree: no jars");
+    log("java: no sdk/java (or scripts/release/build-jars) in this tree: no jars");
     return [];
   }
   const before = new Set(fs.readdirSync(dist));

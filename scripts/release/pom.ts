@@ -1,6 +1,6 @@
 /**
- * The coordinates `npm run gen-sdk` writes into the hand-written sdk/java/pom.xml (scripts/gen-sdk/run calls this
- * file): the project's groupId (the home's Maven group), version (package.json's), url and scm (the home's
+ * The coordinates `npm run gen-sdk` writes into the hand-written sdk/java/pom.xml (scripts/generate/gen-sdk/run calls
+ * this file): the project's groupId (the home's Maven group), version (package.json's), url and scm (the home's
  * repository), and the `server` of the plugin.json the jar carries (the schema's pluginDownloadURL: the Java host
  * hands it to the engine, which then downloads the plugin from there).
  *
@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import { errorText } from "../../provider/client/errors";
-import { releaseCoordinates } from "../../provider/native/schema";
+import { releaseCoordinates } from "../../provider/plugin/schema";
 
 /** What the pom is given. */
 export interface PomFacts {

@@ -5,10 +5,10 @@
  * getBuildLogs, cancelRun (each also as getXOutput). Credentials: `pims:token` (secret) and `pims:baseUrl`
  * stack config, or PIMS_TOKEN / PIMS_BASE_URL.
  */
-import { runPluginEntry } from "../../provider/native/runPlugin";
+import { runPluginEntry } from "../../provider/plugin/runPlugin";
 
 // `pulumi package add` runs this package as a plugin through `@pulumi/pulumi/cmd/run-plugin`, which requires this
-// file: only then is the export the plugin's entry instead (provider/native/runPlugin.ts explains).
+// file: only then is the export the plugin's entry instead (provider/plugin/runPlugin.ts explains).
 //
 // This swap must stay ABOVE every `export`. Node's ES-module loader learns this CommonJS file's names by reading it
 // statically (cjs-module-lexer), and an assignment to `module.exports` discards every `export *` re-export it has seen

@@ -3,8 +3,8 @@
  * run's recording: API keys, invoices, service accounts, and app and build logs when their variables are set. Every
  * byte printed is scanned for the token.
  */
-import { runCli, type RunResult } from "../sim/cliHarness";
-import { expectNoPlaintextSecrets } from "../helpers";
+import { runCli, type RunResult } from "../kit/cli";
+import { expectNoPlaintextSecrets } from "../kit/helpers";
 import { requireLiveSettings } from "../../scripts/live/settings";
 
 const s = requireLiveSettings();

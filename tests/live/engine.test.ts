@@ -4,18 +4,18 @@
  * (a new `rotationTrigger` replaces the account: the new token works, the old account is gone) → overlapping rotation
  * (`keepPreviousToken`: two rotations in place, the previous token valid until the next one) → destroy (nothing left).
  * The provider host and the program both append to the run's recording (PIMS_WIRE_RECORD). Skipped with
- * PIMS_LIVE_SKIP_ENGINE=1 (it needs the `pulumi` CLI: scripts/ensure-pulumi finds or builds it).
+ * PIMS_LIVE_SKIP_ENGINE=1 (it needs the `pulumi` CLI: scripts/toolchain/ensure-pulumi finds or builds it).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles } from "../engine/harness";
-import { expectNoPlaintextSecrets } from "../helpers";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles } from "../kit/engine";
+import { expectNoPlaintextSecrets } from "../kit/helpers";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
 import { requireLiveSettings } from "../../scripts/live/settings";
-import { Seen } from "./kit";
+import { Seen } from "../kit/live";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -3,7 +3,7 @@
  * authenticates, seen through the key listing, deleted, its token refused, deleted again), the answers to requests
  * that must fail (unknown project, bad token, invalid body), every read function, and — only when their variables
  * allow — app secrets, a volume resize, a run cancellation and a project creation. Everything it creates carries the
- * run's prefix; the teardown deletes it. Run by `npm run test:live` (scripts/live-tier.ts), never by `npm test`.
+ * run's prefix; the teardown deletes it. Run by `npm run test:live` (scripts/live/tier.ts), never by `npm test`.
  */
 import { PimsError, type PimsClient } from "../../provider/client";
 import {
@@ -17,7 +17,7 @@ import {
 import { randomSecret } from "../../scripts/engine";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
 import { requireLiveSettings } from "../../scripts/live/settings";
-import { finding, Seen } from "./kit";
+import { finding, Seen } from "../kit/live";
 
 const s = requireLiveSettings();
 const client: PimsClient = liveClient(s);

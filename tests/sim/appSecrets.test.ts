@@ -7,7 +7,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
-import { configureRequest, expectNoPlaintextSecrets, useSimulatorProvider } from "../helpers";
+import { configureRequest, expectNoPlaintextSecrets, useSimulatorProvider } from "../kit/helpers";
 import type { SecretsMode } from "../../simulator";
 
 type Loose = Record<string, unknown>;

@@ -4,9 +4,9 @@
  * their own suites (clientErrors, clientLogs, clientParsing).
  */
 import { AuthError, NotFoundError, PimsClient } from "../../provider/client";
-import { rejectionOf, testClient } from "../helpers";
+import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { saRequest, seedApp, simulatorPerTest } from "./clientHelpers";
+import { saRequest, seedApp, simulatorPerTest } from "../kit/client";
 
 let sim: PimsSimulator;
 let client: PimsClient;

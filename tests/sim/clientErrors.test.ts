@@ -12,9 +12,9 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../provider/client";
-import { rejectionOf, testClient } from "../helpers";
+import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { closedPort, expectErrorFreeOf, saRequest, seedApp, simulatorPerTest, tinyServer } from "./clientHelpers";
+import { closedPort, expectErrorFreeOf, saRequest, seedApp, simulatorPerTest, tinyServer } from "../kit/client";
 
 let sim: PimsSimulator;
 let client: PimsClient;

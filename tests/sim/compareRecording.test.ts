@@ -1,5 +1,5 @@
 /**
- * scripts/compare-recording.ts: a recording of the simulator itself shows no difference, and one whose shapes were
+ * scripts/live/compare-recording.ts: a recording of the simulator itself shows no difference, and one whose shapes were
  * changed on purpose (a token member, a status, a content type, a header, a nested member) is reported route by route,
  * naming exactly those changes — run as `npm run compare-recording -- <file>` runs it.
  */
@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { WireRecord } from "../../provider/client";
-import { compareRecordings, simulatorReference } from "../../scripts/compare-recording";
+import { compareRecordings, simulatorReference } from "../../scripts/live/compare-recording";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 
 const SA = "/v2/projects/{project_id}/service-accounts";
@@ -55,7 +55,7 @@ test("a recording with other shapes is reported: each changed member, status, co
     );
     const { stdout, stderr } = await promisify(execFile)(
       path.join(NODE_BIN, "ts-node"),
-      ["--transpile-only", "scripts/compare-recording.ts", file],
+      ["--transpile-only", "scripts/live/compare-recording.ts", file],
       {
         cwd: REPO_ROOT,
         encoding: "utf8",

@@ -4,7 +4,7 @@
  * YAML and the other languages get. For each case: what the simulator received and holds, and what the user reads.
  */
 import type * as grpc from "@grpc/grpc-js";
-import { newProvider } from "../../provider/index";
+import { newProvider } from "../../provider";
 import type { PimsSimulator } from "../../simulator";
 import {
   configureRequest,
@@ -13,8 +13,8 @@ import {
   startSimulator,
   testClient,
   recordWarnings,
-} from "../helpers";
-import { jsonOf, PluginUnderTest, revealed, type Json } from "./nativeHarness";
+} from "../kit/helpers";
+import { jsonOf, PluginUnderTest, revealed, type Json } from "../kit/plugin";
 
 type Kind = "Project" | "ServiceAccount";
 

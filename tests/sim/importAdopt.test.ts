@@ -18,7 +18,7 @@ import {
   recordWarnings,
   simConfig,
   testClient,
-} from "../helpers";
+} from "../kit/helpers";
 import {
   jsonOf,
   PluginUnderTest,
@@ -27,7 +27,7 @@ import {
   secretKeysOf,
   secretOf,
   type Json,
-} from "./nativeHarness";
+} from "../kit/plugin";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;

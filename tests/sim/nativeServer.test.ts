@@ -12,7 +12,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { sendLinesToEngine } from "../../provider/engineLog";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, rejectionOf, recordWarnings } from "../helpers";
+import { expectNoPlaintextSecrets, rejectionOf, recordWarnings } from "../kit/helpers";
 import {
   jsonOf,
   partialState,
@@ -25,7 +25,7 @@ import {
   struct,
   urnOf,
   type Json,
-} from "./nativeHarness";
+} from "../kit/plugin";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;

@@ -72,7 +72,7 @@ test("a Node.js older than 22 serves the plugin that says what to do; no Node.js
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-launcher-"));
   try {
     // A `node` whose version check answers 20.11.1 and which otherwise runs this process's Node: the launcher runs
-    // bin/provider/native/startupError.js with it, which starts as a plugin (its port first on stdout).
+    // bin/provider/plugin/startupError.js with it, which starts as a plugin (its port first on stdout).
     const old = path.join(dir, "node");
     const script =
       `#!/usr/bin/env bash\nif [ "$1" = "-p" ]; then echo 20.11.1; exit 0; fi\n` + `exec "${process.execPath}" "$@"\n`;

@@ -4,7 +4,7 @@
  * reason — never the token.
  */
 import { VolumeSizeProvider } from "../../provider/volumeSize";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../helpers";
+import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../kit/helpers";
 import type { PimsSimulator } from "../../simulator";
 
 describe("retry progress lines from providers", () => {

@@ -19,8 +19,8 @@ import {
 } from "../../sdk/nodejs";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { PimsSimulator } from "../../simulator";
-import { captureRegistrations, rejectionOf, startSimulator } from "../helpers";
-import { useFunctionsSuite, valueOf } from "./functionsHarness";
+import { captureRegistrations, rejectionOf, startSimulator } from "../kit/helpers";
+import { useFunctionsSuite, valueOf } from "../kit/functions";
 
 const suite = useFunctionsSuite();
 let sim: PimsSimulator;

@@ -1,9 +1,9 @@
 /**
- * `npm run release:publish` (scripts/release/publish/) against real servers on loopback (tests/registries.ts): the
+ * `npm run release:publish` (scripts/release/publish/) against real servers on loopback (tests/kit/registries.ts): the
  * download address and a Maven repository (HTTP PUT/GET), a git remote with a Go module proxy serving its tags, and a
  * throwaway GPG key. A small dist/ made here stands for `npm run release`'s (the whole release and the npm and PyPI
- * registries are the rehearsal's, tests/engine/rehearsal.test.ts). What each server holds is checked after each run:
- * a dry run changes nothing; `--yes` publishes every file with signatures and checksums and the tag; a second run
+ * registries are the rehearsal's, tests/engine/release/rehearsal.test.ts). What each server holds is checked after each
+ * run: a dry run changes nothing; `--yes` publishes every file with signatures and checksums and the tag; a second run
  * publishes nothing and says so; a server holding different bytes stops the run before anything is published,
  * naming the file; no home or no key is refused, naming the setting.
  */
@@ -13,10 +13,17 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { writeChecksums } from "../../scripts/release/archive";
-import { packageVersion } from "../../provider/native/schema";
+import { packageVersion } from "../../provider/plugin/schema";
 import { releaseSteps, parseArgs, type Options } from "../../scripts/release/publish/main";
 import { runPlan } from "../../scripts/release/publish/plan";
-import { makeGpgKey, startFileServer, startGitHubApi, startGoProxy, stopGpgAgent, type Served } from "../registries";
+import {
+  makeGpgKey,
+  startFileServer,
+  startGitHubApi,
+  startGoProxy,
+  stopGpgAgent,
+  type Served,
+} from "../kit/registries";
 
 const VERSION = packageVersion();
 const HOME = "127.0.0.1/rehearsal/pulumi-pims";

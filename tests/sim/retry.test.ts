@@ -13,9 +13,9 @@ import {
   type ClientOptions,
 } from "../../provider/client";
 import { Scheduler } from "../../provider/client/scheduler";
-import { rejectionOf, testClient } from "../helpers";
+import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { expectUnchanged, OPS, seed } from "./retryHelpers";
+import { expectUnchanged, OPS, seed } from "../kit/retry";
 
 let sim: PimsSimulator;
 

@@ -16,9 +16,9 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../provider/client";
-import { rejectionOf, testClient } from "../helpers";
+import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { seed } from "./retryHelpers";
+import { seed } from "../kit/retry";
 
 let sim: PimsSimulator;
 

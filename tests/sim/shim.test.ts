@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../sdk/nodejs/shim";
-import { configureRequest, simConfig, startSimulator } from "../helpers";
+import { configureRequest, simConfig, startSimulator } from "../kit/helpers";
 import type { PimsSimulator } from "../../simulator";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.

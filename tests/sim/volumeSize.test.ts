@@ -4,7 +4,7 @@
  * tests/unit/volumeSize.test.ts.
  */
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
-import { useSimulatorProvider } from "../helpers";
+import { useSimulatorProvider } from "../kit/helpers";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInputs;

@@ -1,13 +1,13 @@
 /**
  * The pieces of import and adoption that need no service (provider/serviceAccount/adopt.ts, cli/importFile.ts) and the
- * plugin's member-by-member diff of AppSecrets (provider/native/lifecycle.ts diffResponse): the id form, the lifetime
+ * plugin's member-by-member diff of AppSecrets (provider/plugin/lifecycle.ts diffResponse): the id form, the lifetime
  * read from a key, what an import's outputs and inputs hold, the import file's names, and the detailed diff's paths.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { importFile } from "../../cli/importFile";
 import { UNKNOWN } from "../../provider/checks";
 import type { ApiKey } from "../../provider/client";
-import { diffResponse } from "../../provider/native/lifecycle";
+import { diffResponse } from "../../provider/plugin/lifecycle";
 import { adoptedOutputs, expiresInOf, importedInputs, parseImportId } from "../../provider/serviceAccount/adopt";
 
 const key = (over: Partial<ApiKey> = {}): ApiKey => ({

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
 import { AppSecrets } from "../../sdk/nodejs/appSecrets";
-import { captureRegistrations, expectNoPlaintextSecrets, outputValue } from "../helpers";
+import { captureRegistrations, expectNoPlaintextSecrets, outputValue } from "../kit/helpers";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;

@@ -5,13 +5,13 @@
  * an ES module sees equal `require()`'s; a named import of each of them loads; TypeScript compiled to ES modules
  * (`"module": "nodenext"`, `"type": "module"`) type-checks and runs with them; and loaded by
  * `@pulumi/pulumi/cmd/run-plugin` (`pulumi package add`) the same main still starts the plugin.
- * tests/engine/esModule.test.ts runs an ES-module program under the engine.
+ * tests/engine/typescript/esModule.test.ts runs an ES-module program under the engine.
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { buildIfStale } from "../buildOnce";
+import { buildIfStale } from "../kit/jest/buildOnce";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const NODE = process.execPath;

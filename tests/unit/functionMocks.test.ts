@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as pims from "../../sdk/nodejs";
-import { outputValue } from "../helpers";
+import { outputValue } from "../kit/helpers";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
 

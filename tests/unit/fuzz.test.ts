@@ -20,8 +20,8 @@ import fc from "fast-check";
 import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { isPlainObject } from "../../provider/client/values";
 import { UNKNOWN } from "../../provider/checks";
-import { newProvider } from "../../provider/index";
-import { configureRequest } from "../helpers";
+import { newProvider } from "../../provider";
+import { configureRequest } from "../kit/helpers";
 import {
   anyField,
   appSecretsNews,

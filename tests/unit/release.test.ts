@@ -1,14 +1,14 @@
 /**
  * The release build's pure parts (scripts/release/): the one download-address setting and the schema it gives, the
  * platform names, the archives' determinism and layout, and the checks of an executable that cannot be run here.
- * The whole build, twice, is tests/engine/releaseReproducible.test.ts.
+ * The whole build, twice, is tests/engine/release/reproducible.test.ts.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as tar from "tar";
-import { coordinates, type ReleaseSetting } from "../../provider/native/home";
-import { pimsSchema, pluginDownloadURL } from "../../provider/native/schema";
+import { coordinates, type ReleaseSetting } from "../../provider/plugin/home";
+import { pimsSchema, pluginDownloadURL } from "../../provider/plugin/schema";
 import { normalizeTarGz, writeArchive, writeChecksums } from "../../scripts/release/archive";
 import { checkExecutable, SEA_FUSE, unsignPe } from "../../scripts/release/executable";
 import { archiveName, PLATFORMS, selectedPlatforms } from "../../scripts/release/platforms";

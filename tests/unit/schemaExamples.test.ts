@@ -1,12 +1,13 @@
 /**
- * The schema's examples (scripts/schemaExamples.ts): which example project each resource and function carries, in
- * which languages, and that the generated SDKs' doc comments show them (`npm run schema && npm run gen-sdk`). Whether
- * the examples compile and run is the engine tier's (tests/engine/examplesCompile, examplesQuickstart,
- * examplesScenarios); whether provider/schema.json holds what they are now is tests/unit/nativeSchema.test.ts's.
+ * The schema's examples (scripts/generate/schema-examples.ts): which example project each resource and function
+ * carries, in which languages, and that the generated SDKs' doc comments show them (`npm run schema && npm run
+ * gen-sdk`). Whether the examples compile and run is the engine tier's (tests/engine/examplesCompile,
+ * examplesQuickstart, examplesScenarios); whether provider/schema.json holds what they are now is
+ * tests/unit/plugin/schema.test.ts's.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { exampleBlocks, SCHEMA_EXAMPLES } from "../../scripts/schemaExamples";
+import { exampleBlocks, SCHEMA_EXAMPLES } from "../../scripts/generate/schema-examples";
 
 const ROOT = path.join(__dirname, "..", "..");
 const ALL = ["typescript", "python", "go", "java", "yaml"];

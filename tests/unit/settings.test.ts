@@ -21,7 +21,7 @@ import {
   type SettingName,
 } from "../../provider/settings";
 import { Provider, ProviderArgumentError } from "../../sdk/nodejs";
-import { captureRegistrations, configureRequest, outputValue } from "../helpers";
+import { captureRegistrations, configureRequest, outputValue } from "../kit/helpers";
 
 const TOKEN = "pims_sa_settings_unit_token_4c1e";
 const registered = captureRegistrations({

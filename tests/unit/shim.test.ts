@@ -7,8 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../sdk/nodejs/shim";
-import { newProvider } from "../../provider/index";
-import { configureRequest, expectNoPlaintextSecrets } from "../helpers";
+import { newProvider } from "../../provider";
+import { configureRequest, expectNoPlaintextSecrets } from "../kit/helpers";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
 async function storedProviderText(kind: ResourceKind): Promise<string> {

@@ -3,8 +3,8 @@
  * as `${error}: ${error.stack}`, so every error leaving `newProvider(kind)` reads as its message alone (issue 20).
  */
 import { RESOURCE_KINDS } from "../../provider/kinds";
-import { newProvider, userFacing } from "../../provider/index";
-import { rejectionOf } from "../helpers";
+import { newProvider, userFacing } from "../../provider";
+import { rejectionOf } from "../kit/helpers";
 
 /** What the host prints for a failure of check, diff, read or delete. */
 const printed = (e: Error): string => `${String(e)}: ${e.stack ?? ""}`;

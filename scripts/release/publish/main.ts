@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorText } from "../../../provider/client/errors";
-import { packageVersion, releaseCoordinates } from "../../../provider/native/schema";
+import { packageVersion, releaseCoordinates } from "../../../provider/plugin/schema";
 import { downloadStore } from "./download";
 import { fileStep, signatureStep } from "./files";
 import { goStep } from "./go";
@@ -82,7 +82,7 @@ export function checkedDist(dist: string, version: string): { checksums: string;
 
 /** The ensure-python venv's python with twine added (from PyPI, the first time). */
 function twinePython(): string {
-  const venv = execFileSync("bash", [path.join(ROOT, "scripts", "ensure-python")], { encoding: "utf8" })
+  const venv = execFileSync("bash", [path.join(ROOT, "scripts", "toolchain", "ensure-python")], { encoding: "utf8" })
     .trim()
     .split("\n")
     .pop() as string;

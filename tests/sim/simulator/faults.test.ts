@@ -2,7 +2,7 @@
  * The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed.
  */
 import { PimsSimulator } from "../../../simulator";
-import { waitFor } from "../cliHarness";
+import { waitFor } from "../../kit/cli";
 import { message, simCalls } from "./http";
 
 let sim: PimsSimulator;

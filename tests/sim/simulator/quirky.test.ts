@@ -4,7 +4,7 @@
  * and what the simulator holds afterwards. Token layouts have their own file.
  */
 import { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../helpers";
+import { startSimulator } from "../../kit/helpers";
 import { message, simCalls } from "./http";
 
 let sim: PimsSimulator;

@@ -1,0 +1,185 @@
+/**
+ * The Pulumi package schema of the `pims` provider plugin (`pulumi-resource-pims`), built from the per-kind tables
+ * (./resources, ./functions, ./schemaProperties) and the property descriptions the TSDoc of the TypeScript side
+ * gives (read by `npm run schema`, scripts/generate/write-schema.ts). `npm run schema` writes it to
+ * provider/schema.json (committed): the plugin's GetSchema serves that file, `pulumi package get-schema` prints it, the
+ * Python and Go SDKs are generated from it, and tests/unit/plugin/schema.test.ts fails when it is stale.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { FUNCTIONS } from "./functions";
+import { coordinates, type Coordinates, type ReleaseSetting } from "./home";
+import { RESOURCES } from "./resources";
+import * as P from "./schemaProperties";
+import type { PropertySpec, PropertyTable } from "./schemaProperties";
+import { nativeToken, PACKAGE } from "./tokens";
+
+/** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
+export type Describe = (iface: string, member: string) => string;
+
+/** What the schema takes from package.json: the version and the release settings (`release.home`, ./home). */
+interface PackageFacts {
+  version: string;
+  release?: ReleaseSetting;
+}
+/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
+declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
+
+/** package.json of this package, found from this file in the sources and in bin/ alike. */
+function packageFacts(): PackageFacts {
+  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
+      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
+        return { version: pkg.version, release: pkg.release };
+    }
+    if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
+  }
+}
+
+/** This package's version (package.json). */
+export function packageVersion(): string {
+  return packageFacts().version;
+}
+
+/**
+ * The published coordinates (./home): package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two
+ * companions in `env` override for one run (the release rehearsal; the scripts pass their environment, the plugin
+ * reads none: it serves the committed schema).
+ */
+export function releaseCoordinates(env: NodeJS.ProcessEnv = {}): Coordinates {
+  return coordinates(packageFacts().release, env);
+}
+
+/**
+ * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs): the
+ * home's releases, or `release.pluginDownloadURL`; undefined while the home is unset (users install an archive with
+ * `pulumi plugin install resource pims <version> --file <archive>`).
+ */
+export function pluginDownloadURL(env: NodeJS.ProcessEnv = {}): string | undefined {
+  return releaseCoordinates(env).pluginDownloadURL;
+}
+
+/**
+ * The Go SDK's import path: package `pims` of the module `<home>/sdk/go` (sdk/go/go.mod), released by tags
+ * `sdk/go/vX.Y.Z`. While the home is unset the module is `pulumi-pims/sdk/go`: no dot in the first element, so Go
+ * never looks it up on the network, and users reach it with a `replace` to their copy (docs/go.md).
+ */
+export function goImportBasePath(env: NodeJS.ProcessEnv = {}): string {
+  return `${releaseCoordinates(env).goModule}/pims`;
+}
+
+/**
+ * The Java SDK's base package: its classes are in `pulumipims.pims` (`<base>.<package name>`), whatever the home. Not
+ * `com.pulumi` (Pulumi's group on Maven Central). The Maven group is the home's (`releaseCoordinates().mavenGroup`,
+ * e.g. `io.github.<owner>`, a namespace Maven Central verifies), which `npm run gen-sdk` writes into sdk/java/pom.xml
+ * (tests/rules/javaPom.test.ts).
+ */
+export const JAVA_BASE_PACKAGE = "pulumipims";
+
+/** The Pulumi Java SDK the Java SDK is built against (the generator would otherwise ask for 1.0.0). */
+export const JAVA_PULUMI_SDK_VERSION = "1.16.0";
+
+/** The properties of a table with their descriptions; `only` keeps some (a resource's inputs). */
+function described(t: PropertyTable, describe: Describe, only?: readonly string[]): Record<string, PropertySpec> {
+  const keys = only ?? Object.keys(t.properties);
+  return Object.fromEntries(keys.map((k) => [k, { ...t.properties[k], description: describe(t.tsdoc, k) }]));
+}
+
+/** Each property with the marks true of it (secret, replace-on-change), none where false. */
+function marked(props: Record<string, PropertySpec>, secret: readonly string[], replace: readonly string[] = []) {
+  return Object.fromEntries(
+    Object.entries(props).map(([k, p]) => [
+      k,
+      {
+        ...p,
+        ...(secret.includes(k) ? { secret: true } : {}),
+        ...(replace.includes(k) ? { replaceOnChanges: true } : {}),
+      },
+    ]),
+  );
+}
+
+/** What program generators need to name the packages users install, and what each SDK generator reads. */
+const language = (goBase: string): Record<string, object> => ({
+  nodejs: {
+    // The hand-written TypeScript SDK (sdk/nodejs) is published as `pulumi-pims`: converted programs import it,
+    // and their package.json asks for it at the schema's version.
+    packageName: "pulumi-pims",
+  },
+  python: { packageName: "pulumi_pims", pyproject: { enabled: true }, respectSchemaVersion: true },
+  go: { importBasePath: goBase, generateResourceContainerTypes: true, respectSchemaVersion: true },
+  // buildFiles "none": no Gradle files (Gradle cannot be had from the registries this project builds from); the
+  // generator then writes the version.txt resource itself, and sdk/java/pom.xml builds the jars with Maven.
+  java: {
+    basePackage: JAVA_BASE_PACKAGE,
+    buildFiles: "none",
+    dependencies: { "com.pulumi:pulumi": JAVA_PULUMI_SDK_VERSION },
+  },
+});
+
+/** The whole schema, as `GetSchema` returns it (JSON-serializable). */
+export function pimsSchema(
+  describe: Describe,
+  version: string = packageVersion(),
+  coords: Pick<Coordinates, "pluginDownloadURL" | "goModule" | "repository"> = releaseCoordinates(),
+): Record<string, unknown> {
+  const downloadURL = coords.pluginDownloadURL;
+  const resources = Object.fromEntries(
+    Object.entries(RESOURCES).map(([kind, r]) => {
+      const properties = described(r.properties, describe);
+      return [
+        nativeToken(kind),
+        {
+          description: r.description,
+          properties: marked(properties, r.secret, r.replaceOnChanges),
+          required: [...r.required],
+          inputProperties: marked(described(r.properties, describe, r.inputs), r.secret, r.replaceOnChanges),
+          requiredInputs: [...r.requiredInputs],
+        },
+      ];
+    }),
+  );
+  const functions = Object.fromEntries(
+    Object.entries(FUNCTIONS).map(([name, f]) => [
+      nativeToken(name),
+      {
+        description: f.description,
+        inputs: { properties: described(f.inputs, describe), required: [...f.requiredInputs] },
+        outputs: { properties: marked(described(f.outputs, describe), f.secret), required: [...f.requiredOutputs] },
+      },
+    ]),
+  );
+  const types = Object.fromEntries(
+    Object.entries(P.OBJECT_TYPES).map(([name, t]) => [
+      nativeToken(name),
+      { type: "object", description: t.description, properties: described(t.properties, describe) },
+    ]),
+  );
+  return {
+    name: PACKAGE,
+    displayName: "PIMS",
+    version,
+    description: "Projects, service accounts and their tokens, volume sizes and app secrets of PIMS.",
+    keywords: ["pulumi", "pims", "category/infrastructure", "kind/native"],
+    license: "Apache-2.0",
+    publisher: "pulumi-pims",
+    ...(coords.repository === undefined ? {} : { repository: coords.repository }),
+    ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: P.CONFIG },
+    provider: {
+      description:
+        "The provider for PIMS. The default provider reads stack config `pims:token` (a secret) and `pims:baseUrl`, " +
+        "then `PIMS_TOKEN` and `PIMS_BASE_URL`; an explicit `pulumi:providers:pims` takes the same settings as " +
+        "arguments, so one program can manage several accounts.",
+      inputProperties: P.CONFIG,
+    },
+    resources,
+    functions,
+    types,
+    language: language(`${coords.goModule}/pims`),
+  };
+}

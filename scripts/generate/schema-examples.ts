@@ -1,0 +1,111 @@
+/**
+ * The examples of the schema's descriptions (`{{% examples %}}`, the shortcodes Pulumi's docs tooling and SDK
+ * generators read: each SDK keeps the code block of its own language in its doc comments, the registry shows them
+ * all). Each is an example project of examples/, its program in every language that has it, read when
+ * `npm run schema` runs: an example in the schema is always one of the projects the engine tests compile and run
+ * (tests/engine/examplesCompile, examplesQuickstart, examplesScenarios), and the committed schema is stale
+ * (tests/unit/plugin/schema.test.ts fails) as soon as one of them changes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const EXAMPLES_DIR = path.join(__dirname, "..", "..", "examples");
+
+/** A language's program file in an example project, and how it names a resource or function of the schema. */
+interface Language {
+  /** The fence's language, as Pulumi's docs tooling names it. */
+  fence: string;
+  program(projectDir: string): string;
+  /** Whether the program uses `name` (a resource kind, e.g. `ServiceAccount`, or a function, e.g. `getApiKeys`). */
+  uses(text: string, name: string): boolean;
+}
+
+const camelToSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The languages in the order the registry shows them. */
+const LANGUAGES: Record<string, Language> = {
+  typescript: {
+    fence: "typescript",
+    program: (d) => path.join(d, "index.ts"),
+    uses: (t, n) => new RegExp(`pims\\s*\\.${n}`).test(t),
+  },
+  python: {
+    fence: "python",
+    program: (d) => path.join(d, "__main__.py"),
+    uses: (t, n) => t.includes(`pims.${/^get/.test(n) ? camelToSnake(n) : n}`),
+  },
+  go: {
+    fence: "go",
+    program: (d) => path.join(d, "main.go"),
+    uses: (t, n) => t.includes(/^get/.test(n) ? `pims.${n[0].toUpperCase()}${n.slice(1)}` : `pims.New${n}(`),
+  },
+  java: {
+    fence: "java",
+    program: (d) => {
+      const src = path.join(d, "src", "main", "java");
+      const [pkg] = fs.readdirSync(src);
+      return path.join(src, pkg, "App.java");
+    },
+    uses: (t, n) => (/^get/.test(n) ? t.includes(`PimsFunctions.${n}(`) : t.includes(`new ${n}(`)),
+  },
+  yaml: {
+    fence: "yaml",
+    program: (d) => path.join(d, "Pulumi.yaml"),
+    uses: (t, n) => t.includes(`pims:index:${n}`),
+  },
+};
+
+/** Which example project shows each resource and function (by its name in the schema's tokens), and its title. */
+export const SCHEMA_EXAMPLES: Record<string, { scenario: string; title: string }> = {
+  Project: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  ServiceAccount: { scenario: "rotation", title: "Overlapping rotation, on demand and before expiry" },
+  AppSecrets: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  VolumeSize: { scenario: "environments", title: "One program, one stack per environment" },
+  getApiKeys: { scenario: "environments", title: "One program, one stack per environment" },
+  getInvoices: { scenario: "multi-account", title: "Several accounts and services" },
+};
+
+/** The program without its leading comment (the project's README says what the header says). */
+function body(text: string, fence: string): string {
+  let lines = text.split("\n");
+  if (fence === "python" && lines[0].startsWith('"""')) {
+    const oneLine = lines[0].length > 3 && lines[0].trimEnd().endsWith('"""');
+    const end = oneLine ? 0 : lines.findIndex((l, i) => i > 0 && l.includes('"""'));
+    lines = lines.slice(end + 1);
+  } else if (fence !== "yaml") {
+    while (lines.length > 0 && /^\s*(\/\/|\/\*\*|\*)/.test(lines[0])) lines = lines.slice(1);
+  }
+  return lines.join("\n").trim();
+}
+
+/** The code blocks of `name`'s example, one per language whose program uses it. */
+export function exampleBlocks(name: string): Array<{ fence: string; code: string }> {
+  const ex = SCHEMA_EXAMPLES[name];
+  if (ex === undefined) return [];
+  return Object.entries(LANGUAGES).flatMap(([dir, lang]) => {
+    const file = lang.program(path.join(EXAMPLES_DIR, ex.scenario, dir));
+    const text = fs.readFileSync(file, "utf8");
+    return lang.uses(text, name) ? [{ fence: lang.fence, code: body(text, lang.fence) }] : [];
+  });
+}
+
+/** `description` followed by `name`'s example in the shortcodes Pulumi's tooling reads (unchanged without one). */
+export function withExamples(description: string, name: string): string {
+  const blocks = exampleBlocks(name);
+  if (blocks.length === 0) return description;
+  const ex = SCHEMA_EXAMPLES[name];
+  return [
+    description,
+    "",
+    "{{% examples %}}",
+    "## Example Usage",
+    "{{% example %}}",
+    `### ${ex.title}`,
+    "",
+    `The example project \`examples/${ex.scenario}\` of the pulumi-pims repository, in every language it has.`,
+    "",
+    ...blocks.flatMap((b) => ["```" + b.fence, b.code, "```", ""]),
+    "{{% /example %}}",
+    "{{% /examples %}}",
+  ].join("\n");
+}

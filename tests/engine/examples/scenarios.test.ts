@@ -1,0 +1,216 @@
+/**
+ * Every other example scenario (rotation, environments, multi-account) in YAML and in one compiled language, Go, each
+ * through Pulumi's ProgramTest sequence (tests/kit/examples.ts): `up`, a second `up` that must change nothing,
+ * `preview` and `refresh` that must find no changes, the example's edit step where it has one (rotation: an
+ * overlapping rotation; multi-account: the project's account rotated, and with it the scoped provider's token),
+ * `destroy`. After each step: what the simulators hold, the outputs every language has (YAML's documented exceptions
+ * aside: ../../examples/<scenario>/README.md), 0 live accounts of the stack after destroy, no token in plaintext in the
+ * state or the engine's output. (TypeScript runs these scenarios in examples.test.ts and multiAccount.test.ts; all
+ * five languages run the quickstart in examplesQuickstart.test.ts.)
+ *
+ * Needs the pulumi CLI, the YAML host and Go (the Go SDK's first build: minutes, cached after).
+ */
+import * as path from "node:path";
+import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import { startSimulator } from "../../kit/helpers";
+import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { prepareExample, programTest } from "../../kit/examples";
+
+jest.setTimeout(20 * 60_000);
+
+const LANGUAGES = ["yaml", "go"] as const;
+const DAY_MS = 24 * 3600 * 1000;
+
+let sims: PimsSimulator[] = [];
+let scratch: string;
+
+beforeAll(() => {
+  ensureEngine();
+  scratch = tempDir("pims-e2e-scenarios-");
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterEach(async () => {
+  await Promise.all(sims.map((s) => s.stop()));
+  sims = [];
+});
+
+afterAll(() => tearDown([], scratch));
+
+async function simulator(): Promise<PimsSimulator> {
+  const sim = await startSimulator();
+  sims.push(sim);
+  return sim;
+}
+
+/** The outputs a stack shows with a value (an unset optional output is absent in some languages, null in others). */
+const keys = (o: Record<string, unknown>): string[] =>
+  Object.keys(o)
+    .filter((k) => o[k] !== null && o[k] !== undefined)
+    .sort();
+
+const backend = (name: string): string => path.join(scratch, `backend-${name}`);
+
+test.each(LANGUAGES)("rotation in %s: overlapping rotation by trigger", async (language) => {
+  const sim = await simulator();
+  const p = sim.addProject({ name: "rotation" });
+  const app = sim.addApp(p.id, "web");
+  const run = await prepareExample({
+    scenario: "rotation",
+    language,
+    scratch,
+    stackName: "ci",
+    backendDir: backend(`rotation-${language}`),
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    config: { projectId: p.id },
+  });
+  await programTest(run, [sim], {
+    afterUp: (o) => {
+      expect(keys(o)).toEqual(
+        [
+          "serviceAccountId",
+          "token",
+          "tokenExpiresAt",
+          "tokenId",
+          ...(language === "yaml" ? [] : ["rotatesAfter"]),
+        ].sort(),
+      );
+      expect(sim.serviceAccounts(p.id)).toEqual([
+        expect.objectContaining({ id: o.serviceAccountId, name: "ci-deployer" }),
+      ]);
+      const expiresAt = Date.parse(o.tokenExpiresAt as string);
+      expect(expiresAt - Date.parse(sim.serviceAccounts(p.id)[0].createdAt)).toBe(30 * DAY_MS);
+      if (language !== "yaml") expect(Date.parse(o.rotatesAfter as string)).toBe(expiresAt - 20 * DAY_MS);
+      expect(sim.appSecrets(p.id, app.id)).toEqual({ PIMS_TOKEN: o.token });
+    },
+    edit: {
+      config: { rotationTrigger: "2" },
+      check: (before, after) => {
+        // keepPreviousToken: a new account, the previous one kept live until the next rotation; the app follows.
+        expect(after.serviceAccountId).not.toBe(before.serviceAccountId);
+        expect(after.previousServiceAccountId).toBe(before.serviceAccountId);
+        expect(after.previousToken).toBe(before.token);
+        expect(
+          sim
+            .serviceAccounts(p.id)
+            .map((a) => a.id)
+            .sort(),
+        ).toEqual([after.serviceAccountId, before.serviceAccountId].sort());
+        expect(sim.appSecrets(p.id, app.id)).toEqual({ PIMS_TOKEN: after.token });
+      },
+    },
+    afterDestroy: () => expect(sim.serviceAccounts(p.id)).toEqual([]),
+  });
+});
+
+test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulumi.dev.yaml", async (language) => {
+  const sim = await simulator();
+  const projectId = "p-1a2b3c01"; // what the example's Pulumi.dev.yaml names
+  sim.addProject({ id: projectId, name: "dev" });
+  const app = sim.addApp(projectId, "web");
+  sim.addVolume(projectId, { id: "default-us-east-1", sizeGb: 50 });
+  const databaseUrl = randomSecret("postgres://dev:pw-");
+  const run = await prepareExample({
+    scenario: "environments",
+    language,
+    scratch,
+    stackName: "dev",
+    backendDir: backend(`environments-${language}`),
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    // YAML has no optional secrets (README): only the other languages take the database URL.
+    config: language === "yaml" ? {} : { databaseUrl: { value: databaseUrl, secret: true } },
+  });
+  await programTest(run, [sim], {
+    afterUp: (o) => {
+      const names = ["appSecretNames", "deployerGrants", "deployerId", "environment", "token", "tokenExpiresAt"];
+      expect(keys(o)).toEqual([...names, "volumeSizeGb", language === "yaml" ? "apiKeys" : "apiKeyNames"].sort());
+      expect(o.environment).toBe("dev");
+      const [account, ...others] = sim.serviceAccounts(projectId);
+      expect(others).toEqual([]);
+      expect(account).toMatchObject({ id: o.deployerId, name: "dev-deployer", grants: [projectId] });
+      expect(Date.parse(account.tokenExpiresAt) - Date.parse(account.createdAt)).toBe(7 * DAY_MS);
+      expect(sim.volume(projectId, "default-us-east-1")?.sizeGb).toBe(50);
+      expect(o.volumeSizeGb).toBe(50);
+      expect(sim.appSecrets(projectId, app.id)).toEqual({
+        PIMS_TOKEN: o.token,
+        LOG_LEVEL: "debug",
+        ...(language === "yaml" ? {} : { DATABASE_URL: databaseUrl }),
+      });
+      const apiKeys = o.apiKeys as Array<{ name: string }> | undefined;
+      expect(language === "yaml" ? apiKeys?.map((k) => k.name) : o.apiKeyNames).toEqual(["dev-deployer"]);
+    },
+    afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),
+  });
+  expect(run.printed()).not.toContain(databaseUrl);
+});
+
+test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service", async (language) => {
+  const [simA, simB] = [await simulator(), await simulator()];
+  const partner = simB.addProject({ name: "partner" });
+  const partnerApp = simB.addApp(partner.id, "web");
+  const invoice = simB.addInvoice(partner.id, { amountDue: 500, currency: "eur" });
+  const partnerToken = randomSecret("pims_sa_partner_");
+  const partnerAccount = simB.addServiceAccount({ projectId: partner.id, name: "partner", tokenSecret: partnerToken });
+  const run = await prepareExample({
+    scenario: "multi-account",
+    language,
+    scratch,
+    stackName: "dev",
+    backendDir: backend(`multi-account-${language}`),
+    baseUrl: simA.baseUrl,
+    token: simA.token,
+    config: {
+      otherBaseUrl: simB.baseUrl,
+      otherToken: { value: partnerToken, secret: true },
+      otherProjectId: partner.id,
+    },
+  });
+  let projectId = "";
+  await programTest(run, [simA, simB], {
+    afterUp: (o) => {
+      const lists = language === "yaml" ? ["otherInvoiceList"] : ["apiKeyNames", "otherInvoices"];
+      expect(keys(o)).toEqual(["ciAccountId", "ciToken", "deployerId", "newProjectId", ...lists].sort());
+      projectId = o.newProjectId as string;
+      expect(simA.project(projectId)?.name).toBe("team-dev");
+      const accounts = simA.serviceAccounts(projectId).map((a) => [a.id, a.name]);
+      expect(accounts.sort()).toEqual(
+        [
+          [o.deployerId, "project-deployer"],
+          [o.ciAccountId, "ci"],
+        ].sort(),
+      );
+      // The CI account is minted by the project's own account, through the scoped provider.
+      const ciCreate = simA.requests.find(
+        (r) => r.method === "POST" && r.body && (r.body as { name?: string }).name === "ci",
+      );
+      expect(ciCreate?.principal).toBe(o.deployerId);
+      expect(simB.appSecrets(partner.id, partnerApp.id)).toEqual({ UPSTREAM_PROJECT_ID: projectId });
+      if (language !== "yaml") {
+        expect([...(o.apiKeyNames as string[])].sort()).toEqual(["ci", "project-deployer"]);
+        expect(o.otherInvoices).toEqual([invoice.id]);
+      } else {
+        expect((o.otherInvoiceList as Array<{ id: string }>).map((i) => i.id)).toEqual([invoice.id]);
+      }
+    },
+    edit: {
+      config: { rotationTrigger: "2" },
+      check: (before, after) => {
+        // The project's account is replaced; the scoped provider takes the new token; the CI account stays.
+        expect(after.deployerId).not.toBe(before.deployerId);
+        expect(after.ciAccountId).toBe(before.ciAccountId);
+        expect(
+          simA
+            .serviceAccounts(projectId)
+            .map((a) => a.id)
+            .sort(),
+        ).toEqual([after.deployerId, after.ciAccountId].sort());
+      },
+    },
+    afterDestroy: () => {
+      expect(simA.serviceAccounts(projectId)).toEqual([]);
+      expect(simB.serviceAccounts(partner.id).map((a) => a.id)).toEqual([partnerAccount.id]); // not the stack's
+    },
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * `pulumi convert` from YAML, as a user runs it: a YAML program that uses every resource and every function of the
+ * plugin, converted by the official YAML converter (scripts/toolchain/ensure-language-yaml ... pulumi-converter-yaml)
+ * and the pims plugin's schema into PCL, then written in TypeScript, Python and Go by Pulumi's own program generators
+ * (pkg/v3 codegen, the ones the official language hosts run: scripts/generate/gen-sdk/run --program). The official
+ * Node, Python and Go hosts are not available here; their generators are. Checked: each program imports the package
+ * users install (`pulumi-pims`, `pulumi_pims`, the Go SDK's path) and asks for this version, and every class and
+ * function it calls is one the SDK in this repository has (the TypeScript program is type-checked against sdk/nodejs).
+ * Needs Go and the Go module proxy on first run (the converter and the generator: minutes; cached after).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
+import { writeYamlProject } from "../../../scripts/engine/yaml";
+import { goImportBasePath } from "../../../provider/plugin/schema";
+import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "../../kit/sdk";
+
+jest.setTimeout(20 * 60_000);
+
+const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
+
+/** Every resource (one through an explicit provider) and every function, as a YAML user writes them. */
+const PROGRAM = `
+config:
+  partnerToken:
+    type: string
+    secret: true
+resources:
+  partner:
+    type: pulumi:providers:pims
+    properties:
+      token: \${partnerToken}
+      baseUrl: https://pims.example.com
+  project:
+    type: pims:index:Project
+    properties:
+      name: my-project
+  deployer:
+    type: pims:index:ServiceAccount
+    properties:
+      projectId: \${project.projectId}
+      name: ci-deployer
+      grants: ["\${project.projectId}"]
+      expiresIn: 7776000
+      rotateBeforeExpiry: 5184000
+      keepPreviousToken: true
+    options:
+      provider: \${partner}
+  data:
+    type: pims:index:VolumeSize
+    properties:
+      projectId: \${project.projectId}
+      volumeId: default-us-east-1
+      sizeGb: 100
+  webSecrets:
+    type: pims:index:AppSecrets
+    properties:
+      projectId: \${project.projectId}
+      appId: p-web
+      secrets:
+        PIMS_TOKEN: \${deployer.token}
+variables:
+  keys:
+    fn::invoke:
+      function: pims:index:getApiKeys
+      arguments:
+        projectId: \${project.projectId}
+  invoices:
+    fn::invoke:
+      function: pims:index:getInvoices
+      arguments:
+        projectId: \${project.projectId}
+  logs:
+    fn::invoke:
+      function: pims:index:getAppLogs
+      arguments:
+        projectId: \${project.projectId}
+        appId: p-web
+        limit: 10
+  build:
+    fn::invoke:
+      function: pims:index:getBuildLogs
+      arguments:
+        projectId: \${project.projectId}
+        appId: p-web
+        buildId: b-1
+  cancelled:
+    fn::invoke:
+      function: pims:index:cancelRun
+      arguments:
+        projectId: \${project.projectId}
+        appId: p-web
+        runId: r-1
+outputs:
+  keys: \${keys.keys}
+  invoices: \${invoices.invoices}
+  logs: \${logs.lines}
+  status: \${build.status}
+  message: \${cancelled.message}
+`;
+
+let root: string;
+let out: string;
+const read = (lang: string, file: string): string => fs.readFileSync(path.join(out, lang, file), "utf8");
+
+beforeAll(async () => {
+  root = tempDir("pims-convert-");
+  const engineDir = ensureEngine();
+  await run("bash", [
+    path.join(REPO_ROOT, "scripts", "toolchain", "ensure-language-yaml"),
+    engineDir,
+    "pulumi-converter-yaml",
+  ]);
+  const yamlDir = writeYamlProject(path.join(root, "yaml"), { name: "every-pims", program: PROGRAM });
+  const pcl = path.join(root, "pcl");
+  const env = { ...process.env, ...engineEnv(path.join(root, "backend"), engineDir) };
+  await run(path.join(engineDir, "pulumi"), ["convert", "--from", "yaml", "--language", "pcl", "--out", pcl], {
+    cwd: yamlDir,
+    env,
+  });
+  out = path.join(root, "out");
+  await run("bash", [path.join(REPO_ROOT, "scripts", "generate", "gen-sdk", "run"), "--program", pcl, "--out", out], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}` },
+  });
+}, 20 * 60_000);
+
+afterAll(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const RESOURCES = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets", "Provider"];
+const FUNCTIONS = ["getApiKeys", "getInvoices", "getAppLogs", "getBuildLogs", "cancelRun"];
+const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const upper = (s: string): string => s[0].toUpperCase() + s.slice(1);
+
+/** The distinct `pims.<name>` members a generated program uses. */
+const used = (text: string): string[] =>
+  [...new Set([...text.matchAll(/(?<![\w/.-])pims\.(\w+)/g)].map((m) => m[1]))].sort();
+
+describe("a YAML program converted to TypeScript", () => {
+  test("imports pulumi-pims, asks for this version, and never names @pulumi/pims", () => {
+    const program = read("nodejs", "index.ts");
+    expect(program).toContain('import * as pims from "pulumi-pims";');
+    const pkg = JSON.parse(read("nodejs", "package.json")) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies["pulumi-pims"]).toBe(VERSION);
+    expect(`${program}${read("nodejs", "package.json")}`).not.toContain("@pulumi/pims");
+    expect(used(program)).toEqual([...RESOURCES, ...FUNCTIONS.map((f) => `${f}Output`)].sort());
+  });
+
+  test("type-checks against sdk/nodejs: the classes, argument names and getXOutput functions it exports", () => {
+    const dir = path.join(out, "nodejs");
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+    const file = path.join(dir, "index.ts");
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      types: ["node"],
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(problems).toEqual([]);
+    // pulumi-pims resolves to this repository's SDK (node_modules/pulumi-pims links here; npm ci builds bin/).
+    const resolved = ts.resolveModuleName("pulumi-pims", file, program.getCompilerOptions(), ts.sys);
+    expect(fs.realpathSync(resolved.resolvedModule?.resolvedFileName ?? "")).toBe(
+      path.join(REPO_ROOT, "bin", "sdk", "nodejs", "index.d.ts"),
+    );
+  });
+});
+
+describe("a YAML program converted to Python", () => {
+  test("imports pulumi_pims, requires this version, and calls only what sdk/python defines", () => {
+    const program = read("python", "__main__.py");
+    expect(program).toContain("import pulumi_pims as pims");
+    expect(read("python", "requirements.txt").split("\n")).toContain(`pulumi_pims==${VERSION}`);
+    const defined = filesUnder(path.join(PYTHON_SDK_DIR, "pulumi_pims"))
+      .filter((f) => f.endsWith(".py"))
+      .map((f) => fs.readFileSync(path.join(PYTHON_SDK_DIR, "pulumi_pims", f), "utf8"))
+      .join("\n");
+    const names = used(program);
+    expect(names).toEqual([...RESOURCES, ...FUNCTIONS.map((f) => `${snake(f)}_output`)].sort());
+    for (const name of names)
+      expect({ name, defined: new RegExp(`^(def|class) ${name}\\b`, "m").test(defined) }).toEqual({
+        name,
+        defined: true,
+      });
+  });
+});
+
+describe("a YAML program converted to Go", () => {
+  test("imports the Go SDK's package and calls only what sdk/go defines", () => {
+    const program = read("go", "main.go");
+    expect(program).toContain(`"${goImportBasePath()}"`);
+    const defined = filesUnder(path.join(GO_SDK_DIR, "pims"))
+      .filter((f) => f.endsWith(".go"))
+      .map((f) => fs.readFileSync(path.join(GO_SDK_DIR, "pims", f), "utf8"))
+      .join("\n");
+    const names = used(program).filter((n) => /^New|Output$/.test(n)); // the calls; their types are checked below
+    expect(names).toEqual([...RESOURCES.map((r) => `New${r}`), ...FUNCTIONS.map((f) => `${upper(f)}Output`)].sort());
+    for (const name of used(program))
+      expect({ name, defined: new RegExp(`^(func|type) ${name}\\b`, "m").test(defined) }).toEqual({
+        name,
+        defined: true,
+      });
+  });
+});

@@ -1,0 +1,410 @@
+/**
+ * `pulumi import` through the plugin (issue 39), with the real engine, the official YAML host and the simulator, and
+ * accounts made directly through the client as the web console would (no state holds them): refusals (an account or
+ * a project that does not exist) leave the state unchanged; one account imported, then `up` with the program as
+ * `pulumi import` generated it plus the grants (no change, no call), `preview --expect-no-changes`; the rotation that
+ * takes it over (successor created, the imported account kept as previous, deleted at the next rotation); a preview of
+ * a changed AppSecrets naming the secrets, never a value; `pims service-accounts import-file` for a project of 20
+ * accounts and one `pulumi import --file`; destroy, with no live account left that the stack made or took over; no
+ * token in plaintext in any state, output, file or log. One YAML stack; then the same outcome in TypeScript, where the
+ * engine's import cannot reach a dynamic resource: `adoptServiceAccountId` (one inline stack).
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import * as pims from "pulumi-pims";
+import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
+import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
+import type { PimsSimulator } from "../../../simulator";
+import { startSimulator, testClient } from "../../kit/helpers";
+import {
+  E2E_TIMEOUT_MS,
+  ENGINE_SETUP_TIMEOUT_MS,
+  EngineOutput,
+  expectNoSecretsInOutputOrFiles,
+  exportEncrypted,
+  isEncryptedSecret,
+  pimsCli,
+  resource,
+  resources,
+  shownOutputs,
+  tearDown,
+} from "../../kit/engine";
+
+jest.setTimeout(E2E_TIMEOUT_MS);
+const run = promisify(execFile);
+
+let sim: PimsSimulator;
+let scratch: string;
+let workDir: string;
+let stack: Stack;
+const engine = new EngineOutput();
+let home: string; // the project the console account and the app live in
+let bulk: string; // a project of 20 console accounts
+let imported: { id: string; token: string };
+let successor: string;
+let generated: string; // the program `pulumi import` wrote
+let changedProgram: string; // the program with the AppSecrets change a preview showed
+
+const CONFIG = `
+config:
+  rotation:
+    type: string
+    default: r0
+  dbPassword:
+    type: string
+    secret: true
+`;
+
+/** The CLI as the user runs it in the project directory (asynchronously: the simulator serves in this process). */
+async function pulumi(args: string[]): Promise<{ code: number; out: string }> {
+  const ws = stack.workspace as unknown as { envVars: Record<string, string> };
+  const env = { ...process.env, ...ws.envVars };
+  try {
+    const r = await run(path.join(ensureEngine(), "pulumi"), [...args, "--stack", "dev", "--non-interactive"], {
+      cwd: workDir,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    engine.opts.onOutput(r.stdout + r.stderr);
+    return { code: 0, out: r.stdout + r.stderr };
+  } catch (e) {
+    const r = e as { code?: number; stdout?: string; stderr?: string };
+    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+    engine.opts.onOutput(out);
+    return { code: r.code ?? -1, out };
+  }
+}
+
+/** The imported account once the program takes it over: grants declared, overlapping rotation by `rotation`. */
+const ciTakenOver = (): string => `  ci:
+    type: pims:index:ServiceAccount
+    properties:
+      projectId: ${home}
+      name: console-ci
+      description: made in the console
+      expiresIn: 7776000
+      grants:
+        - ${home}
+      keepPreviousToken: true
+      rotateBeforeExpiry: 3888000
+      rotationTrigger: \${rotation}
+`;
+
+/** Writes the program: the config block, then `resources`. */
+const writeProgram = (resourcesYaml: string): void =>
+  void writeYamlProject(workDir, { name: "pims-import", program: `${CONFIG}\n${resourcesYaml}` });
+
+/** An account made as the web console does (POST through the client): no state holds it. */
+async function consoleAccount(projectId: string, name: string, expiresIn = 7_776_000) {
+  const a = await testClient(sim).createServiceAccount(projectId, {
+    name,
+    description: "made in the console",
+    grants: [projectId],
+    expiresIn,
+  });
+  return { id: a.id, token: a.token.secret };
+}
+const liveIds = (projectId: string): string[] =>
+  sim
+    .serviceAccounts(projectId)
+    .map((a) => a.id)
+    .sort();
+const writes = (): string[] => sim.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const stateResources = (): string[] =>
+  resources(exportEncrypted(stack))
+    .map((r) => `${r.type}::${r.urn.split("::").pop()}`)
+    .sort();
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  home = sim.addProject({ name: "console-home" }).id;
+  sim.addApp(home, "web");
+  bulk = sim.addProject({ name: "console-bulk" }).id;
+  imported = await consoleAccount(home, "console-ci");
+  for (let i = 0; i < 20; i++) await consoleAccount(bulk, `worker ${String(i).padStart(2, "0")}`, 0);
+  scratch = tempDir("pims-e2e-import-");
+  workDir = path.join(scratch, "pims-import");
+  writeProgram("");
+  stack = await createYamlStack({
+    stackName: "dev",
+    workDir,
+    backendDir: path.join(scratch, "backend"),
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    config: { dbPassword: { value: randomSecret("db-password-"), secret: true } },
+  });
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterAll(() => tearDown([sim], scratch));
+
+describe("pulumi import through the pims plugin (YAML), against accounts made in the console", () => {
+  test("an account or project that does not exist is refused, naming what was looked up; state unchanged", async () => {
+    await stack.up(engine.opts); // the stack itself, nothing else
+    const before = stateResources();
+    sim.clearRequests();
+    const account = await pulumi(["import", "pims:index:ServiceAccount", "ghost", `${home}/sa-000000000000`, "--yes"]);
+    expect(account.code).not.toBe(0);
+    expect(account.out).toContain(
+      `cannot adopt service account sa-000000000000 in project ${home}: ` +
+        `GET ${sim.baseUrl}/v2/projects/${home}/api-keys ` +
+        "shows no API key with principalId sa-000000000000",
+    );
+    const project = await pulumi(["import", "pims:index:Project", "ghost", "p-00000000", "--yes"]);
+    expect(project.code).not.toBe(0);
+    expect(project.out).toMatch(/cannot import project p-00000000: listing API keys of project p-00000000: 404/);
+    expect(stateResources()).toEqual(before);
+    expect(writes()).toEqual([]);
+  });
+
+  test("import: what the listing tells, no token held (tokenHeld false, a warning), a program generated", async () => {
+    sim.clearRequests();
+    const gen = path.join(scratch, "generated.yaml");
+    const id = `${home}/${imported.id}`;
+    const r = await pulumi(["import", "pims:index:ServiceAccount", "ci", id, "--yes", "--protect=false", "--out", gen]);
+    expect(r.code).toBe(0);
+    expect(writes()).toEqual([]);
+    expect(r.out).toMatch(
+      /warning: pulumi-pims: service account "console-ci" \(sa-\w+\) in project \S+ imported without its token \(tokenHeld: false/,
+    );
+    const state = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "ci");
+    expect(state.id).toBe(imported.id);
+    expect(state.inputs).toEqual({
+      projectId: home,
+      name: "console-ci",
+      description: "made in the console",
+      expiresIn: 7776000,
+    });
+    expect(state.outputs).toMatchObject({ serviceAccountId: imported.id, tokenHeld: false, unreadInputs: ["grants"] });
+    expect(isEncryptedSecret(state.outputs?.token)).toBe(true);
+    const text = fs.readFileSync(gen, "utf8");
+    // the code generator writes required inputs the service did not tell as empty: here `grants: []`
+    expect(text).toMatch(/type: pims:(index:)?ServiceAccount\n/);
+    expect(text).toContain("name: console-ci");
+    expect(text).toMatch(/^ +grants: \[\]$/m);
+    generated = text;
+  });
+
+  test("up with the generated program plus the grants: no change, no call; preview --expect-no-changes", async () => {
+    // exactly what `pulumi import` wrote previews as no change ...
+    writeProgram(generated);
+    sim.clearRequests();
+    await stack.preview({ ...engine.opts, expectNoChanges: true });
+    // ... and so does it with the grants the user knows
+    const withGrants = generated.replace(
+      /^( +)grants: \[\]$/m,
+      (_m, indent: string) => `${indent}grants:\n${indent}  - ${home}`,
+    );
+    expect(withGrants).not.toBe(generated);
+    writeProgram(withGrants);
+    sim.clearRequests();
+    const up = await stack.up(engine.opts);
+    expect(up.summary.resourceChanges).toEqual({ same: 2 });
+    expect(writes()).toEqual([]);
+    await stack.preview({ ...engine.opts, expectNoChanges: true });
+    expect(liveIds(home)).toEqual([imported.id]);
+  });
+
+  test("rotation takes it over: the successor created and held, the imported one kept as previous", async () => {
+    writeProgram(`resources:\n${ciTakenOver()}`);
+    sim.clearRequests();
+    const up = await stack.up(engine.opts);
+    expect(up.summary.resourceChanges).toEqual({ update: 1, same: 1 });
+    const o = await shownOutputs(stack, "pims:index:ServiceAccount", "ci");
+    successor = o.serviceAccountId as string;
+    expect(successor).not.toBe(imported.id);
+    expect(o).toMatchObject({ previousServiceAccountId: imported.id, tokenHeld: true });
+    expect(o.unreadInputs).toBeUndefined();
+    expect(writes()).toEqual([`POST /v2/projects/${home}/service-accounts`]);
+    expect(liveIds(home)).toEqual([imported.id, successor].sort());
+    // the consumers of the console's token keep working until the next rotation
+    expect(await testClient(sim, { token: imported.token }).listApiKeys(home)).toBeDefined();
+    const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "ci");
+    expect(isEncryptedSecret(stored.outputs?.token)).toBe(true);
+
+    await stack.setConfig("rotation", { value: "r1" });
+    sim.clearRequests();
+    await stack.up(engine.opts);
+    const next = await shownOutputs(stack, "pims:index:ServiceAccount", "ci");
+    expect(next.previousServiceAccountId).toBe(successor);
+    expect(writes()).toEqual([
+      `POST /v2/projects/${home}/service-accounts`,
+      `DELETE /v2/projects/${home}/service-accounts/${imported.id}`,
+    ]);
+    expect(liveIds(home)).toEqual([successor, next.serviceAccountId as string].sort());
+  });
+
+  test("a preview of a changed AppSecrets names the added, changed and removed secrets, never a value", async () => {
+    const ci = ciTakenOver();
+    const secrets = (map: string): string => `resources:
+${ci}  webSecrets:
+    type: pims:index:AppSecrets
+    properties:
+      projectId: ${home}
+      appId: ${home}-web
+      secrets:
+${map}`;
+    writeProgram(
+      secrets("        KEEP: kept-value-1\n        CHANGED: old-value-2\n        DROPPED: dropped-value-3\n"),
+    );
+    await stack.up(engine.opts);
+    const password = (await stack.getConfig("dbPassword")).value;
+    changedProgram = secrets(
+      "        KEEP: kept-value-1\n        CHANGED: new-value-4\n        ADDED: ${dbPassword}\n",
+    );
+    writeProgram(changedProgram);
+    const before = engine.text().length;
+    const preview = await stack.preview({ ...engine.opts, diff: true });
+    expect(preview.changeSummary).toEqual({ update: 1, same: 2 });
+    const shown = engine.text().slice(before);
+    expect(shown).toMatch(/\+ ADDED\s*: \[secret\]/);
+    expect(shown).toMatch(/~ CHANGED\s*: \[secret\] => \[secret\]/);
+    expect(shown).toMatch(/- DROPPED\s*: \[secret\]/);
+    expect(shown).not.toMatch(/[~+-] KEEP/);
+    for (const v of ["kept-value-1", "old-value-2", "dropped-value-3", "new-value-4", password])
+      expect(shown).not.toContain(v);
+  });
+
+  test("the import option: a declared account adopted by id, no change and no call beyond the program's", async () => {
+    const opt = await consoleAccount(home, "console-opt");
+    writeProgram(`${changedProgram}  viaOption:
+    type: pims:index:ServiceAccount
+    properties:
+      projectId: ${home}
+      name: console-opt
+      description: made in the console
+      expiresIn: 7776000
+      grants:
+        - ${home}
+    options:
+      import: ${home}/${opt.id}
+`);
+    sim.clearRequests();
+    const up = await stack.up(engine.opts);
+    expect(up.summary.resourceChanges).toEqual({ import: 1, update: 1, same: 2 });
+    expect(writes()).toEqual([`PATCH /v2/projects/${home}/apps/${home}-web/secrets`]); // the AppSecrets change only
+    const o = await shownOutputs(stack, "pims:index:ServiceAccount", "viaOption");
+    expect(o).toMatchObject({ serviceAccountId: opt.id, tokenHeld: false, token: "" });
+    expect(liveIds(home)).toContain(opt.id);
+  });
+
+  test("pims service-accounts import-file, then one pulumi import --file: a project and its 20 accounts", async () => {
+    const file = path.join(scratch, "bulk.json");
+    const cli = await pimsCli(["service-accounts", "import-file", bulk, "--project", "bulk", "-o", file], {
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+    });
+    expect(cli.stderr).toContain(`20 service account(s) of project ${bulk} and the project written to ${file}`);
+    const doc = JSON.parse(fs.readFileSync(file, "utf8")) as {
+      resources: Array<{ type: string; name: string; id: string }>;
+    };
+    expect(doc.resources).toHaveLength(21);
+    sim.clearRequests();
+    const r = await pulumi([
+      "import",
+      "--file",
+      file,
+      "--yes",
+      "--protect=false",
+      "--out",
+      path.join(scratch, "bulk.yaml"),
+    ]);
+    expect(r.code).toBe(0);
+    expect(writes()).toEqual([]);
+    const state = exportEncrypted(stack);
+    const accounts = resources(state).filter(
+      (x) => x.type === "pims:index:ServiceAccount" && x.outputs?.projectId === bulk,
+    );
+    expect(accounts.map((a) => a.id).sort()).toEqual(liveIds(bulk));
+    expect(
+      accounts.every(
+        (a) => a.outputs?.tokenHeld === false && a.urn.includes("pims:index:Project$pims:index:ServiceAccount"),
+      ),
+    ).toBe(true);
+    expect(resource(state, "pims:index:Project", "bulk").id).toBe(bulk);
+  });
+
+  test("destroy: every account the stack made or took over is deleted; nothing of it stays live", async () => {
+    sim.clearRequests();
+    await stack.destroy(engine.opts);
+    expect(liveIds(home)).toEqual([]);
+    expect(liveIds(bulk)).toEqual([]);
+    expect(resources(exportEncrypted(stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+  });
+
+  test("no token in plaintext in the engine output or in any file of the project and backend", () => {
+    const secrets = sim.issuedSecrets();
+    expect(secrets).toContain(imported.token);
+    expectNoSecretsInOutputOrFiles(engine, scratch, secrets);
+  });
+});
+
+describe("TypeScript: adoptServiceAccountId, the dynamic resources' way to the same outcome", () => {
+  let ts: Stack;
+  let adopted: { id: string; token: string };
+  let trigger = "r0";
+  const tsEngine = new EngineOutput();
+  const dynamicType = "dynamic/pims:ServiceAccount";
+
+  beforeAll(async () => {
+    adopted = await consoleAccount(home, "console-ts");
+    ts = await createPimsStack({
+      stackName: "ts",
+      projectName: "pims-adopt",
+      workDir: path.join(scratch, "ts"),
+      backendDir: path.join(scratch, "backend"),
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      program: async () => {
+        const sa = new pims.ServiceAccount("adopted", {
+          projectId: home,
+          name: "console-ts",
+          description: "made in the console",
+          grants: [home],
+          expiresIn: 7_776_000,
+          keepPreviousToken: true,
+          rotateBeforeExpiry: 3_888_000,
+          rotationTrigger: trigger,
+          adoptServiceAccountId: adopted.id,
+        });
+        return { id: sa.serviceAccountId, held: sa.tokenHeld };
+      },
+    });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("up adopts without a POST; no change next; rotations take it over; destroy leaves nothing live", async () => {
+    sim.clearRequests();
+    const up = await ts.up(tsEngine.opts);
+    expect(up.summary.resourceChanges).toEqual({ create: 2 }); // the stack and the adopted account
+    expect(writes()).toEqual([]);
+    expect(up.outputs.id.value).toBe(adopted.id);
+    expect(up.outputs.held.value).toBe(false);
+    expect(tsEngine.text()).toMatch(
+      /warning: pulumi-pims: service account "console-ts" \(sa-\w+\) in project \S+ adopted without its token/,
+    );
+    await ts.preview({ ...tsEngine.opts, expectNoChanges: true });
+
+    trigger = "r1";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const first = await shownOutputs(ts, dynamicType, "adopted");
+    expect(first).toMatchObject({ previousServiceAccountId: adopted.id, tokenHeld: true });
+    expect(writes()).toEqual([`POST /v2/projects/${home}/service-accounts`]);
+    expect(liveIds(home)).toEqual(expect.arrayContaining([adopted.id, first.serviceAccountId as string]));
+
+    trigger = "r2";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const second = await shownOutputs(ts, dynamicType, "adopted");
+    expect(writes()).toEqual([
+      `POST /v2/projects/${home}/service-accounts`,
+      `DELETE /v2/projects/${home}/service-accounts/${adopted.id}`,
+    ]);
+    await ts.destroy(tsEngine.opts);
+    for (const id of [adopted.id, first.serviceAccountId, second.serviceAccountId])
+      expect(liveIds(home)).not.toContain(id);
+    expectNoSecretsInOutputOrFiles(tsEngine, scratch, sim.issuedSecrets());
+  });
+});

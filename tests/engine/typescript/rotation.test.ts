@@ -1,0 +1,368 @@
+/**
+ * Overlapping rotation (issue 18) through the real engine, both simulator profiles. One stack holds three service
+ * accounts rotated by the same four `pulumi up`s: `overlap` (keepPreviousToken, a new rotationTrigger each time),
+ * `window` (keepPreviousToken, its rotateBeforeExpiry window reached 1 s after each creation) and `plain` (the option
+ * off: today's replacement). A consumer per account calls the simulator every 200 ms
+ * (GET /v2/projects/{project_id}/api-keys) with the token it read from the stack outputs, and re-reads them only after
+ * each `pulumi up` has finished — first making one call with the token it held, so the outcome right after the up
+ * (the moment the replaced account is gone) is always observed. With the option on no call answers 401; with it off
+ * every rotation costs the consumer its token. Then the state (tokens encrypted), the backend's files and the engine's
+ * output are scanned for every issued secret, and destroy deletes every account, current and previous.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import * as pims from "pulumi-pims";
+import { AuthError, errorText } from "../../../provider/client";
+import { copyExample, createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
+import {
+  E2E_TIMEOUT_MS,
+  ENGINE_SETUP_TIMEOUT_MS,
+  EngineOutput,
+  expectNoSecretsInFiles,
+  exportEncrypted,
+  isEncryptedSecret,
+  resource,
+  revealed,
+  sleep,
+  tearDown,
+} from "../../kit/engine";
+
+jest.setTimeout(E2E_TIMEOUT_MS);
+
+const ROTATIONS = 4;
+const NAMES = ["overlap", "window", "plain"] as const;
+type Name = (typeof NAMES)[number];
+
+/** The rotationTrigger of `overlap` and `plain`; the test changes it between ups. */
+const settings = { trigger: "0" };
+let home: string;
+
+function program(): Record<string, unknown> {
+  const common = { projectId: home, grants: [home], description: "rotation e2e" };
+  const accounts: Record<Name, pims.ServiceAccount> = {
+    overlap: new pims.ServiceAccount("overlap", {
+      ...common,
+      name: "overlap",
+      expiresIn: 3600,
+      rotationTrigger: settings.trigger,
+      keepPreviousToken: true,
+    }),
+    // Due 1 s after each creation (119 of 120 s left), so every up rotates it; a token stays valid for 120 s, two ups.
+    window: new pims.ServiceAccount("window", {
+      ...common,
+      name: "window",
+      expiresIn: 120,
+      rotateBeforeExpiry: 119,
+      keepPreviousToken: true,
+    }),
+    plain: new pims.ServiceAccount("plain", {
+      ...common,
+      name: "plain",
+      expiresIn: 3600,
+      rotationTrigger: settings.trigger,
+    }),
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, a] of Object.entries(accounts)) {
+    out[`${name}Id`] = a.serviceAccountId;
+    out[`${name}Token`] = a.token;
+    out[`${name}PreviousId`] = a.previousServiceAccountId;
+    out[`${name}PreviousToken`] = a.previousToken;
+  }
+  return out;
+}
+
+/** Outcome of one consumer call: `ok`, `401`, or another failure (which fails the test: the service is healthy). */
+type Outcome = "ok" | "401" | "other";
+
+/** An app outside the stack holding a token it read from the stack outputs (see the top of this file). */
+class Consumer {
+  token = "";
+  readonly outcomes: Outcome[] = [];
+  /** Outcome of the call made right after each up, with the token held during it. */
+  readonly afterUp: Outcome[] = [];
+  /** What each `other` outcome was (shown when the test fails). */
+  readonly others: string[] = [];
+  private running = false;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sim: PimsSimulator) {}
+
+  async call(): Promise<Outcome> {
+    try {
+      // A generous timeout: a loaded machine must not pass for a token problem (a call that times out is `other`).
+      await testClient(this.sim, { token: this.token, retries: 0, timeoutMs: 30_000 }).listApiKeys(home);
+      return "ok";
+    } catch (e) {
+      if (e instanceof AuthError) return "401";
+      this.others.push(errorText(e));
+      return "other";
+    }
+  }
+
+  start(): void {
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        this.outcomes.push(await this.call());
+        await sleep(200);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  /** After an up: one call with the token held, then the new token from the outputs. */
+  async reread(outputs: Record<string, { value: unknown }>, name: Name): Promise<void> {
+    const outcome = await this.call();
+    this.outcomes.push(outcome);
+    this.afterUp.push(outcome);
+    this.token = outputs[`${name}Token`].value as string;
+  }
+}
+
+describe.each(["default", "quirky"] as const)(
+  "overlapping rotation through the real engine (%s service)",
+  (profile) => {
+    let sim: PimsSimulator;
+    let stack: Stack;
+    let scratch: string;
+    const engine = new EngineOutput();
+    const consumers = {} as Record<Name, Consumer>;
+    /** Every account id each resource held, in order of creation. */
+    const history: Record<Name, string[]> = { overlap: [], window: [], plain: [] };
+
+    beforeAll(async () => {
+      ensureEngine();
+      settings.trigger = "0";
+      sim = await startSimulator({ profile });
+      home = sim.addProject({ name: "rotation-e2e" }).id;
+      for (const name of NAMES) consumers[name] = new Consumer(sim);
+      scratch = tempDir(`pims-e2e-rotation-${profile}-`);
+      stack = await createPimsStack({
+        stackName: "rotation",
+        projectName: "pims-e2e-rotation",
+        workDir: scratch,
+        program: async () => program(),
+        backendDir: `${scratch}/backend`,
+        baseUrl: sim.baseUrl,
+        token: sim.token,
+      });
+    }, ENGINE_SETUP_TIMEOUT_MS);
+
+    afterAll(() => tearDown([...Object.values(consumers), sim], scratch));
+
+    /** Live account ids of one resource (by its account name), sorted. */
+    const live = (name: Name): string[] =>
+      sim
+        .serviceAccounts(home)
+        .filter((a) => a.name === name)
+        .map((a) => a.id)
+        .sort();
+
+    test("up creates the three accounts; the consumers start with their tokens", async () => {
+      const res = await stack.up(engine.opts);
+      expect(res.summary.resourceChanges).toEqual({ create: 4 });
+      for (const name of NAMES) {
+        const id = res.outputs[`${name}Id`].value as string;
+        history[name].push(id);
+        expect(live(name)).toEqual([id]);
+        expect(res.outputs[`${name}Token`].secret).toBe(true);
+        consumers[name].token = res.outputs[`${name}Token`].value as string;
+        consumers[name].start();
+      }
+    });
+
+    test(`${ROTATIONS} rotations: keepPreviousToken, no consumer 401; without, each up's next call: 401`, async () => {
+      for (let i = 1; i <= ROTATIONS; i++) {
+        await sleep(1_100); // the window account's window opens 1 s after its creation
+        settings.trigger = String(i);
+        sim.clearRequests();
+        const res = await stack.up(engine.opts);
+        expect(res.summary.result).toBe("succeeded");
+        // Both option-on accounts are updated in place; the option-off one is replaced.
+        expect(res.summary.resourceChanges).toEqual({ update: 2, replace: 1, same: 1 });
+        for (const name of NAMES) await consumers[name].reread(res.outputs, name);
+
+        for (const name of NAMES) {
+          const o = res.outputs;
+          const [current, before] = [o[`${name}Id`].value as string, history[name].at(-1)];
+          const older = history[name].at(-2);
+          history[name].push(current);
+          expect(current).not.toBe(before);
+          // One POST per account per rotation; at most one DELETE, of the account two rotations old (one old when off).
+          const posts = sim.requests.filter(
+            (r) => r.method === "POST" && (r.body as { name?: string } | undefined)?.name === name,
+          );
+          expect(posts).toHaveLength(1);
+          const deletes = sim.requests.filter(
+            (r) => r.method === "DELETE" && history[name].some((id) => r.path.endsWith(`/service-accounts/${id}`)),
+          );
+          if (name === "plain") {
+            expect(live(name)).toEqual([current]);
+            expect(deletes.map((d) => d.path)).toEqual([`/v2/projects/${home}/service-accounts/${before}`]);
+            expect(o[`${name}PreviousToken`]?.value).toBeUndefined();
+          } else {
+            expect(live(name)).toEqual([current, before].sort());
+            expect(deletes.map((d) => d.path)).toEqual(older ? [`/v2/projects/${home}/service-accounts/${older}`] : []);
+            expect(o[`${name}PreviousId`].value).toBe(before);
+            expect(o[`${name}PreviousToken`].secret).toBe(true);
+            expect(sim.issuedSecrets()).toContain(o[`${name}PreviousToken`].value);
+          }
+          if (older) expect(sim.deletedServiceAccounts()).toContain(older);
+        }
+        expect(engine.text()).toMatch(
+          new RegExp(`service account "overlap" in project ${home}: rotated \\(rotationTrigger\\): new account`),
+        );
+        expect(engine.text()).toMatch(
+          new RegExp(`service account "window" in project ${home}: rotated \\(rotateBeforeExpiry\\): new account`),
+        );
+        // A planned rotation is progress: shown, never as a warning.
+        expect(engine.text()).not.toMatch(/warning: [^\n]*rotated \(/);
+      }
+      for (const c of Object.values(consumers)) await c.stop();
+
+      const count = (name: Name, outcome: Outcome): number =>
+        consumers[name].outcomes.filter((x) => x === outcome).length;
+      process.stdout.write(
+        `${profile}: consumer calls ` +
+          `${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,
+      );
+      for (const name of NAMES) expect(consumers[name].others).toEqual([]);
+      for (const name of ["overlap", "window"] as const) {
+        expect(consumers[name].outcomes.length).toBeGreaterThan(ROTATIONS);
+        expect(count(name, "401")).toBe(0);
+        expect(consumers[name].afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("ok"));
+      }
+      // The option off, the same consumer: the token it read is dead the moment each up ends.
+      expect(consumers.plain.afterUp).toEqual(Array<Outcome>(ROTATIONS).fill("401"));
+      expect(count("plain", "401")).toBeGreaterThanOrEqual(ROTATIONS);
+    });
+
+    test("the state holds both tokens of each account encrypted only; no secret in the backend files or output", () => {
+      const state = exportEncrypted(stack);
+      const secrets = sim.issuedSecrets();
+      expect(secrets.length).toBeGreaterThan(3 * (ROTATIONS + 1)); // the admin token and every account's token
+      expectNoPlaintextSecrets(JSON.stringify(state), secrets, "the exported state");
+      for (const name of ["overlap", "window"]) {
+        const outs = resource(state, "pims:ServiceAccount", name).outputs ?? {};
+        expect(isEncryptedSecret(outs.token)).toBe(true);
+        expect(isEncryptedSecret(outs.previousToken)).toBe(true);
+        expect(outs.previousServiceAccountId).toBe(history[name as Name].at(-2));
+      }
+      expect(expectNoSecretsInFiles(scratch, secrets)).toBeGreaterThan(3);
+      const output = engine.text();
+      expect(output).toContain("kept until the next rotation");
+      expectNoPlaintextSecrets(output, secrets, "the engine's output");
+    });
+
+    test("destroy deletes every account, current and previous: none live", async () => {
+      const res = await stack.destroy(engine.opts);
+      expect(res.summary.result).toBe("succeeded");
+      expect(sim.serviceAccounts(home)).toEqual([]);
+      for (const name of NAMES) expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
+    });
+  },
+);
+
+/**
+ * Interrupting `pulumi up` mid-rotation (the Automation API's abort sends SIGINT to the CLI) while the rotation's
+ * POST /v2/projects/{project_id}/service-accounts is in flight (held 3 s by the simulator): no token may be lost, i.e.
+ * afterwards every live account of the resource is one the state holds (current, previous or retired), with its token.
+ * The next `up` converges to exactly two live accounts. The program is examples/rotation (keepPreviousToken) run as a
+ * project directory, in its own process: an inline program would run in this jest process, where the engine's
+ * dropped connection after SIGINT surfaces as unhandled gRPC rejections.
+ */
+describe("pulumi up interrupted mid-rotation (default service)", () => {
+  let sim: PimsSimulator;
+  let stack: Stack;
+  let scratch: string;
+  let projectId: string;
+  const engine = new EngineOutput();
+
+  beforeAll(async () => {
+    ensureEngine();
+    sim = await startSimulator({ profile: "default" });
+    projectId = sim.addProject({ name: "rotation-interrupt" }).id;
+    sim.addApp(projectId, "web");
+    scratch = tempDir("pims-e2e-rotation-interrupt-");
+    stack = await createPimsStack({
+      stackName: "interrupt",
+      workDir: copyExample("rotation", scratch),
+      backendDir: `${scratch}/backend`,
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      config: { projectId, rotationTrigger: "0" },
+    });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  afterAll(() => tearDown([sim], scratch));
+
+  /** The accounts of the example's ServiceAccount `ci` in the state (retired, previous, current), tokens revealed. */
+  async function stored(): Promise<Map<string, string | undefined>> {
+    const outs = resource(await stack.exportStack(), "pims:ServiceAccount", "ci").outputs ?? {};
+    const held = new Map<string, string | undefined>();
+    for (const id of (outs.retiredServiceAccountIds as string[] | undefined) ?? []) held.set(id, undefined);
+    if (typeof outs.previousServiceAccountId === "string")
+      held.set(outs.previousServiceAccountId, revealed(outs.previousToken) as string);
+    held.set(String(outs.serviceAccountId), revealed(outs.token) as string);
+    return held;
+  }
+  const live = (): string[] =>
+    sim
+      .serviceAccounts(projectId)
+      .map((a) => a.id)
+      .sort();
+
+  test("SIGINT during the rotation's POST: every live account in state with its token; next up converges", async () => {
+    await stack.up(engine.opts);
+    await stack.setConfig("rotationTrigger", { value: "1" });
+    await stack.up(engine.opts); // a previous account exists: the interrupted rotation would delete it
+    expect(live()).toHaveLength(2);
+
+    await stack.setConfig("rotationTrigger", { value: "2" });
+    sim.addFault({ kind: "delay", delayMs: 3000, method: "POST", path: /\/service-accounts$/ });
+    sim.clearRequests();
+    const abort = new AbortController();
+    const interrupted = stack.up({ ...engine.opts, signal: abort.signal }).then(
+      (r) => r.summary.result,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    // Abort once the create is in flight (the simulator logs a request on arrival, with status 0).
+    const inFlight = (): boolean =>
+      sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
+    for (let i = 0; i < 600 && !inFlight(); i++) await sleep(50);
+    expect(inFlight()).toBe(true);
+    abort.abort();
+    const outcome = await interrupted;
+    process.stdout.write(
+      `interrupted up: ${outcome.split("\n")[0]}; simulator saw ` +
+        `${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
+    );
+    sim.clearFaults();
+
+    // No token lost: each live account is held by the state, and the token stored for it works.
+    const held = await stored();
+    process.stdout.write(`after the interruption: ${live().length} live, ${held.size} in the state\n`);
+    expect(live().filter((id) => !held.has(id))).toEqual([]);
+    for (const [id, token] of held) {
+      if (token !== undefined && live().includes(id))
+        await expect(testClient(sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
+    }
+
+    // The next up finishes whatever was left: two live accounts, both in the state.
+    const res = await stack.up(engine.opts);
+    expect(res.summary.result).toBe("succeeded");
+    expect(live()).toEqual([...(await stored()).keys()].sort());
+    expect(live()).toHaveLength(2);
+
+    await stack.destroy(engine.opts);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
+    expectNoPlaintextSecrets(engine.text(), sim.issuedSecrets(), "the engine's output");
+    expect(expectNoSecretsInFiles(scratch, sim.issuedSecrets())).toBeGreaterThan(3);
+  });
+});

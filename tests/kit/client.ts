@@ -1,0 +1,131 @@
+/**
+ * Helpers shared by the client's simulator-backed suites: a tiny real HTTP server on loopback for answers the
+ * simulator never gives (odd but valid shapes), every text an error shows, and a seeded project with an app.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as util from "node:util";
+import type { AppLogLine, AppLogsQuery, PimsClient } from "../../provider/client";
+import { expectNoPlaintextSecrets, testClient } from "./helpers";
+import { PimsSimulator } from "../../simulator";
+
+/** Jest hooks of the client suites: a fresh simulator and a fast-retrying client for each test, handed to `use`. */
+export function simulatorPerTest(use: (sim: PimsSimulator, client: PimsClient) => void): void {
+  let current: PimsSimulator | undefined;
+  beforeEach(async () => {
+    current = await PimsSimulator.start();
+    use(current, testClient(current));
+  });
+  afterEach(async () => {
+    await current?.stop();
+  });
+}
+
+/** Every text a user or a log could see of an error. */
+export function errorTexts(err: unknown): Record<string, string> {
+  const e = err as Error;
+  return {
+    "String(err)": String(err),
+    "err.message": e.message,
+    "err.stack": e.stack ?? "",
+    "JSON.stringify(err)": JSON.stringify(err),
+    "util.inspect(err)": util.inspect(err, { depth: 10 }),
+  };
+}
+
+export function expectErrorFreeOf(err: unknown, secrets: string[]): void {
+  for (const [where, text] of Object.entries(errorTexts(err))) expectNoPlaintextSecrets(text, secrets, where);
+}
+
+/** A project with an app in `sim`; returns their ids. */
+export function seedApp(
+  sim: PimsSimulator,
+  opts: { protected?: boolean; id?: string } = {},
+): { projectId: string; appId: string } {
+  const projectId = sim.addProject({ protected: opts.protected, id: opts.id }).id;
+  return { projectId, appId: sim.addApp(projectId, "web").id };
+}
+
+export const saRequest = (projectId: string, extra: Record<string, unknown> = {}) => ({
+  name: "ci",
+  description: "deploys",
+  grants: [projectId],
+  expiresIn: 3600,
+  ...extra,
+});
+
+export interface TinyServer {
+  baseUrl: string;
+  requests: Array<{ method: string; url: string; authorization?: string; body: string }>;
+  close(): Promise<void>;
+}
+
+export async function tinyServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<TinyServer> {
+  const requests: TinyServer["requests"] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        authorization: req.headers.authorization,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Answers every request with this status, content type and raw body. */
+export function fixed(
+  status: number,
+  body: string,
+  contentType = "application/json",
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (_req, res) => {
+    if (status === 204) {
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+}
+
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** At most `limit` lines through the client's one paging loop (`iterateAppLogs`); it stops reading once it has them. */
+export async function collectLines(
+  client: PimsClient,
+  projectId: string,
+  appId: string,
+  query: AppLogsQuery,
+  limit: number,
+): Promise<AppLogLine[]> {
+  const out: AppLogLine[] = [];
+  for await (const line of client.iterateAppLogs(projectId, appId, query)) {
+    out.push(line);
+    if (out.length >= limit) break;
+  }
+  return out;
+}

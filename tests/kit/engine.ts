@@ -1,0 +1,149 @@
+/**
+ * Shared pieces of the real-engine e2e suites: the jest loader for example programs, captured engine output,
+ * decrypted state for assertions, and the plaintext-secret scans over state, backend files and output.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { expectNoPlaintextSecrets } from "./helpers";
+
+/** Per test: a handful of engine operations of seconds each, on a loaded 2-core machine. */
+export const E2E_TIMEOUT_MS = 10 * 60_000;
+/** For the beforeAll that may have to build the engine from source (several minutes; waits for a parallel build). */
+export const ENGINE_SETUP_TIMEOUT_MS = 30 * 60_000;
+
+/** The key and value that mark a secret in Pulumi state (`{ [SECRET_SIG]: SECRET_VALUE, ciphertext }`). */
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Everything the engine printed (stdout and stderr) across operations, for the secret scans. */
+export class EngineOutput {
+  private readonly chunks: string[] = [];
+  /** Pass to up/preview/refresh/destroy. */
+  readonly opts = {
+    onOutput: (s: string): void => void this.chunks.push(s),
+    onError: (s: string): void => void this.chunks.push(s),
+  };
+  text(): string {
+    return this.chunks.join("");
+  }
+}
+
+/**
+ * The stack's state as stored, secrets encrypted (`pulumi stack export`, without `--show-secrets`). Note that the
+ * Automation API's `stack.exportStack()` passes `--show-secrets`: it returns the secrets in plaintext (as
+ * `{ [SECRET_SIG]: SECRET_VALUE, plaintext: "<JSON>" }`), which is what the tests use to compare values.
+ */
+export function exportEncrypted(stack: Stack): Deployment {
+  const ws = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
+  const out = execFileSync(
+    path.join(ensureEngine(), "pulumi"),
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    {
+      cwd: ws.workDir,
+      env: { ...process.env, ...ws.envVars },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(out) as Deployment;
+}
+
+/** The value of a secret as `--show-secrets` renders it (other values unchanged). */
+export function revealed(v: unknown): unknown {
+  if (typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE) {
+    const plaintext = (v as Record<string, unknown>).plaintext;
+    if (typeof plaintext === "string") return JSON.parse(plaintext) as unknown;
+  }
+  return v;
+}
+
+/** A resource of the deployment, by type suffix (e.g. `pims:ServiceAccount`) and name. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+export function resources(deployment: Deployment): StateResource[] {
+  const d = deployment.deployment as { resources?: StateResource[] };
+  return d.resources ?? [];
+}
+
+export function resource(deployment: Deployment, typeSuffix: string, name: string): StateResource {
+  const r = resources(deployment).find((x) => x.type.endsWith(typeSuffix) && x.urn.endsWith(`::${name}`));
+  if (!r) throw new Error(`no ${typeSuffix} named ${name} in the state`);
+  return r;
+}
+
+/** A resource's outputs as `stack.exportStack()` (`--show-secrets`) returns them, secrets in plaintext. */
+export async function shownOutputs(stack: Stack, typeSuffix: string, name: string): Promise<Record<string, unknown>> {
+  const r = resource(await stack.exportStack(), typeSuffix, name);
+  return Object.fromEntries(Object.entries(r.outputs ?? {}).map(([k, v]) => [k, revealed(v)]));
+}
+
+/** True when `v` is an encrypted secret as the state stores it. */
+export function isEncryptedSecret(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return o[SECRET_SIG] === SECRET_VALUE && typeof o.ciphertext === "string" && o.ciphertext.length > 0;
+}
+
+/** Every regular file's text under `dir` (node_modules excluded). */
+export function readAllFiles(dir: string): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.name === "node_modules") continue;
+    if (entry.isDirectory()) out.push(...readAllFiles(p));
+    else if (entry.isFile()) out.push({ file: p, text: fs.readFileSync(p, "utf8") });
+  }
+  return out;
+}
+
+/** Fails when any secret occurs in any file under `dir` (names the file, never the secret). */
+export function expectNoSecretsInFiles(dir: string, secrets: readonly string[]): number {
+  const files = readAllFiles(dir);
+  for (const f of files) expectNoPlaintextSecrets(f.text, secrets, f.file);
+  return files.length;
+}
+
+/**
+ * The end of a suite's secret scans: no secret in what the engine printed, nor in any file under `dir` (the backend's
+ * checkpoints, backups and history, the stack's config).
+ */
+export function expectNoSecretsInOutputOrFiles(engine: EngineOutput, dir: string, secrets: readonly string[]): void {
+  expectNoPlaintextSecrets(engine.text(), secrets, "the engine's output");
+  expect(expectNoSecretsInFiles(dir, secrets)).toBeGreaterThan(3);
+}
+
+/** After a suite: stops its simulators and removes its scratch directory (either may be unset if beforeAll failed). */
+export async function tearDown(
+  servers: Array<{ stop(): Promise<void> } | undefined>,
+  scratch: string | undefined,
+): Promise<void> {
+  for (const server of servers) await server?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The built `pims` CLI (bin/cli/pims.js) with this service's address and token, run asynchronously (the simulator
+ * serves from the test's process): its stdout and stderr. Rejects when it exits non-zero.
+ */
+export async function pimsCli(
+  args: string[],
+  service: { baseUrl: string; token: string },
+): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(path.join(NODE_BIN, "node"), [path.join(REPO_ROOT, "bin", "cli", "pims.js"), ...args], {
+    env: { ...process.env, PIMS_TOKEN: service.token, PIMS_BASE_URL: service.baseUrl },
+    encoding: "utf8",
+  });
+}
