@@ -9,8 +9,8 @@ import { UNKNOWN } from "../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../provider/native/coerce";
 import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../provider/native/config";
 import { diffResponse } from "../../provider/native/lifecycle";
-import { dynamicHostEngineAddress } from "../../provider/engineAddress";
-import { engineAddressOf, missingPeerMessage } from "../../provider/native/main";
+import { dynamicHostEngineAddress, engineAddressOf } from "../../provider/engineAddress";
+import { missingPeerMessage } from "../../provider/native/main";
 import { kindOfToken, typeOfUrn } from "../../provider/native/tokens";
 import { containsSecret, fromStruct, SECRET_SIG, SECRET_VALUE, toStruct, unwrap } from "../../provider/native/values";
 
