@@ -50,9 +50,9 @@ import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText, type PimsClient } from "../client";
 import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
 
-export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./checks";
+export { MAX_EXPIRES_IN, validate } from "./checks";
 export type { ServiceAccountInputs } from "./checks";
-export { NEVER, ROTATION_REASON } from "./rotation";
+export { ROTATION_REASON } from "./rotation";
 export { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountOutputs } from "./outputs";
 
 /**
