@@ -11,7 +11,9 @@ import {
   clientFor,
   configuredFromStack,
   readSettings,
+  resolveCredentials,
   type ConfiguredSettings,
+  type Credentials,
   type Settings,
   type SettingsOptions,
 } from "./settings";
@@ -53,9 +55,19 @@ export abstract class PimsProviderBase {
     return readSettings(this.configured, undefined, this.options);
   }
 
-  /** A client per call (credentials may change between calls); each retry is a progress line. */
-  protected client(extra: Partial<ClientOptions> = {}): PimsClient {
+  /** The token and base address now, or the error naming what is missing (as the host's users write it). */
+  protected credentials(): Credentials {
+    return resolveCredentials(this.configured, undefined, this.options);
+  }
+
+  /**
+   * A client per call (credentials may change between calls); each retry is a progress line, and a 401 or 403 names
+   * the token as the host's users write it. `token` sends another token than the configured one (a service account's
+   * own, to prove it works); the caller then names it in `extra.tokenSource`.
+   */
+  protected client(extra: Partial<ClientOptions> = {}, token?: string): PimsClient {
     const retry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
-    return clientFor(this.configured, { ...retry, ...extra }, undefined, this.options);
+    const configured = token === undefined ? this.configured : { ...this.configured, token };
+    return clientFor(configured, { ...retry, ...extra }, undefined, this.options);
   }
 }

@@ -146,7 +146,7 @@ export class TimeoutError extends NetworkError {
  * What a 401 or 403 says of the credential: which one was used (its source, never its value) and what to check.
  * A 403 may also be a rule of the service (the service's message says which): the hint names both.
  */
-export function credentialHint(status: number | undefined, tokenSource: string | undefined): string | undefined {
+function credentialHint(status: number | undefined, tokenSource: string | undefined): string | undefined {
   if (tokenSource === undefined) return undefined;
   if (status === 401)
     return (

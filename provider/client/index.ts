@@ -15,12 +15,12 @@
 export * from "./types";
 export * from "./errors";
 export type { RetryInfo, RetryOptions } from "./retry";
-export { NOT_SENT_CODES, retryLine } from "./retry";
+export { retryLine } from "./retry";
 export { PimsClient, type ClientOptions } from "./client";
 export type { Shape, WireRecord, WireSink } from "./recorder";
 export { MAX_LOG_PAGE_SIZE, validateLogsQuery } from "./logsQuery";
-export { emit, progress, warning, useLogSink, type LogSink, type Severity } from "./log";
-export { formatDuration, isRfc3339 } from "./values";
+export { progress, warning } from "./log";
+export { isRfc3339 } from "./values";
 export { plainText } from "./parse";
-export { normalizeExpiry, readExpiry, readServiceAccountToken, type Expiry, type TokenReading } from "./token";
+export { normalizeExpiry, readExpiry, readServiceAccountToken } from "./token";
 export { BASE_URL_RULE, baseUrlProblem, normalizeBaseUrl } from "./baseUrl";

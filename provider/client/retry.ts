@@ -102,12 +102,15 @@ export function outcomeOf(status: number | undefined, code: string | undefined):
 
 /**
  * Whether an HTTP attempt is repeated at once (with backoff) by the client. A POST creates something: it is repeated
- * only when the service did nothing (`refused`, `unsent`); its other failures go to the caller, which may look first.
+ * only when the request never reached the service (`unsent`); its other failures go to the caller, which may look
+ * first. A 429 (`refused`) never gets here: the scheduler, which is the client's transport (./client), repeats it in
+ * its place in the queue, and past its time bound fails with a `RateLimitTimeoutError`, which carries no request
+ * config, so axios-retry hands it on without asking (tests/sim/retry.test.ts: one request, no count-bounded retry).
  */
 export function isRetryable(error: AxiosError): boolean {
   const outcome = outcomeOf(error.response?.status, error.response ? undefined : error.code);
   if (outcome === "final") return false;
-  if ((error.config?.method ?? "get").toUpperCase() === "POST") return outcome === "refused" || outcome === "unsent";
+  if ((error.config?.method ?? "get").toUpperCase() === "POST") return outcome === "unsent";
   return true;
 }
 

@@ -10,9 +10,8 @@
  */
 import * as path from "node:path";
 import { errorText } from "../client/errors";
-import { engineAddressOf, serveStartupError } from "./startupError";
-
-export { engineAddressOf };
+import { engineAddressOf } from "../engineAddress";
+import { serveStartupError } from "./startupError";
 
 /** This package's root (bin/provider/plugin/ is three levels below it). */
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -81,7 +80,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   const { serve } = await import("./server");
   const engineAddress = engineAddressOf(argv);
   if (engineAddress !== undefined) sendLinesToEngine(engineAddress);
-  const { port } = await serve(engineAddress);
+  const { port } = await serve();
   process.stdout.write(`${port}\n`);
 }
 

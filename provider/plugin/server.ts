@@ -7,7 +7,6 @@
 import * as grpc from "@grpc/grpc-js";
 import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -77,15 +76,9 @@ const unimplemented =
 
 /** The service implementation: one per plugin process (one per provider instance of the program). */
 export class PimsProviderServer {
-  /** The engine's address (the first argument, or Attach). */
-  engineAddress: string | undefined;
   private readonly resources = new NativeResources();
   /** The settings of the last Configure (before any: the stack config and the environment). */
   private settings: ConfiguredSettings = pluginSettings({});
-
-  constructor(engineAddress?: string) {
-    this.engineAddress = engineAddress;
-  }
 
   /** The handlers, by method name of `ResourceProviderService`. */
   handlers(): grpc.UntypedServiceImplementation {
@@ -116,10 +109,9 @@ export class PimsProviderServer {
       }),
       construct: unimplemented("Construct"),
       cancel: unary(async () => new emptyproto.Empty()),
-      attach: unary(async (req: plugproto.PluginAttach) => {
-        this.engineAddress = req.getAddress();
-        return new emptyproto.Empty();
-      }),
+      // The engine's address matters only to the log sink, which main.ts points at the first argument; an attached
+      // plugin (PULUMI_DEBUG_PROVIDERS) keeps writing its lines to stderr.
+      attach: unary(async () => new emptyproto.Empty()),
       // No other ecosystem's names map onto this provider's: an empty mapping is the correct answer.
       getMapping: unary(async () => new provproto.GetMappingResponse()),
       getMappings: unary(async () => new provproto.GetMappingsResponse()),
@@ -164,9 +156,9 @@ export class PimsProviderServer {
 }
 
 /** Starts the service on 127.0.0.1 (a free port) and returns the server and its port. */
-export async function serve(engineAddress?: string): Promise<{ server: grpc.Server; port: number }> {
+export async function serve(): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(provrpc.ResourceProviderService, new PimsProviderServer(engineAddress).handlers());
+  server.addService(provrpc.ResourceProviderService, new PimsProviderServer().handlers());
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
       err ? reject(err) : resolve(p),
@@ -174,5 +166,3 @@ export async function serve(engineAddress?: string): Promise<{ server: grpc.Serv
   );
   return { server, port };
 }
-
-export { structproto };

@@ -21,8 +21,6 @@ import * as grpc from "@grpc/grpc-js";
 import { BinaryWriter } from "google-protobuf";
 import { engineAddressOf } from "../engineAddress";
 
-export { engineAddressOf };
-
 /** The `ResourceProvider` methods that answer with the message (every one that would need the real plugin). */
 const FAILING_METHODS = [
   "GetPluginInfo",

@@ -36,7 +36,6 @@ import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
 import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
-import { clientFor, resolveCredentials } from "../settings";
 import {
   afterUpdate,
   needsUpdate,
@@ -48,12 +47,12 @@ import {
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
-import { errorText } from "../client";
+import { errorText, type PimsClient } from "../client";
 import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
 
-export { MAX_EXPIRES_IN, NAME_MAX, DESCRIPTION_MAX, GRANTS_MAX, validate } from "./inputs";
+export { MAX_EXPIRES_IN, validate } from "./inputs";
 export type { ServiceAccountInputs } from "./inputs";
-export { NEVER, ROTATION_REASON } from "./rotation";
+export { ROTATION_REASON } from "./rotation";
 export { SERVICE_ACCOUNT_OUTPUT_KEYS, SERVICE_ACCOUNT_SECRET_OUTPUTS, type ServiceAccountOutputs } from "./outputs";
 
 /**
@@ -149,7 +148,7 @@ export class ServiceAccountProvider
           `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
           "service's values (a change of them needs a new account, which adopting would make at once).",
       );
-    const token = await provenToken(key, projectId, (t) => clientFor({ ...this.configured, token: t }, { retries: 1 }));
+    const token = await provenToken(key, projectId, (t) => this.probeClient(t));
     const outs = outputs(adoptedOutputs(key, projectId, token, ins));
     runMemory().hold(projectId, [accountId]);
     warning(adoptedLine(outs, "adopted"));
@@ -166,18 +165,26 @@ export class ServiceAccountProvider
   ): Promise<{ id: string; props: ServiceAccountOutputs; inputs: Partial<ServiceAccountInputs> }> {
     const { projectId, accountId } = parseImportId(importId);
     const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
-    const token = await provenToken(key, projectId, (t) => clientFor({ ...this.configured, token: t }, { retries: 1 }));
+    const token = await provenToken(key, projectId, (t) => this.probeClient(t));
     const props = outputs(adoptedOutputs(key, projectId, token));
     runMemory().hold(projectId, [accountId]);
     warning(adoptedLine(props, "imported"));
     return { id: accountId, props, inputs: importedInputs(props) };
   }
 
+  /**
+   * A client sending an account's own token, to prove it works (./adopt, ./refresh): one retry, shown like every
+   * other; a refusal names that token, not the provider's.
+   */
+  private probeClient(token: string): PimsClient {
+    return this.client({ retries: 1, tokenSource: "the project's API-key listing (the account's own token)" }, token);
+  }
+
   /** The listing's address, for messages. */
   private listUrl(projectId: string): string {
     let baseUrl = "";
     try {
-      baseUrl = resolveCredentials(this.configured).baseUrl;
+      baseUrl = this.credentials().baseUrl;
     } catch {
       // missing credentials: the failed listing says so
     }
@@ -199,7 +206,7 @@ export class ServiceAccountProvider
       const listing = await this.look(projectId); // missing credentials too: a failed look, kept with why
       let credentials = { baseUrl: "", token: "" };
       try {
-        credentials = resolveCredentials(this.configured);
+        credentials = this.credentials();
       } catch {
         // missing credentials: the failed look says so, and everything is kept
       }
@@ -213,7 +220,7 @@ export class ServiceAccountProvider
           listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
           lagMs: this.settings().listingLagMs ?? DEFAULT_LISTING_LAG_MS,
           nowMs: this.now(),
-          probe: (token) => probeToken(clientFor({ ...this.configured, token }, { retries: 1 }), projectId),
+          probe: (token) => probeToken(this.probeClient(token), projectId),
           ownToken,
         },
       );
@@ -300,7 +307,7 @@ export class ServiceAccountProvider
   private async look(projectId: string): Promise<ListingResult> {
     try {
       const client = this.client();
-      return await runMemory().listing(client, resolveCredentials(this.configured).token, projectId);
+      return await runMemory().listing(client, this.credentials().token, projectId);
     } catch (error) {
       return { ok: false, error };
     }

@@ -5,13 +5,14 @@
  * cache or snapshot, so the same bundle gives the same bytes on every run. macOS: Node's binary is signed, and
  * injecting breaks that signature, so it is removed first (`macho-unsign`): the darwin-amd64 executable is unsigned
  * (x86-64 code needs no signature to run on macOS; there is no tool here to add an ad-hoc one). Windows: the same
- * with Node's Authenticode signature (unsignPe); the executable is unsigned. Node binaries and
- * executables are cached under the release cache, keyed by version and by the blob's hash.
+ * with Node's Authenticode signature (`portable-executable-signature`, by the same author); the executable is
+ * unsigned. Node binaries and executables are cached under the release cache, keyed by version and by the blob's hash.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { unsign } from "macho-unsign";
+import { signatureGet, signatureSet } from "portable-executable-signature";
 import { inject } from "postject";
 import * as tar from "tar";
 import { CACHE_DIR, log, sha256 } from "./bundle";
@@ -62,20 +63,12 @@ export function nodeBinary(p: Platform): { bin: string; license: string } {
 /**
  * Node's Windows binary without its Authenticode signature, as `signtool remove /s` leaves it (Node's documentation
  * asks for that before the injection, which would leave a signature that no longer matches): the certificate table,
- * which PE files keep at their end, is cut off and its data-directory entry zeroed. Null when there is none.
+ * which PE files keep at their end, is cut off, its data-directory entry zeroed and the header checksum recomputed
+ * (`portable-executable-signature`, which refuses a table that is not at the end). Null when there is none.
  */
 export function unsignPe(exe: Buffer): Buffer | null {
-  const pe = exe.readUInt32LE(0x3c);
-  const optional = pe + 24;
-  const dirs = optional + (exe.readUInt16LE(optional) === 0x20b ? 112 : 96);
-  const entry = dirs + 4 * 8; // IMAGE_DIRECTORY_ENTRY_SECURITY: a file offset and a size
-  const [offset, size] = [exe.readUInt32LE(entry), exe.readUInt32LE(entry + 4)];
-  if (size === 0) return null;
-  if (offset + size !== exe.length) throw new Error("the Windows binary's signature is not at its end");
-  const out = Buffer.from(exe.subarray(0, offset));
-  out.writeUInt32LE(0, entry);
-  out.writeUInt32LE(0, entry + 4);
-  return out;
+  if (signatureGet(exe) === null) return null;
+  return Buffer.from(signatureSet(exe, null, true, true));
 }
 
 /**

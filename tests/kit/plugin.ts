@@ -46,7 +46,7 @@ export class PluginUnderTest {
   ) {}
 
   static async start(): Promise<PluginUnderTest> {
-    const { server, port } = await serve("127.0.0.1:1");
+    const { server, port } = await serve();
     const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     return new PluginUnderTest(server, client);
   }

@@ -122,7 +122,10 @@ describe("archives", () => {
 });
 
 describe("an executable, checked without running it", () => {
-  /** A minimal PE image: MZ, the PE header at 0x40, machine x86-64, a PE32+ optional header with a signature. */
+  /**
+   * A minimal PE image: MZ, the PE header at 0x40, machine x86-64, a PE32+ optional header with its 16 data
+   * directories, the certificate table's entry pointing at `signature`, appended.
+   */
   function pe(signature: Buffer | null): Buffer {
     const body = Buffer.alloc(0x200);
     body.write("MZ", 0, "latin1");
@@ -130,6 +133,7 @@ describe("an executable, checked without running it", () => {
     body.writeUInt32BE(0x50450000, 0x40);
     body.writeUInt16LE(0x8664, 0x44);
     body.writeUInt16LE(0x20b, 0x40 + 24);
+    body.writeUInt32LE(16, 0x40 + 24 + 108); // NumberOfRvaAndSizes
     if (signature === null) return body;
     body.writeUInt32LE(body.length, 0x40 + 24 + 112 + 32);
     body.writeUInt32LE(signature.length, 0x40 + 24 + 112 + 36);
@@ -139,8 +143,12 @@ describe("an executable, checked without running it", () => {
   test("Windows: the signature at the end is cut off and its directory entry zeroed; none, nothing to do", () => {
     const unsigned = unsignPe(pe(Buffer.from("certificate")));
     expect(unsigned?.length).toBe(0x200);
+    expect(unsigned?.readUInt32LE(0x40 + 24 + 112 + 32)).toBe(0);
     expect(unsigned?.readUInt32LE(0x40 + 24 + 112 + 36)).toBe(0);
+    expect(unsigned?.equals(pe(null))).toBe(true); // the rest untouched (a zero checksum stays zero)
     expect(unsignPe(pe(null))).toBeNull();
+    const notAtEnd = Buffer.concat([pe(Buffer.from("certificate")), Buffer.from("appended later")]);
+    expect(() => unsignPe(notAtEnd)).toThrow(/signature to be at end of file/);
   });
 
   test("format and CPU, the fuse flipped, the blob inside: each missing one is named", () => {

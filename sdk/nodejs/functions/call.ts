@@ -136,8 +136,6 @@ function callSettingsOf(provider: unknown): pulumi.Output<ProviderCallSettings> 
   return P.isInstance(provider) ? provider.callSettings() : undefined;
 }
 
-export { badArgument, requireId } from "../../../provider/functions/args";
-
 /**
  * Applies `fn` to the resolved inputs, as generated `getXOutput` functions do. A `Date` member (plain, in a Promise or
  * in an Output) is passed on as its RFC 3339 text: `pulumi.output` would turn a Date into an empty object.

@@ -9,8 +9,8 @@ import { UNKNOWN } from "../../../provider/checks";
 import { coerceArgs, coerceInputs } from "../../../provider/plugin/coerce";
 import { configArgs, configFailures, pluginSettings, pluginStackConfig } from "../../../provider/plugin/config";
 import { diffResponse } from "../../../provider/plugin/lifecycle";
-import { dynamicHostEngineAddress } from "../../../provider/engineAddress";
-import { engineAddressOf, missingPeerMessage } from "../../../provider/plugin/main";
+import { dynamicHostEngineAddress, engineAddressOf } from "../../../provider/engineAddress";
+import { missingPeerMessage } from "../../../provider/plugin/main";
 import { kindOfToken, typeOfUrn } from "../../../provider/plugin/tokens";
 import {
   containsSecret,
