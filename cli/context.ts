@@ -73,7 +73,7 @@ export function packageVersion(): string {
  */
 export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
-  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, undefined, { audience: "cli" });
+  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, { audience: "cli" });
   const opts: PimsCallOptions = {
     token,
     tokenSource: "PIMS_TOKEN",

@@ -45,17 +45,17 @@ export abstract class PimsProviderBase {
     this.options = options;
     // Read once now so a bad setting fails at configure; the scheduler takes its settings where clients are built
     // (./settings clientFor), the one place it is configured.
-    readSettings(this.configured, undefined, this.options);
+    readSettings(this.configured, this.options);
   }
 
   /** Every setting, read now (configured values first, then the environment). */
   protected settings(): Settings {
-    return readSettings(this.configured, undefined, this.options);
+    return readSettings(this.configured, this.options);
   }
 
   /** A client per call (credentials may change between calls); each retry is a progress line. */
   protected client(extra: Partial<ClientOptions> = {}): PimsClient {
     const retry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
-    return clientFor(this.configured, { ...retry, ...extra }, undefined, this.options);
+    return clientFor(this.configured, { ...retry, ...extra }, this.options);
   }
 }

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { FUNCTIONS } from "./functions";
 import { coordinates, type Coordinates, type ReleaseSetting } from "./home";
 import { RESOURCES } from "./resources";
+import { SETTINGS } from "../settings";
 import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
 import { nativeToken, PACKAGE } from "./tokens";
@@ -169,13 +170,13 @@ export function pimsSchema(
     ...(coords.repository === undefined ? {} : { repository: coords.repository }),
     ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
     meta: { moduleFormat: "(.*)" },
-    config: { variables: P.CONFIG },
+    config: { variables: P.configVariables() },
     provider: {
       description:
         "The provider for PIMS. The default provider reads stack config `pims:token` (a secret) and `pims:baseUrl`, " +
-        "then `PIMS_TOKEN` and `PIMS_BASE_URL`; an explicit `pulumi:providers:pims` takes the same settings as " +
-        "arguments, so one program can manage several accounts.",
-      inputProperties: P.CONFIG,
+        `then \`${SETTINGS.token.env}\` and \`${SETTINGS.baseUrl.env}\`; an explicit \`pulumi:providers:pims\` takes ` +
+        "the same settings as arguments, so one program can manage several accounts.",
+      inputProperties: P.configVariables(),
     },
     resources,
     functions,
