@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { packageVersion, pimsSchema, releaseCoordinates, type Describe } from "../provider/native/schema";
+import { pimsSchema, releaseCoordinates, type Describe } from "../provider/native/schema";
+import { packageVersion } from "../provider/native/tokens";
 import { withExamples } from "./schemaExamples";
 
 const ROOT = path.join(__dirname, "..");

@@ -5,45 +5,16 @@
  * (committed): the plugin's GetSchema serves that file, `pulumi package get-schema` prints it, the Python and Go SDKs
  * are generated from it, and tests/unit/nativeSchema.test.ts fails when it is stale.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { FUNCTIONS } from "./functions";
-import { coordinates, type Coordinates, type ReleaseSetting } from "./home";
+import { coordinates, type Coordinates } from "./home";
 import { RESOURCES } from "./resources";
 import { SETTINGS } from "../settings";
 import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
-import { nativeToken, PACKAGE } from "./tokens";
+import { nativeToken, PACKAGE, packageFacts, packageVersion } from "./tokens";
 
 /** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
 export type Describe = (iface: string, member: string) => string;
-
-/** What the schema takes from package.json: the version and the release settings (`release.home`, ./home). */
-interface PackageFacts {
-  version: string;
-  release?: ReleaseSetting;
-}
-/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
-declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
-
-/** package.json of this package, found from this file in the sources and in bin/ alike. */
-function packageFacts(): PackageFacts {
-  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
-      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
-        return { version: pkg.version, release: pkg.release };
-    }
-    if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
-  }
-}
-
-/** This package's version (package.json). */
-export function packageVersion(): string {
-  return packageFacts().version;
-}
 
 /**
  * The published coordinates (./home): package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two

@@ -15,11 +15,11 @@ import { engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scr
 import { writeYamlProject } from "../../scripts/engineYaml";
 import { goImportBasePath } from "../../provider/native/schema";
 import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "./sdkKit";
+import { packageVersion } from "../../provider/native/tokens";
 
 jest.setTimeout(20 * 60_000);
 
-const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-  .version;
+const VERSION = packageVersion();
 
 /** Every resource (one through an explicit provider) and every function, as a YAML user writes them. */
 const PROGRAM = `

@@ -19,7 +19,7 @@ import { SETTINGS } from "../../provider/settings";
 import { VOLUME_SIZE_OUTPUT_KEYS, VolumeSizeProvider } from "../../provider/volumeSize";
 import { FUNCTIONS } from "../../provider/native/functions";
 import { RESOURCES } from "../../provider/native/resources";
-import { packageVersion } from "../../provider/native/schema";
+import { packageVersion } from "../../provider/native/tokens";
 import * as P from "../../provider/native/schemaProperties";
 import { buildSchema, documentedInterfaces, tsdocDescriber } from "../../scripts/schemaDocs";
 

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { coordinates } from "../../provider/native/home";
-import { packageVersion } from "../../provider/native/schema";
+import { packageVersion } from "../../provider/native/tokens";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = packageVersion();

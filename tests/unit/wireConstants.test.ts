@@ -22,8 +22,9 @@ describe("Pulumi's wire constants, as the plugin copies them", () => {
 
   it("the dynamic host's reserved provider key is the one the runtime refuses as a dynamic resource's input", () => {
     // The runtime does not export it; it refuses it by name before registering anything.
+    class Dynamic extends pulumi.dynamic.Resource {}
     const provider: pulumi.dynamic.ResourceProvider = { create: () => Promise.resolve({ id: "x" }) };
-    expect(() => new pulumi.dynamic.Resource(provider, "r", { [LEGACY_PROVIDER_KEY]: 1 })).toThrow(
+    expect(() => new Dynamic(provider, "r", { [LEGACY_PROVIDER_KEY]: 1 })).toThrow(
       `A dynamic resource must not define the ${LEGACY_PROVIDER_KEY} key`,
     );
   });
