@@ -2,10 +2,9 @@
  * What every `pims` command shares: exit codes, the output streams, the global options (--base-url, --verbose and
  * --record), credentials from the environment, and the waiting and Ctrl-C handling of the follow modes.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Command } from "commander";
 import { retryLine } from "../provider/client/retry";
+import { packageVersion } from "../provider/plugin/tokens";
 import { resolveCredentials } from "../provider/settings";
 import type { PimsCallOptions } from "../sdk/nodejs/functions";
 
@@ -50,21 +49,6 @@ export const io: Io = {
 /** `--json` output: two-space indented, nulls kept as `null`. */
 export const printJson = (value: unknown): void => io.out(JSON.stringify(value, null, 2) + "\n");
 
-export function packageVersion(): string {
-  for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === "pulumi-pims" && pkg.version) return pkg.version;
-    } catch {
-      // keep looking upward
-    }
-  }
-  return "0.0.0";
-}
-
 /**
  * Client options for this invocation: the token only from PIMS_TOKEN (an argument would land in shell history and
  * `ps`), the address from --base-url or PIMS_BASE_URL (checked and normalized: a trailing `/v2` is fine); retries
@@ -73,7 +57,7 @@ export function packageVersion(): string {
  */
 export function callOptions(cmd: Command): PimsCallOptions {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
-  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, undefined, { audience: "cli" });
+  const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, { audience: "cli" });
   const opts: PimsCallOptions = {
     token,
     tokenSource: "PIMS_TOKEN",

@@ -47,17 +47,17 @@ export abstract class PimsProviderBase {
     this.options = options;
     // Read once now so a bad setting fails at configure; the scheduler takes its settings where clients are built
     // (./settings clientFor), the one place it is configured.
-    readSettings(this.configured, undefined, this.options);
+    readSettings(this.configured, this.options);
   }
 
   /** Every setting, read now (configured values first, then the environment). */
   protected settings(): Settings {
-    return readSettings(this.configured, undefined, this.options);
+    return readSettings(this.configured, this.options);
   }
 
   /** The token and base address now, or the error naming what is missing (as the host's users write it). */
   protected credentials(): Credentials {
-    return resolveCredentials(this.configured, undefined, this.options);
+    return resolveCredentials(this.configured, this.options);
   }
 
   /**
@@ -68,6 +68,6 @@ export abstract class PimsProviderBase {
   protected client(extra: Partial<ClientOptions> = {}, token?: string): PimsClient {
     const retry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
     const configured = token === undefined ? this.configured : { ...this.configured, token };
-    return clientFor(configured, { ...retry, ...extra }, undefined, this.options);
+    return clientFor(configured, { ...retry, ...extra }, this.options);
   }
 }

@@ -33,11 +33,15 @@ export interface SettingSpec {
   kind: SettingKind;
   min?: number;
   unit?: string;
-  default: string;
+  /** The default value (rendered by {@link settingDefault}), `"required"`, or absent: none. */
+  default?: number | boolean | "required";
+  /** A default that is a rule rather than one value, as the docs say it. */
+  defaultRule?: string;
   doc: string;
 }
 
 const ms = " of milliseconds";
+const TIMEOUT_ENV = "PIMS_TIMEOUT_MS";
 
 /** Every setting, once, in the docs' order. */
 export const SETTINGS = {
@@ -45,16 +49,16 @@ export const SETTINGS = {
     env: "PIMS_TOKEN",
     set: "argument",
     kind: "secret",
-    default: "none: required",
+    default: "required",
     doc:
       "Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret " +
-      "(`pulumi config set --secret pims:token`). The `pims` CLI reads it only from `PIMS_TOKEN`.",
+      "(`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable.",
   },
   baseUrl: {
     env: "PIMS_BASE_URL",
     set: "argument",
     kind: "url",
-    default: "none: required",
+    default: "required",
     doc:
       "Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused " +
       "unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. " +
@@ -64,7 +68,7 @@ export const SETTINGS = {
     env: "PIMS_ALLOW_INSECURE_HTTP",
     set: "argument",
     kind: "flag",
-    default: "`false`",
+    default: false,
     doc:
       "`true` allows a plain `http://` base address to another machine, for a private network or a proxy that " +
       "terminates TLS: every token then crosses that network unencrypted.",
@@ -74,7 +78,7 @@ export const SETTINGS = {
     set: "argument",
     kind: "count",
     min: SCHEDULER_MINIMUMS.maxConcurrency,
-    default: `${SCHEDULER_DEFAULTS.maxConcurrency}`,
+    default: SCHEDULER_DEFAULTS.maxConcurrency,
     doc: "Requests in flight at once in one process (each `pims.Provider` is a process of its own).",
   },
   rateLimitTimeoutMs: {
@@ -83,7 +87,7 @@ export const SETTINGS = {
     kind: "count",
     min: SCHEDULER_MINIMUMS.rateLimitTimeoutMs,
     unit: ms,
-    default: `${SCHEDULER_DEFAULTS.rateLimitTimeoutMs} (5 minutes)`,
+    default: SCHEDULER_DEFAULTS.rateLimitTimeoutMs,
     doc:
       "How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting " +
       "is safe). 0 fails at the first refusal.",
@@ -92,18 +96,17 @@ export const SETTINGS = {
     env: "PIMS_GONE_PROJECTS",
     set: "config",
     kind: "list",
-    default: "none",
     doc:
       "Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account " +
       "whose delete and project both answer 404 is then dropped from the state instead of failing.",
   },
   timeoutMs: {
-    env: "PIMS_TIMEOUT_MS",
+    env: TIMEOUT_ENV,
     set: "env",
     kind: "count",
     min: 1,
     unit: ms,
-    default: `${RETRY_DEFAULTS.timeoutMs}`,
+    default: RETRY_DEFAULTS.timeoutMs,
     doc: "Per-attempt timeout of a request.",
   },
   retries: {
@@ -111,7 +114,7 @@ export const SETTINGS = {
     set: "env",
     kind: "count",
     min: 0,
-    default: `${RETRY_DEFAULTS.retries}`,
+    default: RETRY_DEFAULTS.retries,
     doc: "Repeats of a request that failed in a way a repeat may fix (HTTP 408, 502, 503, 504, a network error).",
   },
   minDelayMs: {
@@ -120,14 +123,13 @@ export const SETTINGS = {
     kind: "count",
     min: 0,
     unit: ms,
-    default: `${RETRY_DEFAULTS.minDelayMs}`,
+    default: RETRY_DEFAULTS.minDelayMs,
     doc: `First pause before a repeat; it doubles each repeat, up to ${RETRY_DEFAULTS.maxDelayMs} ms.`,
   },
   record: {
     env: "PIMS_WIRE_RECORD",
     set: "env",
     kind: "path",
-    default: "none",
     doc:
       "A file to append a wire recording to: one JSON line per request with the route, status and the shape of " +
       "the body, never a value. The CLI also takes `--record`.",
@@ -138,7 +140,7 @@ export const SETTINGS = {
     kind: "count",
     min: 0,
     unit: ms,
-    default: `twice \`PIMS_TIMEOUT_MS\`, at least ${RETRY_DEFAULTS.lostCreateMinWatchMs}`,
+    defaultRule: `twice \`${TIMEOUT_ENV}\`, at least ${RETRY_DEFAULTS.lostCreateMinWatchMs}`,
     doc:
       "How long the project's API keys are watched after a service-account create got no answer, so that an " +
       "account the service creates late is named in the error.",
@@ -149,7 +151,7 @@ export const SETTINGS = {
     kind: "count",
     min: 0,
     unit: ms,
-    default: "120000 (2 minutes)",
+    default: 120_000,
     doc:
       "On refresh, how long after its creation a service account the project's API-key listing does not show yet " +
       "is kept as it is (a listing may lag behind a create); older ones the listing no longer shows are gone.",
@@ -157,6 +159,20 @@ export const SETTINGS = {
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;
+/** A table of the settings' specs: {@link SETTINGS}, or a changed copy of it (the docs' renderers take one). */
+export type SettingsTable = Record<SettingName, SettingSpec>;
+
+/** The one rendering of a setting's default, from its value (docs/settings.md, the schema, `pims.Provider`'s docs). */
+export function settingDefault(spec: SettingSpec): string {
+  if (spec.defaultRule !== undefined) return spec.defaultRule;
+  if (spec.default === undefined || spec.default === "required") return spec.default ? "none: required" : "none";
+  if (typeof spec.default === "boolean") return `\`${spec.default}\``;
+  // A duration in whole minutes or seconds is also said in them: `300000 (5 minutes)`.
+  const [size, word] = spec.default % 60_000 === 0 ? [60_000, "minute"] : [1000, "second"];
+  const n = spec.default / size;
+  const said = spec.unit === ms && Number.isInteger(n) && n > 0 ? ` (${n} ${word}${n === 1 ? "" : "s"})` : "";
+  return `${spec.default}${said}`;
+}
 /** Names of the settings a source of configured text may hold (stack config keys without `pims:`). */
 export type ConfigKey = { [K in SettingName]: (typeof SETTINGS)[K]["set"] extends "env" ? never : K }[SettingName];
 /** Configured text by key without the namespace (`token`, `baseUrl`, …), as stack config or `Configure` gives it. */
@@ -188,6 +204,8 @@ export interface SettingsOptions extends CredentialsOptions {
   requireCredentials?: boolean;
   /** Where a configured token came from, when the source knows better than `pims:token`. */
   tokenSource?: string;
+  /** The environment read after `configured` (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const nonEmpty = (v: string | undefined): string | undefined =>
@@ -266,11 +284,8 @@ export function parseSetting(name: SettingName, text: string, where: string): st
  * environment; parsed and checked (a plain `http://` address to another machine included). Token and base address
  * may be missing here: {@link credentialsOf} requires them.
  */
-export function readSettings(
-  configured: ConfiguredSettings = {},
-  env: NodeJS.ProcessEnv = process.env,
-  options: SettingsOptions = {},
-): Settings {
+export function readSettings(configured: ConfiguredSettings = {}, options: SettingsOptions = {}): Settings {
+  const env = options.env ?? process.env;
   const texts: Partial<Record<SettingName, string>> = {};
   const where: Partial<Record<SettingName, string>> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
@@ -332,12 +347,8 @@ export function credentialsOf(settings: Settings, options: CredentialsOptions = 
  * `MissingCredentialsError` naming what is missing, or `InvalidBaseUrlError` naming where the bad address was set
  * (`pims:baseUrl`, or `--base-url` for the CLI, or `PIMS_BASE_URL`) and the rule.
  */
-export function resolveCredentials(
-  configured: ConfiguredSettings = {},
-  env: NodeJS.ProcessEnv = process.env,
-  options: SettingsOptions = {},
-): Credentials {
-  return credentialsOf(readSettings(configured, env, { ...options, requireCredentials: true }), options);
+export function resolveCredentials(configured: ConfiguredSettings = {}, options: SettingsOptions = {}): Credentials {
+  return credentialsOf(readSettings(configured, { ...options, requireCredentials: true }), options);
 }
 
 /** The scheduler's settings among `settings` (unset ones left out: the scheduler keeps its defaults). */
@@ -353,7 +364,7 @@ export function schedulerSettings(
   configured: ConfiguredSettings = {},
   env: NodeJS.ProcessEnv = process.env,
 ): SchedulerSettings {
-  return schedulerPart(readSettings(configured, env));
+  return schedulerPart(readSettings(configured, { env }));
 }
 
 /** The one place a scheduler (the process's, unless one is given) takes the user's settings. */
@@ -378,10 +389,9 @@ export function clientTuning(settings: Settings): Partial<ClientOptions> {
 export function clientFor(
   configured: ConfiguredSettings = {},
   extra: Partial<ClientOptions> = {},
-  env: NodeJS.ProcessEnv = process.env,
   options: SettingsOptions = {},
 ): PimsClient {
-  const settings = readSettings(configured, env, { ...options, requireCredentials: true });
+  const settings = readSettings(configured, { ...options, requireCredentials: true });
   const credentials = credentialsOf(settings, options);
   configureScheduler(settings, extra.scheduler);
   return new PimsClient({ ...clientTuning(settings), tokenSource: settings.tokenSource, ...extra, ...credentials });

@@ -31,7 +31,7 @@ export async function invoke(
   const fn = FUNCTIONS[name];
   const args = fromStruct(req.getArgs());
   const onRetry = { onRetry: (info: RetryInfo) => progress(retryLine(info)) };
-  const client = () => clientFor(settings, onRetry, undefined, PLUGIN_SETTINGS_OPTIONS);
+  const client = () => clientFor(settings, onRetry, PLUGIN_SETTINGS_OPTIONS);
   const resp = new provproto.InvokeResponse();
   try {
     const result = await fn.run(coerceArgs(name, args.props) as never, client);

@@ -3,11 +3,15 @@
  * resource methods (./lifecycle) and the secret marking alike: each resource's description, property types
  * (./schemaProperties), inputs, required properties, secret properties (the lists the SDK classes pass as
  * `additionalSecretOutputs`), replace-on-change inputs, and the outputs only a create or an update knows (unknown in a
- * preview). The lifecycle itself is the provider classes' (../index), shared with the dynamic host.
- * tests/unit/plugin/schema.test.ts checks these lists against the dynamic resources' output keys and `diff`.
+ * preview). The lifecycle itself is the provider classes' (../index), shared with the dynamic host. Each entry is
+ * typed by its kind's Inputs and Outputs ({@link typed}): the compiler refuses a list naming a member they lack, and
+ * `inputs` missing one; tests/unit/plugin/schema.test.ts checks the lists against `diff` for every kind.
  */
-import { APP_SECRETS_SECRET_OUTPUTS } from "../appSecrets";
+import { APP_SECRETS_SECRET_OUTPUTS, type AppSecretsInputs, type AppSecretsOutputs } from "../appSecrets";
 import type { ResourceKind } from "../kinds";
+import type { ProjectInputs, ProjectOutputs } from "../project";
+import type { ServiceAccountInputs, ServiceAccountOutputs } from "../serviceAccount";
+import type { VolumeSizeInputs, VolumeSizeOutputs } from "../volumeSize";
 import {
   SERVICE_ACCOUNT_CURRENT_KEYS,
   SERVICE_ACCOUNT_PREVIOUS_KEYS,
@@ -36,11 +40,38 @@ export interface NativeResource {
   memberDiffs?: readonly string[];
 }
 
+/** Names of members of `T`. */
+type Names<T> = readonly (keyof T & string)[];
+
+/**
+ * An entry as written, checked against the kind's TypeScript types: `inputs` holds every member of the Inputs type
+ * `I` once (a record, so the compiler refuses one missing or extra), each other list only members of `I` or of the
+ * Outputs type `O`.
+ */
+interface TypedResource<I, O> extends Omit<NativeResource, "inputs"> {
+  inputs: Record<keyof Required<I>, true>;
+  requiredInputs: Names<I>;
+  required: Names<O>;
+  secret: Names<O>;
+  replaceOnChanges: Names<I>;
+  computedOnCreate: Names<O>;
+  computedOnUpdate: Names<O>;
+  memberDiffs?: Names<I>;
+}
+
+/** The entry of a kind whose inputs are `I` and outputs `O`, its lists checked by the compiler. */
+const typed = <I, O extends I>(r: TypedResource<I, O>): NativeResource => ({ ...r, inputs: Object.keys(r.inputs) });
+
+// Object.keys of ../serviceAccount/outputs's key records, which the compiler checks against ServiceAccountOutputs.
+const [CURRENT_KEYS, PREVIOUS_KEYS] = [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] as Array<
+  Names<ServiceAccountOutputs>
+>;
+
 const YAML_PROJECT = ["```yaml", "resources:", "  project:", "    type: pims:index:Project", "    properties:"];
 
 /** The four resources, by kind (`pims:index:<Kind>`). */
 export const RESOURCES: Record<ResourceKind, NativeResource> = {
-  Project: {
+  Project: typed<ProjectInputs, ProjectOutputs>({
     description: [
       "A PIMS project, created with `POST /v2/projects`.",
       "",
@@ -57,15 +88,15 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "```",
     ].join("\n"),
     properties: P.PROJECT,
-    inputs: ["name"],
+    inputs: { name: true },
     requiredInputs: ["name"],
     required: ["name", "projectId"],
     secret: [],
     replaceOnChanges: ["name"],
     computedOnCreate: ["projectId"],
     computedOnUpdate: [],
-  },
-  ServiceAccount: {
+  }),
+  ServiceAccount: typed<ServiceAccountInputs, ServiceAccountOutputs>({
     description: [
       "A PIMS service account and its token (`POST` and `DELETE` under",
       "`/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the",
@@ -107,17 +138,17 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "```",
     ].join("\n"),
     properties: P.SERVICE_ACCOUNT,
-    inputs: [
-      "projectId",
-      "name",
-      "description",
-      "grants",
-      "expiresIn",
-      "rotationTrigger",
-      "rotateBeforeExpiry",
-      "keepPreviousToken",
-      "adoptServiceAccountId",
-    ],
+    inputs: {
+      projectId: true,
+      name: true,
+      description: true,
+      grants: true,
+      expiresIn: true,
+      rotationTrigger: true,
+      rotateBeforeExpiry: true,
+      keepPreviousToken: true,
+      adoptServiceAccountId: true,
+    },
     requiredInputs: ["projectId", "name", "grants", "expiresIn"],
     required: [
       "projectId",
@@ -134,16 +165,11 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
     ],
     secret: SERVICE_ACCOUNT_SECRET_OUTPUTS,
     replaceOnChanges: ["projectId"],
-    computedOnCreate: SERVICE_ACCOUNT_CURRENT_KEYS,
+    computedOnCreate: CURRENT_KEYS,
     // A rotation with keepPreviousToken mints a new account: the current and previous ones may both change.
-    computedOnUpdate: [
-      ...SERVICE_ACCOUNT_CURRENT_KEYS,
-      ...SERVICE_ACCOUNT_PREVIOUS_KEYS,
-      "retiredServiceAccountIds",
-      "unreadInputs",
-    ],
-  },
-  VolumeSize: {
+    computedOnUpdate: [...CURRENT_KEYS, ...PREVIOUS_KEYS, "retiredServiceAccountIds", "unreadInputs"],
+  }),
+  VolumeSize: typed<VolumeSizeInputs, VolumeSizeOutputs>({
     description: [
       "The size of an existing volume, set with `PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize`.",
       "",
@@ -162,15 +188,15 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "```",
     ].join("\n"),
     properties: P.VOLUME_SIZE,
-    inputs: ["projectId", "volumeId", "sizeGb"],
+    inputs: { projectId: true, volumeId: true, sizeGb: true },
     requiredInputs: ["projectId", "volumeId", "sizeGb"],
     required: ["projectId", "volumeId", "sizeGb"],
     secret: [],
     replaceOnChanges: ["projectId", "volumeId"],
     computedOnCreate: [],
     computedOnUpdate: [],
-  },
-  AppSecrets: {
+  }),
+  AppSecrets: typed<AppSecretsInputs, AppSecretsOutputs>({
     description: [
       "Secrets of a PIMS app, set with `PATCH /v2/projects/{project_id}/apps/{app_id}/secrets`.",
       "",
@@ -191,7 +217,7 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "```",
     ].join("\n"),
     properties: P.APP_SECRETS,
-    inputs: ["projectId", "appId", "secrets"],
+    inputs: { projectId: true, appId: true, secrets: true },
     requiredInputs: ["projectId", "appId", "secrets"],
     required: ["projectId", "appId", "secrets", "secretNames"],
     secret: APP_SECRETS_SECRET_OUTPUTS,
@@ -200,5 +226,5 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
     computedOnUpdate: ["secretNames"],
     // A reviewer sees which secret names are added, changed or removed, never a value.
     memberDiffs: ["secrets"],
-  },
+  }),
 };

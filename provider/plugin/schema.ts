@@ -5,44 +5,16 @@
  * provider/schema.json (committed): the plugin's GetSchema serves that file, `pulumi package get-schema` prints it, the
  * Python and Go SDKs are generated from it, and tests/unit/plugin/schema.test.ts fails when it is stale.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { FUNCTIONS } from "./functions";
-import { coordinates, type Coordinates, type ReleaseSetting } from "./home";
+import { coordinates, type Coordinates } from "./home";
 import { RESOURCES } from "./resources";
+import { SETTINGS } from "../settings";
 import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
-import { nativeToken, PACKAGE } from "./tokens";
+import { nativeToken, PACKAGE, packageFacts, packageVersion } from "./tokens";
 
 /** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
 export type Describe = (iface: string, member: string) => string;
-
-/** What the schema takes from package.json: the version and the release settings (`release.home`, ./home). */
-interface PackageFacts {
-  version: string;
-  release?: ReleaseSetting;
-}
-/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
-declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
-
-/** package.json of this package, found from this file in the sources and in bin/ alike. */
-function packageFacts(): PackageFacts {
-  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
-      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
-        return { version: pkg.version, release: pkg.release };
-    }
-    if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
-  }
-}
-
-/** This package's version (package.json). */
-export function packageVersion(): string {
-  return packageFacts().version;
-}
 
 /**
  * The published coordinates (./home): package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two
@@ -169,13 +141,13 @@ export function pimsSchema(
     ...(coords.repository === undefined ? {} : { repository: coords.repository }),
     ...(downloadURL === undefined ? {} : { pluginDownloadURL: downloadURL }),
     meta: { moduleFormat: "(.*)" },
-    config: { variables: P.CONFIG },
+    config: { variables: P.configVariables() },
     provider: {
       description:
         "The provider for PIMS. The default provider reads stack config `pims:token` (a secret) and `pims:baseUrl`, " +
-        "then `PIMS_TOKEN` and `PIMS_BASE_URL`; an explicit `pulumi:providers:pims` takes the same settings as " +
-        "arguments, so one program can manage several accounts.",
-      inputProperties: P.CONFIG,
+        `then \`${SETTINGS.token.env}\` and \`${SETTINGS.baseUrl.env}\`; an explicit \`pulumi:providers:pims\` takes ` +
+        "the same settings as arguments, so one program can manage several accounts.",
+      inputProperties: P.configVariables(),
     },
     resources,
     functions,

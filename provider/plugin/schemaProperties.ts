@@ -3,8 +3,8 @@
  * argument or result, each typed by the TypeScript type the dynamic resources and the SDK functions use (the compiler
  * rejects a property the TypeScript side lacks or misses) and naming the interface whose TSDoc describes its members.
  * The descriptions are not written here: `npm run schema` (scripts/generate/write-schema.ts) reads them from that
- * TSDoc, so the registry's docs and the TypeScript docs are one text. The provider's settings (CONFIG) are described
- * here: they are stack config keys, which no TypeScript interface documents.
+ * TSDoc, so the registry's docs and the TypeScript docs are one text. The provider's settings (configVariables) are
+ * rendered from the settings' table (provider/settings.ts), which describes them once.
  */
 import type { AppLogLine, BuildLogEntry } from "../client";
 import type { AppSecretsOutputs } from "../appSecrets";
@@ -16,7 +16,16 @@ import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
 import type { GetBuildLogsArgs, GetBuildLogsResult } from "../functions/buildLogs";
 import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../functions/invoices";
 import type { CancelRunArgs, CancelRunResult } from "../functions/runs";
-import { SETTINGS } from "../settings";
+import {
+  CONFIG_KEYS,
+  SETTINGS,
+  settingDefault,
+  type ConfigKey,
+  type SettingKind,
+  type SettingName,
+  type SettingSpec,
+  type SettingsTable,
+} from "../settings";
 import { nativeToken } from "./tokens";
 
 /** A type of the schema (the subset this package uses). */
@@ -213,54 +222,35 @@ export const OBJECT_TYPES = {
  * The provider's settings: stack config `pims:<key>` for the default provider, arguments of an explicit
  * `pulumi:providers:pims`, then the environment variable named in `defaultInfo`.
  */
-export const CONFIG: Record<
-  "token" | "baseUrl" | "allowInsecureHttp" | "maxConcurrency" | "rateLimitTimeoutMs" | "goneProjects",
-  PropertySpec
-> = {
-  token: {
-    type: "string",
-    secret: true,
-    description:
-      "Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with " +
-      "`pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.",
-    defaultInfo: { environment: ["PIMS_TOKEN"] },
-  },
-  baseUrl: {
-    type: "string",
-    description:
-      "Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the " +
-      "environment variable `PIMS_BASE_URL`.",
-    defaultInfo: { environment: ["PIMS_BASE_URL"] },
-  },
-  allowInsecureHttp: {
-    type: "boolean",
-    description:
-      "Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that " +
-      "terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else " +
-      "false.",
-    defaultInfo: { environment: [SETTINGS.allowInsecureHttp.env] },
-  },
-  maxConcurrency: {
-    type: "integer",
-    description:
-      "Requests in flight at once in this provider's process (each explicit provider is a process of its own, so " +
-      "the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.",
-    defaultInfo: { environment: [SETTINGS.maxConcurrency.env] },
-  },
-  rateLimitTimeoutMs: {
-    type: "integer",
-    description:
-      "How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the " +
-      "request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else " +
-      "5 minutes.",
-    defaultInfo: { environment: [SETTINGS.rateLimitTimeoutMs.env] },
-  },
-  goneProjects: {
-    type: "string",
-    description:
-      "Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a " +
-      "ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of " +
-      "failing. Default: `PIMS_GONE_PROJECTS`.",
-    defaultInfo: { environment: ["PIMS_GONE_PROJECTS"] },
-  },
+/**
+ * A setting's description for the schema's config (`config`) or a `pims.Provider` argument's TSDoc (`argument`,
+ * written by `npm run docs:settings`): its doc, then where a missing value comes from, first match wins, and the
+ * default ({@link settingDefault}, the renderer docs/settings.md uses too).
+ */
+export function settingDescription(name: SettingName, spec: SettingSpec, audience: "config" | "argument"): string {
+  const from = [...(audience === "argument" ? [`stack config \`pims:${name}\``] : []), `\`${spec.env}\``];
+  if (spec.default !== undefined && spec.default !== "required") from.push(settingDefault(spec));
+  const rule = spec.kind === "count" ? ` A whole number${spec.unit ?? ""} >= ${spec.min ?? 0}.` : "";
+  return `${spec.doc}${rule} Default: ${from.join(", else ")}.`;
+}
+
+/** The schema type of each kind of setting. */
+const SETTING_TYPES: Record<SettingKind, TypeSpec> = {
+  secret: STR,
+  url: STR,
+  flag: BOOL,
+  count: INT,
+  list: STR,
+  path: STR,
 };
+
+/** The provider's config variables (and an explicit provider's inputs), rendered from `table` (the settings' one). */
+export function configVariables(table: SettingsTable = SETTINGS): Record<ConfigKey, PropertySpec> {
+  const one = (key: ConfigKey): PropertySpec => ({
+    ...SETTING_TYPES[table[key].kind],
+    ...(table[key].kind === "secret" ? { secret: true } : {}),
+    description: settingDescription(key, table[key], "config"),
+    defaultInfo: { environment: [table[key].env] },
+  });
+  return Object.fromEntries(CONFIG_KEYS.map((key) => [key, one(key)])) as Record<ConfigKey, PropertySpec>;
+}

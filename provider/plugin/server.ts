@@ -17,7 +17,7 @@ import type { ConfiguredSettings } from "../settings";
 import { configArgs, configFailures, pluginSettings, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
-import { packageVersion } from "./schema";
+import { packageVersion } from "./tokens";
 import { fromStruct, toStruct, type Props } from "./values";
 import schemaJson from "../schema.json";
 

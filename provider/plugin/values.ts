@@ -9,14 +9,20 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { UNKNOWN } from "../checks";
 import { clean } from "../diff";
 
-/** The key and value that mark a secret in the engine's property values. */
+/**
+ * The key and value that mark a secret in the engine's property values: copies of the runtime's `specialSigKey` and
+ * `specialSecretSig` (this executable does not load `@pulumi/pulumi`), pinned by tests/unit/wireConstants.test.ts.
+ */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A property map as the lifecycle code sees it. */
 export type Props = Record<string, unknown>;
 
-/** The legacy input of a resource once served by the dynamic host: never read, compared or stored here. */
+/**
+ * The legacy input of a resource once served by the dynamic host: never read, compared or stored here (the runtime's
+ * reserved key, pinned by tests/unit/wireConstants.test.ts).
+ */
 export const LEGACY_PROVIDER_KEY = "__provider";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -34,8 +34,9 @@ import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
-import { DEFAULT_LISTING_LAG_MS, probeToken, refreshAccounts } from "./refresh";
+import { probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
+import { SETTINGS } from "../settings";
 import {
   afterUpdate,
   needsUpdate,
@@ -218,7 +219,7 @@ export class ServiceAccountProvider
           listing,
           run: runMemory(),
           listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
-          lagMs: this.settings().listingLagMs ?? DEFAULT_LISTING_LAG_MS,
+          lagMs: this.settings().listingLagMs ?? SETTINGS.listingLagMs.default,
           nowMs: this.now(),
           probe: (token) => probeToken(this.probeClient(token), projectId),
           ownToken,

@@ -8,7 +8,7 @@
  * - An account the listing shows is live: the stored outputs stay exactly as they are, token included.
  * - The listing failed, answered 401/403/404 or could not be read: nothing can be concluded; all is kept, with why.
  * - An account the listing does not show yet, created by this process or less than the lag window before the listing
- *   (a listing may lag behind a create; PIMS_LISTING_LAG_MS, default 2 minutes): kept.
+ *   (a listing may lag behind a create; the `listingLagMs` setting, docs/settings.md): kept.
  * - Absence counts only when the listing can see: it shows some account this run holds in that project (other than
  *   the provider's own). When it shows none of them, that is said, and each missing account's token is asked instead
  *   (GET /v2/projects/{project_id}/api-keys with that token): 401 means gone; a token that still works proves the
@@ -22,9 +22,6 @@ import { accountsFromKeys } from "./listing";
 import type { ListingResult, RunMemory } from "./run";
 import { AuthError, NotFoundError, type PimsClient } from "../client";
 import type { Severity } from "../client/log";
-
-/** How long after its creation an account the listing does not show is still taken for a lagging listing. */
-export const DEFAULT_LISTING_LAG_MS = 120_000;
 
 /** The outputs a refresh reads (as any version stored them). */
 export interface StoredAccounts {

@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { packageVersion, pimsSchema, releaseCoordinates, type Describe } from "../../provider/plugin/schema";
+import { pimsSchema, releaseCoordinates, type Describe } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/plugin/tokens";
 import { withExamples } from "./schema-examples";
 
 const ROOT = path.join(__dirname, "..", "..");

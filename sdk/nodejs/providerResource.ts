@@ -15,32 +15,32 @@ import { parseSetting, plainHttpProblem, programConfig, settingProblem } from ".
 /** Arguments of {@link Provider}. Each one is optional: see {@link Provider} for where a missing one comes from. */
 export interface ProviderArgs {
   /**
-   * Service-account token for every call of this provider's resources and of the functions given this provider.
-   * Always stored as a secret (wrapped in `pulumi.secret` whatever you pass). Default: stack config `pims:token`,
-   * else `PIMS_TOKEN` in the environment of the provider process (and of the program, for functions).
+   * Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret (`pulumi config set --secret
+   * pims:token`). The `pims` CLI reads it only from its environment variable. Default: stack config `pims:token`, else
+   * `PIMS_TOKEN`.
    */
   token?: pulumi.Input<string>;
   /**
-   * Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: stack
-   * config `pims:baseUrl`, else `PIMS_BASE_URL`.
+   * Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless
+   * the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes
+   * `--base-url`. Default: stack config `pims:baseUrl`, else `PIMS_BASE_URL`.
    */
   baseUrl?: pulumi.Input<string>;
   /**
-   * Requests in flight at once in this provider's process (each provider instance is a process of its own, so the
-   * caps add up). A whole number >= 1. Default: stack config `pims:maxConcurrency`, else `PIMS_MAX_CONCURRENCY`,
-   * else the package default.
+   * Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number >= 1.
+   * Default: stack config `pims:maxConcurrency`, else `PIMS_MAX_CONCURRENCY`, else 8.
    */
   maxConcurrency?: pulumi.Input<number>;
   /**
-   * How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the
-   * request did nothing, so waiting is safe). A whole number >= 0. Default: stack config `pims:rateLimitTimeoutMs`,
-   * else `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+   * How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe).
+   * 0 fails at the first refusal. A whole number of milliseconds >= 0. Default: stack config `pims:rateLimitTimeoutMs`,
+   * else `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
    */
   rateLimitTimeoutMs?: pulumi.Input<number>;
   /**
-   * Allows a plain `http://` base address to another machine (a private network, or a proxy that terminates TLS):
-   * the token then crosses that network unencrypted. Default: stack config `pims:allowInsecureHttp`, else
-   * `PIMS_ALLOW_INSECURE_HTTP`, else false (plain http only to this machine: `localhost`, 127.0.0.0/8, `[::1]`).
+   * `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates
+   * TLS: every token then crosses that network unencrypted. Default: stack config `pims:allowInsecureHttp`, else
+   * `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
    */
   allowInsecureHttp?: pulumi.Input<boolean>;
 }

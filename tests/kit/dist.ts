@@ -32,11 +32,10 @@ import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets } from "./helpers";
 import { expectNoSecretsInFiles } from "./engine";
 import { run, type Ran } from "./sdk";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 /** The package's version: the release's archives and SDKs carry it. */
-export const VERSION = (
-  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
-).version;
+export const VERSION = packageVersion();
 
 /** The engine's names for this machine's platform, as in the archive's name. */
 export const PLATFORM = {

@@ -7,9 +7,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 const ROOT = path.join(__dirname, "..", "..");
-const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const VERSION = packageVersion();
 const PAGES = ["docs/yaml.md", "docs/python.md", "docs/go.md", "docs/java.md", "docs/installation-configuration.md"];
 const NAMED = [
   /resource pims (\d+\.\d+\.\d+)/g,

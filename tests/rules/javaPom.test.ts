@@ -10,10 +10,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION, releaseCoordinates } from "../../provider/plugin/schema";
 import { patchPom } from "../../scripts/release/pom";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const pom = fs.readFileSync(path.join(ROOT, "sdk", "java", "pom.xml"), "utf8");
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
+const pkg = { version: packageVersion() };
 /** The committed schema (tests/unit/plugin/schema.test.ts checks it against the code). */
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as {
   pluginDownloadURL?: string;

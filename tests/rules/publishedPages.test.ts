@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { coordinates } from "../../provider/plugin/home";
-import { packageVersion } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = packageVersion();

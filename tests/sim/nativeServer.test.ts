@@ -26,6 +26,7 @@ import {
   urnOf,
   type Json,
 } from "../kit/plugin";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;
@@ -50,7 +51,7 @@ const saInputs = (projectId: string, name: string, extra: Json = {}): Json => ({
 describe("plugin information and configuration", () => {
   test("GetPluginInfo reports the package's version", async () => {
     const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new emptyproto.Empty());
-    expect(info.getVersion()).toBe((require("../../package.json") as { version: string }).version);
+    expect(info.getVersion()).toBe(packageVersion());
   });
 
   test("CheckConfig returns the token as a secret and names a bad setting with its rule", async () => {
@@ -151,7 +152,7 @@ describe("plugin information and configuration", () => {
     const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
     expect(schema).toEqual(require("../../provider/schema.json")); // the committed file `npm run schema` writes
     expect(schema.name).toBe("pims");
-    expect(schema.version).toBe((require("../../package.json") as { version: string }).version);
+    expect(schema.version).toBe(packageVersion());
     expect(Object.keys(schema.resources).sort()).toEqual([
       "pims:index:AppSecrets",
       "pims:index:Project",

@@ -13,6 +13,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { packageVersion } from "../../provider/plugin/tokens";
 
 const LAUNCHER = path.join(REPO_ROOT, "plugin", "pulumi-resource-pims");
 const NODE_22 = path.join(NODE_BIN, "node");
@@ -44,7 +45,7 @@ test("prints its port and serves the provider protocol there (GetPluginInfo: the
       client.getPluginInfo(new emptyproto.Empty(), (e, r) => (e ? reject(e) : resolve(r))),
     );
     client.close();
-    expect(info.getVersion()).toBe((require("../../package.json") as { version: string }).version);
+    expect(info.getVersion()).toBe(packageVersion());
   } finally {
     child.kill();
   }

@@ -79,29 +79,33 @@ describe("MissingCredentialsError", () => {
 
 describe("resolveCredentials", () => {
   it("config first, then the environment; the base address normalized", () => {
-    expect(resolveCredentials({ token: TOKEN, baseUrl: " https://api.example.com/v2/ " }, {})).toEqual({
+    expect(resolveCredentials({ token: TOKEN, baseUrl: " https://api.example.com/v2/ " }, { env: {} })).toEqual({
       token: TOKEN,
       baseUrl: "https://api.example.com",
     });
-    expect(resolveCredentials({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "http://127.0.0.1:8080/" })).toEqual({
+    expect(resolveCredentials({}, { env: { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "http://127.0.0.1:8080/" } })).toEqual({
       token: TOKEN,
       baseUrl: "http://127.0.0.1:8080",
     });
     expect(
-      resolveCredentials({ baseUrl: "https://a.example" }, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://b.example" })
-        .baseUrl,
+      resolveCredentials(
+        { baseUrl: "https://a.example" },
+        { env: { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://b.example" } },
+      ).baseUrl,
     ).toBe("https://a.example");
   });
 
   it("missing values: MissingCredentialsError in the audience's wording", () => {
-    expect(() => resolveCredentials({}, {})).toThrow(new MissingCredentialsError(["token", "baseUrl"]).message);
-    expect(() => resolveCredentials({ token: " " }, { PIMS_BASE_URL: "http://x" })).toThrow(
+    expect(() => resolveCredentials({}, { env: {} })).toThrow(
+      new MissingCredentialsError(["token", "baseUrl"]).message,
+    );
+    expect(() => resolveCredentials({ token: " " }, { env: { PIMS_BASE_URL: "http://x" } })).toThrow(
       new MissingCredentialsError(["token"]).message,
     );
-    expect(() => resolveCredentials({}, { PIMS_TOKEN: TOKEN }, { audience: "cli" })).toThrow(
+    expect(() => resolveCredentials({}, { audience: "cli", env: { PIMS_TOKEN: TOKEN } })).toThrow(
       new MissingCredentialsError(["baseUrl"], { audience: "cli" }).message,
     );
-    expect(() => clientFor({}, {}, {}, { audience: "cli" })).toThrow(MissingCredentialsError);
+    expect(() => clientFor({}, {}, { audience: "cli", env: {} })).toThrow(MissingCredentialsError);
   });
 
   it("an invalid base address names where it was set and the rule", () => {
@@ -114,14 +118,14 @@ describe("resolveCredentials", () => {
       }
       throw new Error("resolveCredentials accepted an invalid base address");
     };
-    expect(fail({ token: TOKEN, baseUrl: "api.example.com" }, {})).toBe(
+    expect(fail({ token: TOKEN, baseUrl: "api.example.com" }, { env: {} })).toBe(
       `pulumi-pims is not configured correctly: pims:baseUrl ${BASE_URL_RULE} (got "api.example.com": ` +
         `not an absolute URL)`,
     );
-    expect(fail({}, { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" })).toContain(
+    expect(fail({}, { env: { PIMS_TOKEN: TOKEN, PIMS_BASE_URL: "https://x.example/?a=1" } })).toContain(
       `PIMS_BASE_URL ${BASE_URL_RULE}`,
     );
-    expect(fail({ token: TOKEN, baseUrl: "ftp://x.example" }, {}, { audience: "cli" })).toContain(
+    expect(fail({ token: TOKEN, baseUrl: "ftp://x.example" }, { audience: "cli", env: {} })).toContain(
       `--base-url ${BASE_URL_RULE}`,
     );
   });

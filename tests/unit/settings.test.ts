@@ -18,6 +18,7 @@ import {
   parseSetting,
   readSettings,
   SETTINGS,
+  settingDefault,
   type SettingName,
 } from "../../provider/settings";
 import { Provider, ProviderArgumentError } from "../../sdk/nodejs";
@@ -44,13 +45,13 @@ describe("the table and the one parser", () => {
   it("every setting has an environment variable PIMS_*, a default and a description; config keys are its names", () => {
     for (const [name, s] of Object.entries(SETTINGS)) {
       expect(s.env).toMatch(/^PIMS_[A-Z_]+$/);
-      expect(s.default).not.toBe("");
+      expect(settingDefault(s)).not.toBe("");
       expect(s.doc.length).toBeGreaterThan(20);
       expect(name).toMatch(/^[a-z][A-Za-z]+$/);
     }
     expect(new Set(Object.values(SETTINGS).map((s) => s.env)).size).toBe(Object.keys(SETTINGS).length);
-    expect(SETTINGS.timeoutMs.default).toBe(String(RETRY_DEFAULTS.timeoutMs));
-    expect(SETTINGS.maxConcurrency.default).toBe(String(SCHEDULER_DEFAULTS.maxConcurrency));
+    expect(SETTINGS.timeoutMs.default).toBe(RETRY_DEFAULTS.timeoutMs);
+    expect(SETTINGS.maxConcurrency.default).toBe(SCHEDULER_DEFAULTS.maxConcurrency);
   });
 
   it.each<[SettingName, string, unknown]>([
@@ -69,7 +70,7 @@ describe("the table and the one parser", () => {
     ["timeoutMs", "30s", 'PIMS_TIMEOUT_MS must be a whole number of milliseconds >= 1 (got "30s")'],
     ["allowInsecureHttp", "yes please", 'PIMS_ALLOW_INSECURE_HTTP must be true or false (got "yes please")'],
   ])("a bad %s fails naming where it was set and the rule", (name, text, problem) => {
-    const err = thrown(() => readSettings({}, { [SETTINGS[name].env]: text }));
+    const err = thrown(() => readSettings({}, { env: { [SETTINGS[name].env]: text } }));
     expect(err).toBeInstanceOf(PimsConfigurationError);
     expect(err.message).toBe(`pulumi-pims is not configured correctly: ${problem}`);
   });
@@ -88,7 +89,7 @@ describe("readSettings: configured text first, then the environment", () => {
       PIMS_WIRE_RECORD: "/tmp/w.jsonl",
       PIMS_LOST_CREATE_WATCH_MS: "0",
     };
-    expect(readSettings({ maxConcurrency: "5", goneProjects: "p-1" }, env)).toEqual({
+    expect(readSettings({ maxConcurrency: "5", goneProjects: "p-1" }, { env })).toEqual({
       token: TOKEN,
       tokenSource: "PIMS_TOKEN",
       baseUrl: "http://127.0.0.1:8080",
@@ -101,7 +102,7 @@ describe("readSettings: configured text first, then the environment", () => {
       record: "/tmp/w.jsonl",
       lostCreateWatchMs: 0,
     });
-    expect(readSettings({}, {})).toEqual({ allowInsecureHttp: false, goneProjects: new Set() });
+    expect(readSettings({}, { env: {} })).toEqual({ allowInsecureHttp: false, goneProjects: new Set() });
   });
 
   it("a native plugin's Configure variables (keys without pims:) feed it as they are", () => {
@@ -112,25 +113,33 @@ describe("readSettings: configured text first, then the environment", () => {
     };
     const configured = configuredFrom((key) => variables[key]);
     expect(configured).toEqual(variables);
-    expect(readSettings(configured, {})).toMatchObject({ baseUrl: "https://pims.example.com", maxConcurrency: 2 });
-    const err = thrown(() => readSettings({ ...variables, maxConcurrency: "-1" }, {}));
+    expect(readSettings(configured, { env: {} })).toMatchObject({
+      baseUrl: "https://pims.example.com",
+      maxConcurrency: 2,
+    });
+    const err = thrown(() => readSettings({ ...variables, maxConcurrency: "-1" }, { env: {} }));
     expect(err.message).toContain('pims:maxConcurrency must be a whole number >= 1 (got "-1")');
   });
 
   it("a value unknown at preview is not checked and does not fall back to the environment", () => {
-    const s = readSettings({ baseUrl: UNKNOWN, maxConcurrency: UNKNOWN }, { PIMS_BASE_URL: "http://10.0.0.1" });
+    const s = readSettings(
+      { baseUrl: UNKNOWN, maxConcurrency: UNKNOWN },
+      { env: { PIMS_BASE_URL: "http://10.0.0.1" } },
+    );
     expect(s.baseUrl).toBeUndefined();
     expect(s.maxConcurrency).toBeUndefined();
   });
 
   it("the scheduler takes its settings in one place; unset ones keep its defaults", () => {
     const scheduler = new Scheduler();
-    configureScheduler(readSettings({ rateLimitTimeoutMs: "1000" }, {}), scheduler);
+    configureScheduler(readSettings({ rateLimitTimeoutMs: "1000" }, { env: {} }), scheduler);
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 8, rateLimitTimeoutMs: 1000 });
   });
 
   it("missing credentials are reported before any other problem", () => {
-    const err = thrown(() => clientFor({}, {}, { PIMS_BASE_URL: "http://10.0.0.1", PIMS_MAX_CONCURRENCY: "x" }));
+    const err = thrown(() =>
+      clientFor({}, {}, { env: { PIMS_BASE_URL: "http://10.0.0.1", PIMS_MAX_CONCURRENCY: "x" } }),
+    );
     expect(err).toBeInstanceOf(MissingCredentialsError);
   });
 });
@@ -145,7 +154,7 @@ describe("plain http to another machine", () => {
   );
 
   it("is refused naming where the address was set, the rule and the way out; https and loopback are not", () => {
-    const err = thrown(() => readSettings({ baseUrl: "http://pims.internal:8080/v2" }, {}));
+    const err = thrown(() => readSettings({ baseUrl: "http://pims.internal:8080/v2" }, { env: {} }));
     expect(err).toBeInstanceOf(InvalidBaseUrlError);
     expect(err.message).toBe(
       "pulumi-pims is not configured correctly: pims:baseUrl uses plain http to pims.internal:8080, another machine " +
@@ -154,24 +163,29 @@ describe("plain http to another machine", () => {
         "plain http with pims:allowInsecureHttp set to true (or PIMS_ALLOW_INSECURE_HTTP=true, or a pims.Provider's " +
         "argument)",
     );
-    expect(thrown(() => readSettings({}, { PIMS_BASE_URL: "http://10.1.2.3" })).message).toContain(
+    expect(thrown(() => readSettings({}, { env: { PIMS_BASE_URL: "http://10.1.2.3" } })).message).toContain(
       "PIMS_BASE_URL uses plain http to 10.1.2.3",
     );
-    const cli = thrown(() => readSettings({ baseUrl: "http://10.1.2.3" }, {}, { audience: "cli" })).message;
+    const cli = thrown(() => readSettings({ baseUrl: "http://10.1.2.3" }, { audience: "cli", env: {} })).message;
     expect(cli).toContain("--base-url uses plain http to 10.1.2.3");
     expect(cli).toMatch(/allow plain http with PIMS_ALLOW_INSECURE_HTTP=true$/);
     for (const ok of ["https://pims.example.com", "http://localhost:1234", "http://127.0.0.1:9", "http://[::1]:9"])
-      expect(readSettings({ baseUrl: ok }, {}).baseUrl).toBe(ok);
+      expect(readSettings({ baseUrl: ok }, { env: {} }).baseUrl).toBe(ok);
   });
 
   it("is allowed by pims:allowInsecureHttp or PIMS_ALLOW_INSECURE_HTTP", () => {
-    expect(readSettings({ baseUrl: "http://10.1.2.3", allowInsecureHttp: "true" }, {}).baseUrl).toBe("http://10.1.2.3");
+    expect(readSettings({ baseUrl: "http://10.1.2.3", allowInsecureHttp: "true" }, { env: {} }).baseUrl).toBe(
+      "http://10.1.2.3",
+    );
     expect(
-      readSettings({}, { PIMS_BASE_URL: "http://10.1.2.3", PIMS_ALLOW_INSECURE_HTTP: "1" }).allowInsecureHttp,
+      readSettings({}, { env: { PIMS_BASE_URL: "http://10.1.2.3", PIMS_ALLOW_INSECURE_HTTP: "1" } }).allowInsecureHttp,
     ).toBe(true);
     // config wins: false in the stack config is not overridden by the environment
     expect(() =>
-      readSettings({ baseUrl: "http://10.1.2.3", allowInsecureHttp: "false" }, { PIMS_ALLOW_INSECURE_HTTP: "true" }),
+      readSettings(
+        { baseUrl: "http://10.1.2.3", allowInsecureHttp: "false" },
+        { env: { PIMS_ALLOW_INSECURE_HTTP: "true" } },
+      ),
     ).toThrow(InvalidBaseUrlError);
   });
 
@@ -203,12 +217,14 @@ describe("plain http to another machine", () => {
 
 describe("where the token came from, as a 401 or 403 says it", () => {
   it("stack config, environment, or what the caller names", () => {
-    expect(readSettings({ token: TOKEN }, {}).tokenSource).toBe("pims:token");
-    expect(readSettings({}, { PIMS_TOKEN: TOKEN }).tokenSource).toBe("PIMS_TOKEN");
-    expect(readSettings({ token: TOKEN }, {}, { tokenSource: "the token option" }).tokenSource).toBe(
+    expect(readSettings({ token: TOKEN }, { env: {} }).tokenSource).toBe("pims:token");
+    expect(readSettings({}, { env: { PIMS_TOKEN: TOKEN } }).tokenSource).toBe("PIMS_TOKEN");
+    expect(readSettings({ token: TOKEN }, { tokenSource: "the token option", env: {} }).tokenSource).toBe(
       "the token option",
     );
-    expect(readSettings({ token: " " }, { PIMS_TOKEN: TOKEN }, { tokenSource: "x" }).tokenSource).toBe("PIMS_TOKEN");
+    expect(readSettings({ token: " " }, { tokenSource: "x", env: { PIMS_TOKEN: TOKEN } }).tokenSource).toBe(
+      "PIMS_TOKEN",
+    );
   });
 
   it("a 401 names the source and what to check, a 403 the grants; the service's message stays first", () => {

@@ -75,7 +75,7 @@ export function clientForCall(opts: PimsCallOptions = {}): PimsClient {
   for (const [k, v] of Object.entries(tuning)) if (v !== undefined) (extra as Record<string, unknown>)[k] = v;
   const named =
     token !== undefined && token.trim() !== "" ? (tokenSource ?? "the token option of the call") : undefined;
-  return clientFor(configured, extra, undefined, { tokenSource: named });
+  return clientFor(configured, extra, { tokenSource: named });
 }
 
 /** The client for one call, once the settings of `opts.provider` (if any) are known. */

@@ -28,12 +28,12 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
-        :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
-        :param pulumi.Input[_builtins.str] gone_projects: Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
-        :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
-        :param pulumi.Input[_builtins.int] rate_limit_timeout_ms: How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
-        :param pulumi.Input[_builtins.str] token: Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
+        :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
+        :param pulumi.Input[_builtins.str] gone_projects: Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
+        :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+        :param pulumi.Input[_builtins.int] rate_limit_timeout_ms: How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
+        :param pulumi.Input[_builtins.str] token: Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
         """
         if allow_insecure_http is None:
             allow_insecure_http = _utilities.get_env_bool('PIMS_ALLOW_INSECURE_HTTP')
@@ -64,7 +64,7 @@ class ProviderArgs:
     @pulumi.getter(name="allowInsecureHttp")
     def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+        `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
         """
         return pulumi.get(self, "allow_insecure_http")
 
@@ -76,7 +76,7 @@ class ProviderArgs:
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+        Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
         """
         return pulumi.get(self, "base_url")
 
@@ -88,7 +88,7 @@ class ProviderArgs:
     @pulumi.getter(name="goneProjects")
     def gone_projects(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+        Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
         """
         return pulumi.get(self, "gone_projects")
 
@@ -100,7 +100,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxConcurrency")
     def max_concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+        Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
         """
         return pulumi.get(self, "max_concurrency")
 
@@ -112,7 +112,7 @@ class ProviderArgs:
     @pulumi.getter(name="rateLimitTimeoutMs")
     def rate_limit_timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+        How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
         """
         return pulumi.get(self, "rate_limit_timeout_ms")
 
@@ -124,7 +124,7 @@ class ProviderArgs:
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+        Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
         """
         return pulumi.get(self, "token")
 
@@ -151,12 +151,12 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] allow_insecure_http: Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
-        :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
-        :param pulumi.Input[_builtins.str] gone_projects: Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
-        :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
-        :param pulumi.Input[_builtins.int] rate_limit_timeout_ms: How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
-        :param pulumi.Input[_builtins.str] token: Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
+        :param pulumi.Input[_builtins.str] base_url: Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
+        :param pulumi.Input[_builtins.str] gone_projects: Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
+        :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+        :param pulumi.Input[_builtins.int] rate_limit_timeout_ms: How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
+        :param pulumi.Input[_builtins.str] token: Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
         """
         ...
     @overload

@@ -26,6 +26,7 @@ import { typeToken } from "../../../provider/kinds";
 import { createPimsStack } from "../../../scripts/engine";
 import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures } from "../../fixtures/fixtures";
 import { all, describeFixtures, reveal } from "../../kit/fixtures";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(180_000);
 
@@ -44,7 +45,7 @@ const strings = (v: unknown): string[] =>
 const fixtures = listFixtures();
 
 test("there is a fixture for every released version, the current one included", () => {
-  const version = (require("../../../package.json") as { version: string }).version;
+  const version = packageVersion();
   expect(fixtures.map((f) => f.manifest.version)).toContain(version);
 });
 

@@ -15,11 +15,11 @@ import { engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../../
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { goImportBasePath } from "../../../provider/plugin/schema";
 import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "../../kit/sdk";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(20 * 60_000);
 
-const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-  .version;
+const VERSION = packageVersion();
 
 /** Every resource (one through an explicit provider) and every function, as a YAML user writes them. */
 const PROGRAM = `

@@ -14,11 +14,11 @@ import * as tar from "tar";
 import { REPO_ROOT } from "../../../scripts/engine";
 import { CACHE_DIR } from "../../../scripts/release/bundle";
 import { checksumsName } from "../../../scripts/release/main";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(15 * 60_000);
 
-const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-  .version;
+const version = packageVersion();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pims-release-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 

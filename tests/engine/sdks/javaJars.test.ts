@@ -11,11 +11,11 @@ import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import { JAVA_BASE_PACKAGE } from "../../../provider/plugin/schema";
 import { ensureMaven, JAVA_LOCAL_REPO } from "../../kit/java";
 import { run } from "../../kit/sdk";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(15 * 60_000);
 
-const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-  .version;
+const version = packageVersion();
 const pkgPath = `${JAVA_BASE_PACKAGE.replace(/\./g, "/")}/pims`;
 /** Where Pulumi's Java host looks for plugin.json: com/<namespace>/<name>/ (sdk/java/pom.xml). */
 const pluginPath = pkgPath.startsWith("com/") ? pkgPath : `com/${pkgPath}`;

@@ -14,7 +14,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createPimsStack, engineEnv, ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
+import { createPimsStack, engineEnv, ensureEngine, tempDir } from "../../../scripts/engine";
 import { projectDeleteWarning } from "../../../provider/project";
 import type { PimsSimulator } from "../../../simulator";
 import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
@@ -30,6 +30,7 @@ import {
   tearDown,
 } from "../../kit/engine";
 import { filesUnder, installedPackageDir, installPythonSdk, PYTHON_SDK_DIR, run, writeProject } from "../../kit/sdk";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -109,8 +110,7 @@ test("pip installed exactly the generated package, with its version, description
       "print(json.dumps({**{k: d.get_all(k) for k in set(d.keys())}, 'Body': [d.get_payload()]}))",
   ]);
   const fields = JSON.parse(meta.stdout) as Record<string, string[]>;
-  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-    .version;
+  const version = packageVersion();
   expect(fields.Version).toEqual([version]);
   expect(fields.Body?.[0]?.trim()).toEqual(fs.readFileSync(path.join(PYTHON_SDK_DIR, "README.md"), "utf8").trim());
   expect(fields.Summary?.[0]).toMatch(/PIMS/);

@@ -2,12 +2,11 @@
  * The `pims` CLI as a whole (compiled bin/cli/pims.js against the simulator): help, version, usage errors,
  * credentials, service errors and --verbose.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { expectNoPlaintextSecrets } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { ROOT, lines, useCli } from "../../kit/cli";
+import { lines, useCli } from "../../kit/cli";
+import { packageVersion } from "../../../provider/plugin/tokens";
 
 const cli = useCli();
 const { pims, seedApp } = cli;
@@ -26,8 +25,7 @@ describe("pims", () => {
       expect(help.stdout).toContain(s);
     const version = await pims(["--version"]);
     expect(version.code).toBe(0);
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
-    expect(version.stdout.trim()).toBe(pkg.version);
+    expect(version.stdout.trim()).toBe(packageVersion());
     const buildHelp = await pims(["build-logs", "--help"]);
     expect(buildHelp.stdout).toContain("1 the build failed");
   });

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { APP_SECRETS_OUTPUT_KEYS, APP_SECRETS_SECRET_OUTPUTS, AppSecretsProvider } from "../../../provider/appSecrets";
 import { FUNCTION_NAMES } from "../../../provider/functions";
-import { RESOURCE_KINDS } from "../../../provider/kinds";
+import { RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
 import { PROJECT_OUTPUT_KEYS, ProjectProvider } from "../../../provider/project";
 import {
   SERVICE_ACCOUNT_OUTPUT_KEYS,
@@ -19,7 +19,7 @@ import { SETTINGS } from "../../../provider/settings";
 import { VOLUME_SIZE_OUTPUT_KEYS, VolumeSizeProvider } from "../../../provider/volumeSize";
 import { FUNCTIONS } from "../../../provider/plugin/functions";
 import { RESOURCES } from "../../../provider/plugin/resources";
-import { packageVersion } from "../../../provider/plugin/schema";
+import { packageVersion } from "../../../provider/plugin/tokens";
 import * as P from "../../../provider/plugin/schemaProperties";
 import { buildSchema, documentedInterfaces, tsdocDescriber } from "../../../scripts/generate/schema-docs";
 
@@ -120,33 +120,37 @@ describe("the resources match the dynamic resources", () => {
             : { ...(v as object), OTHER: "x" };
 
   const future = new Date(Date.now() + 400 * 86_400_000).toISOString();
-  const cases: Array<[keyof typeof RESOURCES, () => { diff: (...a: never[]) => Promise<unknown> }, object[], object]> =
-    [
-      ["Project", () => new ProjectProvider(), [{ name: "my-project" }], { projectId: "p-1" }],
-      ["VolumeSize", () => new VolumeSizeProvider(), [{ projectId: "p-1", volumeId: "v-1", sizeGb: 100 }], {}],
-      [
-        "AppSecrets",
-        () => new AppSecretsProvider(),
-        [{ projectId: "p-1", appId: "p-1-web", secrets: { A: "1" } }],
-        { secretNames: ["A"] },
-      ],
-      [
-        "ServiceAccount",
-        () => new ServiceAccountProvider(),
-        // every mode of the diff: without and with overlapping rotation
-        [false, true].map((keepPreviousToken) => ({
-          projectId: "p-1",
-          name: "sa",
-          description: "d",
-          grants: ["p-1"],
-          expiresIn: 31_536_000,
-          rotationTrigger: "1",
-          rotateBeforeExpiry: 86_400,
-          keepPreviousToken,
-        })),
-        { serviceAccountId: "sa-1", tokenId: "t-1", token: "tok", tokenExpiresAt: future, createdAt: future },
-      ],
-    ];
+  /** Per kind (the compiler requires every kind): its provider, inputs in each mode of its diff, and outputs. */
+  type Case = { make: () => { diff: (...a: never[]) => Promise<unknown> }; modes: object[]; outs: object };
+  const CASES: Record<ResourceKind, Case> = {
+    Project: { make: () => new ProjectProvider(), modes: [{ name: "my-project" }], outs: { projectId: "p-1" } },
+    VolumeSize: {
+      make: () => new VolumeSizeProvider(),
+      modes: [{ projectId: "p-1", volumeId: "v-1", sizeGb: 100 }],
+      outs: {},
+    },
+    AppSecrets: {
+      make: () => new AppSecretsProvider(),
+      modes: [{ projectId: "p-1", appId: "p-1-web", secrets: { A: "1" } }],
+      outs: { secretNames: ["A"] },
+    },
+    ServiceAccount: {
+      make: () => new ServiceAccountProvider(),
+      // every mode of the diff: without and with overlapping rotation
+      modes: [false, true].map((keepPreviousToken) => ({
+        projectId: "p-1",
+        name: "sa",
+        description: "d",
+        grants: ["p-1"],
+        expiresIn: 31_536_000,
+        rotationTrigger: "1",
+        rotateBeforeExpiry: 86_400,
+        keepPreviousToken,
+      })),
+      outs: { serviceAccountId: "sa-1", tokenId: "t-1", token: "tok", tokenExpiresAt: future, createdAt: future },
+    },
+  };
+  const cases = RESOURCE_KINDS.map((kind) => [kind, CASES[kind].make, CASES[kind].modes, CASES[kind].outs] as const);
 
   test.each(cases)(
     "%s: replaceOnChanges is exactly the inputs whose change replaces in every mode",

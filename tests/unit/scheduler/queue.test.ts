@@ -266,7 +266,7 @@ describe("settings from stack config and the environment", () => {
     clientFor(
       { token: "t0ken-xyz", baseUrl: "http://127.0.0.1:1", maxConcurrency: "2" },
       { scheduler },
-      { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" },
+      { env: { PIMS_RATE_LIMIT_TIMEOUT_MS: "1000" } },
     );
     expect(scheduler.settings).toMatchObject({ maxConcurrency: 2, rateLimitTimeoutMs: 1000 });
   });

@@ -11,7 +11,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+// `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
 func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
 	v, err := config.TryBool(ctx, "pims:allowInsecureHttp")
 	if err == nil {
@@ -24,7 +24,7 @@ func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
 	return value
 }
 
-// Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+// Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
 func GetBaseUrl(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "pims:baseUrl")
 	if err == nil {
@@ -37,7 +37,7 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
-// Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+// Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
 func GetGoneProjects(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "pims:goneProjects")
 	if err == nil {
@@ -50,7 +50,7 @@ func GetGoneProjects(ctx *pulumi.Context) string {
 	return value
 }
 
-// Requests in flight at once in this provider's process (each explicit provider is a process of its own, so the caps add up). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+// Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number >= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
 func GetMaxConcurrency(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "pims:maxConcurrency")
 	if err == nil {
@@ -63,7 +63,7 @@ func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
-// How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+// How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds >= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
 func GetRateLimitTimeoutMs(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "pims:rateLimitTimeoutMs")
 	if err == nil {
@@ -76,7 +76,7 @@ func GetRateLimitTimeoutMs(ctx *pulumi.Context) int {
 	return value
 }
 
-// Service-account token for every call (sent as `Authorization: Bearer <token>`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+// Service-account token, sent as `Authorization: Bearer <token>`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
 func GetToken(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "pims:token")
 	if err == nil {

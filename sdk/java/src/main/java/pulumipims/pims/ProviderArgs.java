@@ -19,14 +19,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProviderArgs Empty = new ProviderArgs();
 
     /**
-     * Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+     * `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
      * 
      */
     @Import(name="allowInsecureHttp", json=true)
     private @Nullable Output<Boolean> allowInsecureHttp;
 
     /**
-     * @return Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+     * @return `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
      * 
      */
     public Optional<Output<Boolean>> allowInsecureHttp() {
@@ -34,14 +34,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+     * Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
      * 
      */
     @Import(name="baseUrl")
     private @Nullable Output<String> baseUrl;
 
     /**
-     * @return Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+     * @return Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
      * 
      */
     public Optional<Output<String>> baseUrl() {
@@ -49,14 +49,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+     * Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
      * 
      */
     @Import(name="goneProjects")
     private @Nullable Output<String> goneProjects;
 
     /**
-     * @return Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+     * @return Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
      * 
      */
     public Optional<Output<String>> goneProjects() {
@@ -64,14 +64,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Requests in flight at once in this provider&#39;s process (each explicit provider is a process of its own, so the caps add up). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+     * Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
      * 
      */
     @Import(name="maxConcurrency", json=true)
     private @Nullable Output<Integer> maxConcurrency;
 
     /**
-     * @return Requests in flight at once in this provider&#39;s process (each explicit provider is a process of its own, so the caps add up). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+     * @return Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
      * 
      */
     public Optional<Output<Integer>> maxConcurrency() {
@@ -79,14 +79,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+     * How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
      * 
      */
     @Import(name="rateLimitTimeoutMs", json=true)
     private @Nullable Output<Integer> rateLimitTimeoutMs;
 
     /**
-     * @return How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+     * @return How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
      * 
      */
     public Optional<Output<Integer>> rateLimitTimeoutMs() {
@@ -94,14 +94,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Service-account token for every call (sent as `Authorization: Bearer &lt;token&gt;`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+     * Service-account token, sent as `Authorization: Bearer &lt;token&gt;`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
      * 
      */
     @Import(name="token")
     private @Nullable Output<String> token;
 
     /**
-     * @return Service-account token for every call (sent as `Authorization: Bearer &lt;token&gt;`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+     * @return Service-account token, sent as `Authorization: Bearer &lt;token&gt;`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
      * 
      */
     public Optional<Output<String>> token() {
@@ -138,7 +138,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowInsecureHttp Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+         * @param allowInsecureHttp `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
          * 
          * @return builder
          * 
@@ -149,7 +149,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowInsecureHttp Allow a plain `http://` base address to a host other than this machine (a private network, or a proxy that terminates TLS): the token then crosses the network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else false.
+         * @param allowInsecureHttp `true` allows a plain `http://` base address to another machine, for a private network or a proxy that terminates TLS: every token then crosses that network unencrypted. Default: `PIMS_ALLOW_INSECURE_HTTP`, else `false`.
          * 
          * @return builder
          * 
@@ -159,7 +159,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param baseUrl Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+         * @param baseUrl Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
          * 
          * @return builder
          * 
@@ -170,7 +170,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param baseUrl Service address, e.g. `https://pims.example.com` (a trailing `/v2` is accepted and removed). Default: the environment variable `PIMS_BASE_URL`.
+         * @param baseUrl Service address, e.g. `https://pims.example.com` (a trailing `/v2` is removed). Plain `http://` is refused unless the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`) or `allowInsecureHttp` is set. The CLI also takes `--base-url`. Default: `PIMS_BASE_URL`.
          * 
          * @return builder
          * 
@@ -180,7 +180,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param goneProjects Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+         * @param goneProjects Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
          * 
          * @return builder
          * 
@@ -191,7 +191,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param goneProjects Projects you confirm were deleted outside Pulumi (a JSON list or comma-separated ids): deleting a ServiceAccount of such a project, which answers 404, drops it from the state with a warning instead of failing. Default: `PIMS_GONE_PROJECTS`.
+         * @param goneProjects Project ids you confirm were deleted outside Pulumi (comma-separated or a JSON list): a service account whose delete and project both answer 404 is then dropped from the state instead of failing. Default: `PIMS_GONE_PROJECTS`.
          * 
          * @return builder
          * 
@@ -201,7 +201,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxConcurrency Requests in flight at once in this provider&#39;s process (each explicit provider is a process of its own, so the caps add up). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+         * @param maxConcurrency Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
          * 
          * @return builder
          * 
@@ -212,7 +212,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxConcurrency Requests in flight at once in this provider&#39;s process (each explicit provider is a process of its own, so the caps add up). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
+         * @param maxConcurrency Requests in flight at once in one process (each `pims.Provider` is a process of its own). A whole number &gt;= 1. Default: `PIMS_MAX_CONCURRENCY`, else 8.
          * 
          * @return builder
          * 
@@ -222,7 +222,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param rateLimitTimeoutMs How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+         * @param rateLimitTimeoutMs How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
          * 
          * @return builder
          * 
@@ -233,7 +233,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param rateLimitTimeoutMs How long, in milliseconds, one request may keep being refused with HTTP 429 before it fails (a 429 means the request did nothing, so waiting is safe). A whole number &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 5 minutes.
+         * @param rateLimitTimeoutMs How long one request may keep being refused with HTTP 429 before it fails (a 429 did nothing, so waiting is safe). 0 fails at the first refusal. A whole number of milliseconds &gt;= 0. Default: `PIMS_RATE_LIMIT_TIMEOUT_MS`, else 300000 (5 minutes).
          * 
          * @return builder
          * 
@@ -243,7 +243,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param token Service-account token for every call (sent as `Authorization: Bearer &lt;token&gt;`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+         * @param token Service-account token, sent as `Authorization: Bearer &lt;token&gt;`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
          * 
          * @return builder
          * 
@@ -254,7 +254,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param token Service-account token for every call (sent as `Authorization: Bearer &lt;token&gt;`). Always a secret: set it with `pulumi config set --secret pims:token`. Default: the environment variable `PIMS_TOKEN`.
+         * @param token Service-account token, sent as `Authorization: Bearer &lt;token&gt;`. Set it as a secret (`pulumi config set --secret pims:token`). The `pims` CLI reads it only from its environment variable. Default: `PIMS_TOKEN`.
          * 
          * @return builder
          * 
