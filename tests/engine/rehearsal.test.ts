@@ -14,7 +14,8 @@
  * registry, `GOPROXY` and `GONOSUMDB`, Maven's repository): docs/python.md's published path verbatim, and `pulumi up`
  * with the engine downloading the plugin from the address the SDK names (no `--file`, no
  * `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation in each mode, refresh, destroy (tests/engine/distKit.ts's
- * steps): tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the Java jar are
+ * steps): tokens `[secret]`, 0 plaintext tokens, 0 live accounts; docs/java.md's published dependency through a
+ * Maven settings mirror, under the Java host, the same way. The npm package, the Go module and the Java jar are
  * fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
@@ -44,7 +45,20 @@ import {
 } from "./distKit";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
 import { copyCheckout, ensureRegistries, gitIn, startPypiServer, startVerdaccio, type Registry } from "./rehearsalKit";
-import { GuideShell, readGuide, readPublished, readPublishedFile, run, sandboxed, userVenv, type Ran } from "./sdkKit";
+import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./javaKit";
+import {
+  expectNoTokenLeft,
+  GuideShell,
+  readGuide,
+  readPublished,
+  readPublishedFile,
+  readSteps,
+  run,
+  sandboxed,
+  seedPageObjects,
+  userVenv,
+  type Ran,
+} from "./sdkKit";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -459,4 +473,122 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
   const secrets = [sim.token, ...sim.issuedSecrets()];
   expectNoPlaintextSecrets(shell.printed, secrets, "what the guide's commands printed");
   expect(expectNoSecretsInFiles(backend, secrets)).toBeGreaterThan(0);
+});
+
+describe("Java, docs/java.md's published path: the dependency through a Maven mirror, the plugin downloaded", () => {
+  const shell = new GuideShell();
+  const seeded = { appProjectId: "", appId: "", volumeId: "" };
+  const GROUP_DIR = path.join(JAVA_LOCAL_REPO, ...GROUP.split("."));
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let backend: string;
+  let home: string;
+  let server: DistServer;
+  let node: ReturnType<typeof stubNode>;
+  let mavenGetsBefore = 0;
+  const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
+  const follow = (command: string): Promise<string> =>
+    sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
+  const outputs = async (reveal = false): Promise<Record<string, unknown>> =>
+    JSON.parse(await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
+      string,
+      unknown
+    >;
+
+  beforeAll(async () => {
+    ensureJavaHost(ensureEngine());
+    const mavenDir = ensureMaven();
+    Object.assign(seeded, seedPageObjects(sim));
+    const user = path.join(scratch, "java-user");
+    dir = path.join(user, "my-infra");
+    backend = path.join(user, "backend");
+    home = path.join(user, "pulumi-home");
+    node = stubNode(path.join(user, "stub"));
+    fs.mkdirSync(dir, { recursive: true });
+    // The machine's Maven settings, as a user with a repository of their own writes them: Maven Central stays the
+    // default repository, and a <mirror> sends the repository the pims group is published to (the rehearsal's
+    // loopback one) there. The suite's local repository keeps the Pulumi SDK and Maven's plugins cached; the
+    // rehearsal's group is removed from it first, so the jar must come from the loopback repository.
+    fs.rmSync(GROUP_DIR, { recursive: true, force: true });
+    const settings = path.join(user, "settings.xml");
+    fs.writeFileSync(
+      settings,
+      [
+        "<settings>",
+        `  <localRepository>${JAVA_LOCAL_REPO}</localRepository>`,
+        "  <mirrors><mirror>",
+        `    <id>pims-releases</id><mirrorOf>pims-releases</mirrorOf><url>${maven.url}/maven2</url>`,
+        "  </mirror></mirrors>",
+        "  <profiles><profile><id>pims</id><repositories><repository>",
+        "    <id>pims-releases</id><url>https://pims-releases.invalid/maven2</url>",
+        "  </repository></repositories></profile></profiles>",
+        "  <activeProfiles><activeProfile>pims</activeProfile></activeProfiles>",
+        "</settings>",
+        "",
+      ].join("\n"),
+    );
+    env = {
+      ...distEnv({ home, backend, stubDir: node.dir, override: "", extraPath: [mavenDir] }),
+      MAVEN_ARGS: `-s ${settings}`,
+      PIMS_TOKEN: sim.token,
+    };
+    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    delete env.PULUMI_BACKEND_URL;
+    delete env.MAVEN_OPTS;
+    // The page's project, its dependency the published section's block (the home's group for the placeholder).
+    const dependency = /<!-- published:dependency -->\s*\n```xml\n([\s\S]*?)```/
+      .exec(fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"))?.[1]
+      .replace("io.github.OWNER", GROUP);
+    expect(dependency).toContain(`<groupId>${GROUP}</groupId>`);
+    const steps = readSteps("java.md");
+    for (const step of steps)
+      if ("file" in step) {
+        const text =
+          step.file === "pom.xml"
+            ? step.text.replace(/<dependency>\s*<groupId>pulumipims<\/groupId>[\s\S]*?<\/dependency>/, () =>
+                (dependency ?? "").trim().replace(/\n/g, "\n    "),
+              )
+            : step.text;
+        expect(text).not.toContain("pulumipims</groupId>");
+        fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
+        fs.writeFileSync(path.join(dir, step.file), text);
+      }
+    // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
+    server = downloadsFromNow();
+    mavenGetsBefore = maven.gets.length; // the publishes' own checks aside
+    for (const command of steps.flatMap((s) => ("commands" in s ? s.commands : [])))
+      if (!command.startsWith("mvn ") && !command.includes("--file")) await follow(command);
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
+    const jar = `/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`;
+    expect(maven.gets.slice(mavenGetsBefore).filter((g) => g.path === jar)).toEqual([
+      expect.objectContaining({ status: 200 }),
+    ]);
+    expect(
+      fs
+        .readFileSync(path.join(GROUP_DIR, "pims", VERSION, `pims-${VERSION}.jar`))
+        .equals(fs.readFileSync(path.join(checkout, "dist", `pims-${VERSION}.jar`))),
+    ).toBe(true);
+    expect(server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+    expect(installedPlugins(home)).toEqual([`resource-pims-v${VERSION}`]);
+    const out = await outputs();
+    expect(out.deployerToken).toBe("[secret]");
+    expect(sim.serviceAccounts(out.projectId as string)).toHaveLength(2);
+    expect(node.calls()).toEqual([]);
+  });
+
+  test("a rotation, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+    const before = await outputs();
+    const rotate = /<!-- guide:rotate -->\s*\n```[a-z]*\n([\s\S]*?)```/.exec(
+      fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"),
+    );
+    for (const command of (rotate?.[1] ?? "").split("\n").filter((l) => l.trim() !== "")) await follow(command);
+    const after = await outputs();
+    expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
+    expect(after.workerPreviousAccountId).toBe(before.workerAccountId);
+    await follow("pulumi destroy --yes --non-interactive");
+    expect(sim.serviceAccounts(before.projectId as string)).toEqual([]);
+    expectNoTokenLeft({ printed: shell.printed, secrets: [sim.token, ...sim.issuedSecrets()], backend, project: dir });
+  });
 });
