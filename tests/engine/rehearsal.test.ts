@@ -29,7 +29,6 @@ import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } 
 import {
   archiveName,
   destroyLeavesNothing,
-  distEnv,
   firstUpDownloadsPlugin,
   initStack,
   inlineStack,
@@ -44,7 +43,17 @@ import {
   type DistStack,
 } from "./distKit";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "./harness";
-import { copyCheckout, ensureRegistries, gitIn, startPypiServer, startVerdaccio, type Registry } from "./rehearsalKit";
+import {
+  copyCheckout,
+  ensureRegistries,
+  freshHome,
+  gitIn,
+  mavenMirrorSettings,
+  startPypiServer,
+  startVerdaccio,
+  userEnv,
+  type Registry,
+} from "./rehearsalKit";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./javaKit";
 import {
   expectNoTokenLeft,
@@ -240,20 +249,18 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     const commands = readPublished("python.md");
     expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
     const python = await userVenv(path.join(dir, "venv"));
-    await sh(commands[1], dir, {
-      ...process.env,
-      PIP_INDEX_URL: `${pypi.url}/simple/`,
-      PIP_CONFIG_FILE: "/dev/null",
-    });
+    const env = userEnv(
+      path.join(user, "home"),
+      { pipIndexUrl: `${pypi.url}/simple/` },
+      {
+        home: path.join(user, "pulumi-home"),
+        backend: path.join(user, "backend"),
+        stubDir: node.dir,
+        extraPath: [path.dirname(python)],
+      },
+    );
+    await sh(commands[1], dir, env);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
-    const env = distEnv({
-      home: path.join(user, "pulumi-home"),
-      backend: path.join(user, "backend"),
-      stubDir: node.dir,
-      override: "",
-      extraPath: [path.dirname(python)],
-    });
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
     const server = downloadsFromNow();
     const runProgram = (operation: string): Promise<Ran> =>
@@ -320,13 +327,15 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
       "",
     ].join("\n");
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
-    const env = distEnv({
-      home: path.join(user, "pulumi-home"),
-      backend: path.join(user, "backend"),
-      stubDir: node.dir,
-      override: "",
-    });
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    const env = userEnv(
+      path.join(user, "home"),
+      {},
+      {
+        home: path.join(user, "pulumi-home"),
+        backend: path.join(user, "backend"),
+        stubDir: node.dir,
+      },
+    );
     await initStack(dir, env, "dev", sim, { projectId });
     const server = downloadsFromNow();
     const pulumi = async (args: string[]): Promise<string> => {
@@ -379,24 +388,31 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
     const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-    const sharedCache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    const env: NodeJS.ProcessEnv = {
-      ...distEnv({
-        home: path.join(user, "pulumi-home"),
-        backend: path.join(user, "backend"),
-        stubDir: node.dir,
-        override: "",
-        extraPath: [goBin],
-      }),
-      GOTOOLCHAIN: "local",
-      CGO_ENABLED: "0",
-      // A user's settings for a module served by a proxy of their own: GOPROXY lists it first, GONOSUMDB keeps its
-      // path out of the public checksum database. The machine's module cache serves the other modules (and keeps
-      // the Pulumi SDK's build cached); the rehearsal's module is removed from it first, so it is never stale.
+    const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
+    const sharedCache = goEnv("GOMODCACHE");
+    // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh HOME): GOPROXY lists
+    // it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and build caches
+    // serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from them first.
+    const go = {
       GOPROXY: `${goProxy.url},https://proxy.golang.org`,
       GONOSUMDB: "127.0.0.1",
+      GOMODCACHE: sharedCache,
+      GOCACHE: goEnv("GOCACHE"),
+      GOTOOLCHAIN: "local",
     };
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    const env: NodeJS.ProcessEnv = {
+      ...userEnv(
+        path.join(user, "home"),
+        { go },
+        {
+          home: path.join(user, "pulumi-home"),
+          backend: path.join(user, "backend"),
+          stubDir: node.dir,
+          extraPath: [goBin],
+        },
+      ),
+      CGO_ENABLED: "0",
+    };
     for (const stale of [path.join(sharedCache, "127.0.0.1"), path.join(sharedCache, "cache", "download", "127.0.0.1")])
       if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
     // The page's commands, verbatim but for the home's placeholder.
@@ -429,7 +445,7 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
   });
 });
 
-test("TypeScript, the installation guide verbatim: npm install from the registry, up, destroy, no token", async () => {
+test("TypeScript, the installation guide verbatim: npm install from the registry, up, rotation, destroy", async () => {
   const guide = readGuide("installation-configuration.md");
   expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
   const user = path.join(scratch, "ts-user");
@@ -438,18 +454,19 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
   fs.mkdirSync(dir, { recursive: true });
   fs.mkdirSync(backend);
   for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
-  // A user's machine: the CLI and Node 22 on PATH, npm's registry setting naming the rehearsal's registry.
+  // A user's machine: the CLI and Node 22 on PATH, a fresh HOME whose ~/.npmrc names the rehearsal's registry (and
+  // the machine's npm cache, so the other packages' tarballs are not downloaded again); nothing else inherited.
+  const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: [ensureEngine(), NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
-    NODE_PATH: "",
-    NPM_CONFIG_USERCONFIG: npmrc,
+    PATH: [ensureEngine(), NODE_BIN, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
+    HOME: freshHome(path.join(user, "home"), { npm: { registry: npm.url, cache: npmCache } }),
+    TMPDIR: process.env.TMPDIR,
     PULUMI_HOME: path.join(user, "pulumi-home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
     PIMS_TOKEN: sim.token,
   };
-  delete env.PIMS_BASE_URL;
+  if (env.TMPDIR === undefined) delete env.TMPDIR;
   const shell = new GuideShell();
   const config = { "pims:baseUrl": sim.baseUrl };
   for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
@@ -464,10 +481,24 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
     version: VERSION,
     integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
   });
-  const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
-  expect(outputs.deployerToken).toBe("[secret]");
-  const projectId = outputs.projectId as string;
+  expect(installed.resolved).toMatch(new RegExp(`^${npm.url}/`));
+  const outputs = async (): Promise<Record<string, unknown>> =>
+    JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+  const before = await outputs();
+  expect(before.deployerToken).toBe("[secret]");
+  const projectId = before.projectId as string;
+  const [first] = sim.serviceAccounts(projectId);
   expect(sim.serviceAccounts(projectId)).toHaveLength(1);
+  // A rotation now: the guide's program has no rotation trigger, so the user replaces the account (`--replace`).
+  const urn = (await shell.run("pulumi stack --show-urns", dir, env, false))
+    .split(/\s+/)
+    .find((w) => w.startsWith("urn:pulumi:") && w.endsWith("::deployer"));
+  expect(urn).toBeDefined();
+  await shell.run(`pulumi up --yes --non-interactive --replace '${urn ?? ""}'`, dir, env);
+  const rotated = sim.serviceAccounts(projectId);
+  expect(rotated).toHaveLength(1);
+  expect(rotated[0].id).not.toBe(first.id);
+  expect((await outputs()).deployerToken).toBe("[secret]");
   await shell.run("pulumi destroy --yes --non-interactive", dir, env);
   expect(sim.serviceAccounts(projectId)).toEqual([]);
   const secrets = [sim.token, ...sim.issuedSecrets()];
@@ -482,7 +513,7 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let backend: string;
-  let home: string;
+  let pulumiHome: string;
   let server: DistServer;
   let node: ReturnType<typeof stubNode>;
   let mavenGetsBefore = 0;
@@ -502,39 +533,26 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
     const user = path.join(scratch, "java-user");
     dir = path.join(user, "my-infra");
     backend = path.join(user, "backend");
-    home = path.join(user, "pulumi-home");
+    pulumiHome = path.join(user, "pulumi-home");
     node = stubNode(path.join(user, "stub"));
     fs.mkdirSync(dir, { recursive: true });
-    // The machine's Maven settings, as a user with a repository of their own writes them: Maven Central stays the
-    // default repository, and a <mirror> sends the repository the pims group is published to (the rehearsal's
-    // loopback one) there. The suite's local repository keeps the Pulumi SDK and Maven's plugins cached; the
-    // rehearsal's group is removed from it first, so the jar must come from the loopback repository.
+    // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh HOME. The suite's
+    // local repository keeps the Pulumi SDK and Maven's plugins cached; the rehearsal's group is removed from it
+    // first, so the jar must come from the loopback repository.
     fs.rmSync(GROUP_DIR, { recursive: true, force: true });
-    const settings = path.join(user, "settings.xml");
-    fs.writeFileSync(
-      settings,
-      [
-        "<settings>",
-        `  <localRepository>${JAVA_LOCAL_REPO}</localRepository>`,
-        "  <mirrors><mirror>",
-        `    <id>pims-releases</id><mirrorOf>pims-releases</mirrorOf><url>${maven.url}/maven2</url>`,
-        "  </mirror></mirrors>",
-        "  <profiles><profile><id>pims</id><repositories><repository>",
-        "    <id>pims-releases</id><url>https://pims-releases.invalid/maven2</url>",
-        "  </repository></repositories></profile></profiles>",
-        "  <activeProfiles><activeProfile>pims</activeProfile></activeProfiles>",
-        "</settings>",
-        "",
-      ].join("\n"),
-    );
     env = {
-      ...distEnv({ home, backend, stubDir: node.dir, override: "", extraPath: [mavenDir] }),
-      MAVEN_ARGS: `-s ${settings}`,
+      ...userEnv(
+        path.join(user, "home"),
+        { mavenSettings: mavenMirrorSettings(JAVA_LOCAL_REPO, `${maven.url}/maven2`) },
+        {
+          home: pulumiHome,
+          backend,
+          stubDir: node.dir,
+          extraPath: [mavenDir],
+        },
+      ),
       PIMS_TOKEN: sim.token,
     };
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
-    delete env.PULUMI_BACKEND_URL;
-    delete env.MAVEN_OPTS;
     // The page's project, its dependency the published section's block (the home's group for the placeholder).
     const dependency = /<!-- published:dependency -->\s*\n```xml\n([\s\S]*?)```/
       .exec(fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"))?.[1]
@@ -571,7 +589,7 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
         .equals(fs.readFileSync(path.join(checkout, "dist", `pims-${VERSION}.jar`))),
     ).toBe(true);
     expect(server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
-    expect(installedPlugins(home)).toEqual([`resource-pims-v${VERSION}`]);
+    expect(installedPlugins(pulumiHome)).toEqual([`resource-pims-v${VERSION}`]);
     const out = await outputs();
     expect(out.deployerToken).toBe("[secret]");
     expect(sim.serviceAccounts(out.projectId as string)).toHaveLength(2);

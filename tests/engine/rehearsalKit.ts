@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { distEnv } from "./distKit";
 
 /** A registry server process on loopback. */
 export interface Registry {
@@ -161,4 +162,81 @@ export function gitIn(dir: string, args: string[]): string {
     cwd: dir,
     encoding: "utf8",
   }).trim();
+}
+
+/** Each client's own per-user settings, as a user writes them once on their machine. */
+export interface UserSettings {
+  /** npm's `registry` (and `cache`, the machine's, so packages already downloaded are not downloaded again). */
+  npm?: { registry: string; cache: string };
+  /** pip's `index-url`. */
+  pipIndexUrl?: string;
+  /** Go's settings as `go env -w` writes them (GOPROXY, GONOSUMDB, the machine's module and build caches). */
+  go?: Record<string, string>;
+  /** Maven's settings.xml (a `<mirror>`). */
+  mavenSettings?: string;
+}
+
+/**
+ * A fresh HOME in `dir` holding nothing but `settings`, each in its client's ordinary per-user file: ~/.npmrc,
+ * ~/.config/pip/pip.conf, ~/.config/go/env and ~/.m2/settings.xml. Java takes `user.home` from the password
+ * database, not from HOME, so ~/.mavenrc (which the `mvn` script sources from HOME) points Maven's user home here.
+ * Returns `dir`.
+ */
+export function freshHome(dir: string, settings: UserSettings): string {
+  const write = (rel: string, text: string): void => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  fs.mkdirSync(dir, { recursive: true });
+  if (settings.npm) write(".npmrc", `registry=${settings.npm.registry}/\ncache=${settings.npm.cache}\n`);
+  if (settings.pipIndexUrl)
+    write(path.join(".config", "pip", "pip.conf"), `[global]\nindex-url = ${settings.pipIndexUrl}\n`);
+  if (settings.go)
+    write(
+      path.join(".config", "go", "env"),
+      Object.entries(settings.go)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(""),
+    );
+  if (settings.mavenSettings) {
+    write(path.join(".m2", "settings.xml"), settings.mavenSettings);
+    write(".mavenrc", 'MAVEN_OPTS="-Duser.home=$HOME $MAVEN_OPTS"\n');
+  }
+  return dir;
+}
+
+/**
+ * Maven settings of a user whose organisation publishes to a repository of its own: Maven Central stays the default
+ * repository, a profile names the pims repository, and a `<mirror>` sends it to `mirrorUrl` (the rehearsal's loopback
+ * one). `localRepository` is the suite's cached one (the Pulumi Java SDK and Maven's plugins already there).
+ */
+export function mavenMirrorSettings(localRepository: string, mirrorUrl: string): string {
+  return [
+    "<settings>",
+    `  <localRepository>${localRepository}</localRepository>`,
+    "  <mirrors><mirror>",
+    `    <id>pims-releases</id><mirrorOf>pims-releases</mirrorOf><url>${mirrorUrl}</url>`,
+    "  </mirror></mirrors>",
+    "  <profiles><profile><id>pims</id><repositories><repository>",
+    "    <id>pims-releases</id><url>https://pims-releases.invalid/maven2</url>",
+    "  </repository></repositories></profile></profiles>",
+    "  <activeProfiles><activeProfile>pims</activeProfile></activeProfiles>",
+    "</settings>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The environment of a user's published path: distEnv's (an empty PULUMI_HOME, the CLI, a `node` that fails if
+ * called, no download override) with a fresh HOME holding only `settings`; no client setting comes from the
+ * environment, and Go's caches are named in its env file (`settings.go`) rather than inherited.
+ */
+export function userEnv(
+  home: string,
+  settings: UserSettings,
+  dist: { home: string; backend: string; stubDir: string; extraPath?: string[] },
+): NodeJS.ProcessEnv {
+  const env = distEnv({ ...dist, override: "" });
+  for (const k of ["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES", "GOPATH", "GOCACHE", "GOMODCACHE"]) delete env[k];
+  return { ...env, HOME: freshHome(home, settings) };
 }
