@@ -1,5 +1,5 @@
 /**
- * This repository's workflows, checked by actionlint v1.7.12 (tests/actionlint.ts) in the unit tier that `npm test` runs:
+ * This repository's workflows, checked by actionlint v1.7.12 (tests/actionlint.ts) in the unit tier `npm test` runs:
  * .github/workflows/ci.yml runs `.ci/run` on pushes and pull requests; .github/workflows/release.yml runs on a `v*` tag
  * the tests, `npm run release` and `npm run release:publish -- --yes`, in that order, with each secret only in the
  * environment of the step that uses it, and every secret and variable it reads named in CONTRIBUTING.md. The linter is
