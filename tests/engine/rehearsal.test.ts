@@ -52,6 +52,8 @@ import {
   startPypiServer,
   startVerdaccio,
   userEnv,
+  writeJavaPublishedProject,
+  yamlPublishedProgram,
   type Registry,
 } from "./rehearsalKit";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./javaKit";
@@ -60,8 +62,6 @@ import {
   GuideShell,
   readGuide,
   readPublished,
-  readPublishedFile,
-  readSteps,
   run,
   sandboxed,
   seedPageObjects,
@@ -281,7 +281,6 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
 });
 
 describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, and pulumi install downloads", () => {
-  const DAY = 86400;
   let stack: DistStack;
   let printed = "";
 
@@ -291,41 +290,7 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     const node = stubNode(path.join(user, "stub"));
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
-    // The page's block verbatim but for the home's placeholder, which becomes the rehearsal's download address;
-    // then two accounts (rotated in each mode) beside its project, as a user's program grows.
-    const page = readPublishedFile("yaml.md", "Pulumi.yaml");
-    expect(page).toContain("pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n");
-    const account = (name: string, extra: string[]): string[] => [
-      `  ${name}:`,
-      "    type: pims:index:ServiceAccount",
-      "    properties:",
-      "      projectId: ${projectId}",
-      `      name: rehearsal-${name}`,
-      '      grants: ["${projectId}"]',
-      `      expiresIn: ${30 * DAY}`,
-      ...extra.map((l) => `      ${l}`),
-    ];
-    const program = [
-      "name: my-infra",
-      "runtime: yaml",
-      "config:",
-      "  projectId: { type: string }",
-      '  triggerReplace: { type: string, default: "0" }',
-      '  triggerOverlap: { type: string, default: "0" }',
-      page.replace("github://api.github.com/OWNER/pulumi-pims", address.replace("${VERSION}", VERSION)).trimEnd(),
-      ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
-      ...account("app", [
-        `rotateBeforeExpiry: ${20 * DAY}`,
-        "keepPreviousToken: true",
-        "rotationTrigger: ${triggerOverlap}",
-      ]),
-      "outputs:",
-      "  ciId: ${ci.serviceAccountId}",
-      "  ciToken: ${ci.token}",
-      "  appId: ${app.serviceAccountId}",
-      "  appPreviousId: ${app.previousServiceAccountId}",
-      "",
-    ].join("\n");
+    const program = yamlPublishedProgram(address.replace("${VERSION}", VERSION));
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
     const env = userEnv(
       path.join(user, "home"),
@@ -517,6 +482,7 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
   let server: DistServer;
   let node: ReturnType<typeof stubNode>;
   let mavenGetsBefore = 0;
+  let rotate: string[] = [];
   const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
   const follow = (command: string): Promise<string> =>
     sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
@@ -553,29 +519,12 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
       ),
       PIMS_TOKEN: sim.token,
     };
-    // The page's project, its dependency the published section's block (the home's group for the placeholder).
-    const dependency = /<!-- published:dependency -->\s*\n```xml\n([\s\S]*?)```/
-      .exec(fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"))?.[1]
-      .replace("io.github.OWNER", GROUP);
-    expect(dependency).toContain(`<groupId>${GROUP}</groupId>`);
-    const steps = readSteps("java.md");
-    for (const step of steps)
-      if ("file" in step) {
-        const text =
-          step.file === "pom.xml"
-            ? step.text.replace(/<dependency>\s*<groupId>pulumipims<\/groupId>[\s\S]*?<\/dependency>/, () =>
-                (dependency ?? "").trim().replace(/\n/g, "\n    "),
-              )
-            : step.text;
-        expect(text).not.toContain("pulumipims</groupId>");
-        fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
-        fs.writeFileSync(path.join(dir, step.file), text);
-      }
+    const page = writeJavaPublishedProject(dir, GROUP);
     // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
     server = downloadsFromNow();
     mavenGetsBefore = maven.gets.length; // the publishes' own checks aside
-    for (const command of steps.flatMap((s) => ("commands" in s ? s.commands : [])))
-      if (!command.startsWith("mvn ") && !command.includes("--file")) await follow(command);
+    for (const command of page.commands) await follow(command);
+    rotate = page.rotate;
   }, ENGINE_SETUP_TIMEOUT_MS);
 
   test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
@@ -598,10 +547,8 @@ describe("Java, docs/java.md's published path: the dependency through a Maven mi
 
   test("a rotation, destroy: 0 live accounts, 0 plaintext tokens", async () => {
     const before = await outputs();
-    const rotate = /<!-- guide:rotate -->\s*\n```[a-z]*\n([\s\S]*?)```/.exec(
-      fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"),
-    );
-    for (const command of (rotate?.[1] ?? "").split("\n").filter((l) => l.trim() !== "")) await follow(command);
+    expect(rotate).toEqual(["pulumi config set rotation 2", "pulumi up"]);
+    for (const command of rotate) await follow(command);
     const after = await outputs();
     expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
     expect(after.workerPreviousAccountId).toBe(before.workerAccountId);

@@ -10,6 +10,7 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 import { distEnv } from "./distKit";
+import { readPublishedFile, readSteps } from "./sdkKit";
 
 /** A registry server process on loopback. */
 export interface Registry {
@@ -239,4 +240,84 @@ export function userEnv(
   const env = distEnv({ ...dist, override: "" });
   for (const k of ["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES", "GOPATH", "GOCACHE", "GOMODCACHE"]) delete env[k];
   return { ...env, HOME: freshHome(home, settings) };
+}
+
+/**
+ * docs/yaml.md's published `Pulumi.yaml` block verbatim but for the home's placeholder, which becomes `downloadUrl`;
+ * then two accounts (rotated in each mode by the config keys `triggerReplace` and `triggerOverlap`) beside its
+ * project, as a user's program grows. Outputs: `ciId`, `ciToken`, `appId`, `appPreviousId`.
+ */
+export function yamlPublishedProgram(downloadUrl: string): string {
+  const DAY = 86400;
+  const placeholder = "pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n";
+  const page = readPublishedFile("yaml.md", "Pulumi.yaml");
+  if (!page.includes(placeholder)) throw new Error(`docs/yaml.md's published block lost its line ${placeholder}`);
+  const account = (name: string, extra: string[]): string[] => [
+    `  ${name}:`,
+    "    type: pims:index:ServiceAccount",
+    "    properties:",
+    "      projectId: ${projectId}",
+    `      name: rehearsal-${name}`,
+    '      grants: ["${projectId}"]',
+    `      expiresIn: ${30 * DAY}`,
+    ...extra.map((l) => `      ${l}`),
+  ];
+  return [
+    "name: my-infra",
+    "runtime: yaml",
+    "config:",
+    "  projectId: { type: string }",
+    '  triggerReplace: { type: string, default: "0" }',
+    '  triggerOverlap: { type: string, default: "0" }',
+    page.replace(placeholder, `pluginDownloadURL: ${downloadUrl}\n`).trimEnd(),
+    ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
+    ...account("app", [
+      `rotateBeforeExpiry: ${20 * DAY}`,
+      "keepPreviousToken: true",
+      "rotationTrigger: ${triggerOverlap}",
+    ]),
+    "outputs:",
+    "  ciId: ${ci.serviceAccountId}",
+    "  ciToken: ${ci.token}",
+    "  appId: ${app.serviceAccountId}",
+    "  appPreviousId: ${app.previousServiceAccountId}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * docs/java.md's project written into `dir`, its pom's dependency the page's published block (`group` for the
+ * placeholder `io.github.OWNER`). Returns the page's stack commands (not the clone's `mvn install` nor the `--file`
+ * install: those are the unreleased path) and its "Rotating now" commands.
+ */
+export function writeJavaPublishedProject(dir: string, group: string): { commands: string[]; rotate: string[] } {
+  const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8");
+  const block = (marker: string, lang: string): string => {
+    const found = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1];
+    if (found === undefined) throw new Error(`docs/java.md has no \`<!-- ${marker} -->\` block`);
+    return found;
+  };
+  const dependency = block("published:dependency", "xml").replace("io.github.OWNER", group).trim();
+  if (!dependency.includes(`<groupId>${group}</groupId>`)) throw new Error(`docs/java.md's dependency: ${dependency}`);
+  const steps = readSteps("java.md");
+  for (const step of steps)
+    if ("file" in step) {
+      const text =
+        step.file === "pom.xml"
+          ? step.text.replace(/<dependency>\s*<groupId>pulumipims<\/groupId>[\s\S]*?<\/dependency>/, () =>
+              dependency.replace(/\n/g, "\n    "),
+            )
+          : step.text;
+      if (text.includes("pulumipims</groupId>"))
+        throw new Error(`docs/java.md's ${step.file} kept the unreleased group`);
+      fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, step.file), text);
+    }
+  const commands = steps
+    .flatMap((s) => ("commands" in s ? s.commands : []))
+    .filter((c) => !c.startsWith("mvn ") && !c.includes("--file"));
+  const rotate = block("guide:rotate", "[a-z]*")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  return { commands, rotate };
 }
