@@ -9,14 +9,14 @@
  * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s
  * build for this platform; then the publish, twice.
  *
- * Then, as a user: an empty HOME's worth of settings (an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if
- * called), each client pointed at its registry only through its ordinary setting (pip's `PIP_INDEX_URL`, npm's
- * registry, `GOPROXY` and `GONOSUMDB`, Maven's repository): docs/python.md's published path verbatim, and `pulumi up`
- * with the engine downloading the plugin from the address the SDK names (no `--file`, no
- * `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation in each mode, refresh, destroy (tests/engine/distKit.ts's
- * steps): tokens `[secret]`, 0 plaintext tokens, 0 live accounts; docs/java.md's published dependency through a
- * Maven settings mirror, under the Java host, the same way. The npm package, the Go module and the Java jar are
- * fetched from their registries as those clients do and compared with the release.
+ * Then, as a user (rehearsalKit's userEnv): a fresh HOME holding only each client's own settings file pointing it at
+ * its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB, Maven's
+ * settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for TypeScript),
+ * nothing inherited from this process's environment: each language page's published path verbatim (TypeScript's
+ * installation guide, Python, Go, YAML, Java), `pulumi up` with the engine downloading the plugin from the address
+ * the SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where the program
+ * has both), destroy: tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the
+ * Java jar are also fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
