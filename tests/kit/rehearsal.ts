@@ -9,6 +9,8 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import { distEnv } from "./dist";
+import { readPublishedFile, readSteps } from "./sdk";
 
 /** A registry server process on loopback. */
 export interface Registry {
@@ -161,4 +163,161 @@ export function gitIn(dir: string, args: string[]): string {
     cwd: dir,
     encoding: "utf8",
   }).trim();
+}
+
+/** Each client's own per-user settings, as a user writes them once on their machine. */
+export interface UserSettings {
+  /** npm's `registry` (and `cache`, the machine's, so packages already downloaded are not downloaded again). */
+  npm?: { registry: string; cache: string };
+  /** pip's `index-url`. */
+  pipIndexUrl?: string;
+  /** Go's settings as `go env -w` writes them (GOPROXY, GONOSUMDB, the machine's module and build caches). */
+  go?: Record<string, string>;
+  /** Maven's settings.xml (a `<mirror>`). */
+  mavenSettings?: string;
+}
+
+/**
+ * A fresh HOME in `dir` holding nothing but `settings`, each in its client's ordinary per-user file: ~/.npmrc,
+ * ~/.config/pip/pip.conf, ~/.config/go/env and ~/.m2/settings.xml. Java takes `user.home` from the password
+ * database, not from HOME, so ~/.mavenrc (which the `mvn` script sources from HOME) points Maven's user home here.
+ * Returns `dir`.
+ */
+export function freshHome(dir: string, settings: UserSettings): string {
+  const write = (rel: string, text: string): void => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  fs.mkdirSync(dir, { recursive: true });
+  if (settings.npm) write(".npmrc", `registry=${settings.npm.registry}/\ncache=${settings.npm.cache}\n`);
+  if (settings.pipIndexUrl)
+    write(path.join(".config", "pip", "pip.conf"), `[global]\nindex-url = ${settings.pipIndexUrl}\n`);
+  if (settings.go)
+    write(
+      path.join(".config", "go", "env"),
+      Object.entries(settings.go)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(""),
+    );
+  if (settings.mavenSettings) {
+    write(path.join(".m2", "settings.xml"), settings.mavenSettings);
+    write(".mavenrc", 'MAVEN_OPTS="-Duser.home=$HOME $MAVEN_OPTS"\n');
+  }
+  return dir;
+}
+
+/**
+ * Maven settings of a user whose organisation publishes to a repository of its own: Maven Central stays the default
+ * repository, a profile names the pims repository, and a `<mirror>` sends it to `mirrorUrl` (the rehearsal's loopback
+ * one). `localRepository` is the suite's cached one (the Pulumi Java SDK and Maven's plugins already there).
+ */
+export function mavenMirrorSettings(localRepository: string, mirrorUrl: string): string {
+  return [
+    "<settings>",
+    `  <localRepository>${localRepository}</localRepository>`,
+    "  <mirrors><mirror>",
+    `    <id>pims-releases</id><mirrorOf>pims-releases</mirrorOf><url>${mirrorUrl}</url>`,
+    "  </mirror></mirrors>",
+    "  <profiles><profile><id>pims</id><repositories><repository>",
+    "    <id>pims-releases</id><url>https://pims-releases.invalid/maven2</url>",
+    "  </repository></repositories></profile></profiles>",
+    "  <activeProfiles><activeProfile>pims</activeProfile></activeProfiles>",
+    "</settings>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The environment of a user's published path: distEnv's (an empty PULUMI_HOME, the CLI, a `node` that fails if
+ * called, no download override) with a fresh HOME holding only `settings`; no client setting comes from the
+ * environment, and Go's caches are named in its env file (`settings.go`) rather than inherited.
+ */
+export function userEnv(
+  home: string,
+  settings: UserSettings,
+  dist: { home: string; backend: string; stubDir: string; extraPath?: string[] },
+): NodeJS.ProcessEnv {
+  const env = distEnv({ ...dist, override: "" });
+  for (const k of ["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES", "GOPATH", "GOCACHE", "GOMODCACHE"]) delete env[k];
+  return { ...env, HOME: freshHome(home, settings) };
+}
+
+/**
+ * docs/yaml.md's published `Pulumi.yaml` block verbatim but for the home's placeholder, which becomes `downloadUrl`;
+ * then two accounts (rotated in each mode by the config keys `triggerReplace` and `triggerOverlap`) beside its
+ * project, as a user's program grows. Outputs: `ciId`, `ciToken`, `appId`, `appPreviousId`.
+ */
+export function yamlPublishedProgram(downloadUrl: string): string {
+  const DAY = 86400;
+  const placeholder = "pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n";
+  const page = readPublishedFile("yaml.md", "Pulumi.yaml");
+  if (!page.includes(placeholder)) throw new Error(`docs/yaml.md's published block lost its line ${placeholder}`);
+  const account = (name: string, extra: string[]): string[] => [
+    `  ${name}:`,
+    "    type: pims:index:ServiceAccount",
+    "    properties:",
+    "      projectId: ${projectId}",
+    `      name: rehearsal-${name}`,
+    '      grants: ["${projectId}"]',
+    `      expiresIn: ${30 * DAY}`,
+    ...extra.map((l) => `      ${l}`),
+  ];
+  return [
+    "name: my-infra",
+    "runtime: yaml",
+    "config:",
+    "  projectId: { type: string }",
+    '  triggerReplace: { type: string, default: "0" }',
+    '  triggerOverlap: { type: string, default: "0" }',
+    page.replace(placeholder, `pluginDownloadURL: ${downloadUrl}\n`).trimEnd(),
+    ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
+    ...account("app", [
+      `rotateBeforeExpiry: ${20 * DAY}`,
+      "keepPreviousToken: true",
+      "rotationTrigger: ${triggerOverlap}",
+    ]),
+    "outputs:",
+    "  ciId: ${ci.serviceAccountId}",
+    "  ciToken: ${ci.token}",
+    "  appId: ${app.serviceAccountId}",
+    "  appPreviousId: ${app.previousServiceAccountId}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * docs/java.md's project written into `dir`, its pom's dependency the page's published block (`group` for the
+ * placeholder `io.github.OWNER`). Returns the page's stack commands (not the clone's `mvn install` nor the `--file`
+ * install: those are the unreleased path) and its "Rotating now" commands.
+ */
+export function writeJavaPublishedProject(dir: string, group: string): { commands: string[]; rotate: string[] } {
+  const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8");
+  const block = (marker: string, lang: string): string => {
+    const found = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1];
+    if (found === undefined) throw new Error(`docs/java.md has no \`<!-- ${marker} -->\` block`);
+    return found;
+  };
+  const dependency = block("published:dependency", "xml").replace("io.github.OWNER", group).trim();
+  if (!dependency.includes(`<groupId>${group}</groupId>`)) throw new Error(`docs/java.md's dependency: ${dependency}`);
+  const steps = readSteps("java.md");
+  for (const step of steps)
+    if ("file" in step) {
+      const text =
+        step.file === "pom.xml"
+          ? step.text.replace(/<dependency>\s*<groupId>pulumipims<\/groupId>[\s\S]*?<\/dependency>/, () =>
+              dependency.replace(/\n/g, "\n    "),
+            )
+          : step.text;
+      if (text.includes("pulumipims</groupId>"))
+        throw new Error(`docs/java.md's ${step.file} kept the unreleased group`);
+      fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, step.file), text);
+    }
+  const commands = steps
+    .flatMap((s) => ("commands" in s ? s.commands : []))
+    .filter((c) => !c.startsWith("mvn ") && !c.includes("--file"));
+  const rotate = block("guide:rotate", "[a-z]*")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  return { commands, rotate };
 }

@@ -9,13 +9,14 @@
  * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s
  * build for this platform; then the publish, twice.
  *
- * Then, as a user: an empty HOME's worth of settings (an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if
- * called), each client pointed at its registry only through its ordinary setting (pip's `PIP_INDEX_URL`, npm's
- * registry, `GOPROXY` and `GONOSUMDB`, Maven's repository): docs/python.md's published path verbatim, and `pulumi up`
- * with the engine downloading the plugin from the address the SDK names (no `--file`, no
- * `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation in each mode, refresh, destroy (tests/kit/dist.ts's
- * steps): tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the Java jar are
- * fetched from their registries as those clients do and compared with the release.
+ * Then, as a user (rehearsalKit's userEnv): a fresh HOME holding only each client's own settings file pointing it at
+ * its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB, Maven's
+ * settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for TypeScript),
+ * nothing inherited from this process's environment: each language page's published path verbatim (TypeScript's
+ * installation guide, Python, Go, YAML, Java), `pulumi up` with the engine downloading the plugin from the address
+ * the SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where the program
+ * has both), destroy: tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the
+ * Java jar are also fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,7 +29,6 @@ import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } 
 import {
   archiveName,
   destroyLeavesNothing,
-  distEnv,
   firstUpDownloadsPlugin,
   initStack,
   inlineStack,
@@ -46,18 +46,25 @@ import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDo
 import {
   copyCheckout,
   ensureRegistries,
+  freshHome,
   gitIn,
+  mavenMirrorSettings,
   startPypiServer,
   startVerdaccio,
+  userEnv,
+  writeJavaPublishedProject,
+  yamlPublishedProgram,
   type Registry,
 } from "../../kit/rehearsal";
+import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "../../kit/java";
 import {
+  expectNoTokenLeft,
   GuideShell,
   readGuide,
   readPublished,
-  readPublishedFile,
   run,
   sandboxed,
+  seedPageObjects,
   userVenv,
   type Ran,
 } from "../../kit/sdk";
@@ -242,20 +249,18 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     const commands = readPublished("python.md");
     expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
     const python = await userVenv(path.join(dir, "venv"));
-    await sh(commands[1], dir, {
-      ...process.env,
-      PIP_INDEX_URL: `${pypi.url}/simple/`,
-      PIP_CONFIG_FILE: "/dev/null",
-    });
+    const env = userEnv(
+      path.join(user, "home"),
+      { pipIndexUrl: `${pypi.url}/simple/` },
+      {
+        home: path.join(user, "pulumi-home"),
+        backend: path.join(user, "backend"),
+        stubDir: node.dir,
+        extraPath: [path.dirname(python)],
+      },
+    );
+    await sh(commands[1], dir, env);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
-    const env = distEnv({
-      home: path.join(user, "pulumi-home"),
-      backend: path.join(user, "backend"),
-      stubDir: node.dir,
-      override: "",
-      extraPath: [path.dirname(python)],
-    });
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
     const server = downloadsFromNow();
     const runProgram = (operation: string): Promise<Ran> =>
@@ -276,7 +281,6 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
 });
 
 describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, and pulumi install downloads", () => {
-  const DAY = 86400;
   let stack: DistStack;
   let printed = "";
 
@@ -286,49 +290,17 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     const node = stubNode(path.join(user, "stub"));
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
-    // The page's block verbatim but for the home's placeholder, which becomes the rehearsal's download address;
-    // then two accounts (rotated in each mode) beside its project, as a user's program grows.
-    const page = readPublishedFile("yaml.md", "Pulumi.yaml");
-    expect(page).toContain("pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n");
-    const account = (name: string, extra: string[]): string[] => [
-      `  ${name}:`,
-      "    type: pims:index:ServiceAccount",
-      "    properties:",
-      "      projectId: ${projectId}",
-      `      name: rehearsal-${name}`,
-      '      grants: ["${projectId}"]',
-      `      expiresIn: ${30 * DAY}`,
-      ...extra.map((l) => `      ${l}`),
-    ];
-    const program = [
-      "name: my-infra",
-      "runtime: yaml",
-      "config:",
-      "  projectId: { type: string }",
-      '  triggerReplace: { type: string, default: "0" }',
-      '  triggerOverlap: { type: string, default: "0" }',
-      page.replace("github://api.github.com/OWNER/pulumi-pims", address.replace("${VERSION}", VERSION)).trimEnd(),
-      ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
-      ...account("app", [
-        `rotateBeforeExpiry: ${20 * DAY}`,
-        "keepPreviousToken: true",
-        "rotationTrigger: ${triggerOverlap}",
-      ]),
-      "outputs:",
-      "  ciId: ${ci.serviceAccountId}",
-      "  ciToken: ${ci.token}",
-      "  appId: ${app.serviceAccountId}",
-      "  appPreviousId: ${app.previousServiceAccountId}",
-      "",
-    ].join("\n");
+    const program = yamlPublishedProgram(address.replace("${VERSION}", VERSION));
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
-    const env = distEnv({
-      home: path.join(user, "pulumi-home"),
-      backend: path.join(user, "backend"),
-      stubDir: node.dir,
-      override: "",
-    });
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    const env = userEnv(
+      path.join(user, "home"),
+      {},
+      {
+        home: path.join(user, "pulumi-home"),
+        backend: path.join(user, "backend"),
+        stubDir: node.dir,
+      },
+    );
     await initStack(dir, env, "dev", sim, { projectId });
     const server = downloadsFromNow();
     const pulumi = async (args: string[]): Promise<string> => {
@@ -381,24 +353,31 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
     const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-    const sharedCache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    const env: NodeJS.ProcessEnv = {
-      ...distEnv({
-        home: path.join(user, "pulumi-home"),
-        backend: path.join(user, "backend"),
-        stubDir: node.dir,
-        override: "",
-        extraPath: [goBin],
-      }),
-      GOTOOLCHAIN: "local",
-      CGO_ENABLED: "0",
-      // A user's settings for a module served by a proxy of their own: GOPROXY lists it first, GONOSUMDB keeps its
-      // path out of the public checksum database. The machine's module cache serves the other modules (and keeps
-      // the Pulumi SDK's build cached); the rehearsal's module is removed from it first, so it is never stale.
+    const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
+    const sharedCache = goEnv("GOMODCACHE");
+    // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh HOME): GOPROXY lists
+    // it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and build caches
+    // serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from them first.
+    const go = {
       GOPROXY: `${goProxy.url},https://proxy.golang.org`,
       GONOSUMDB: "127.0.0.1",
+      GOMODCACHE: sharedCache,
+      GOCACHE: goEnv("GOCACHE"),
+      GOTOOLCHAIN: "local",
     };
-    delete env.PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES;
+    const env: NodeJS.ProcessEnv = {
+      ...userEnv(
+        path.join(user, "home"),
+        { go },
+        {
+          home: path.join(user, "pulumi-home"),
+          backend: path.join(user, "backend"),
+          stubDir: node.dir,
+          extraPath: [goBin],
+        },
+      ),
+      CGO_ENABLED: "0",
+    };
     for (const stale of [path.join(sharedCache, "127.0.0.1"), path.join(sharedCache, "cache", "download", "127.0.0.1")])
       if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
     // The page's commands, verbatim but for the home's placeholder.
@@ -431,7 +410,7 @@ describe("Go, docs/go.md's published path: go get from the module proxy, the plu
   });
 });
 
-test("TypeScript, the installation guide verbatim: npm install from the registry, up, destroy, no token", async () => {
+test("TypeScript, the installation guide verbatim: npm install from the registry, up, rotation, destroy", async () => {
   const guide = readGuide("installation-configuration.md");
   expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
   const user = path.join(scratch, "ts-user");
@@ -440,18 +419,19 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
   fs.mkdirSync(dir, { recursive: true });
   fs.mkdirSync(backend);
   for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
-  // A user's machine: the CLI and Node 22 on PATH, npm's registry setting naming the rehearsal's registry.
+  // A user's machine: the CLI and Node 22 on PATH, a fresh HOME whose ~/.npmrc names the rehearsal's registry (and
+  // the machine's npm cache, so the other packages' tarballs are not downloaded again); nothing else inherited.
+  const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: [ensureEngine(), NODE_BIN, process.env.PATH ?? ""].join(path.delimiter),
-    NODE_PATH: "",
-    NPM_CONFIG_USERCONFIG: npmrc,
+    PATH: [ensureEngine(), NODE_BIN, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
+    HOME: freshHome(path.join(user, "home"), { npm: { registry: npm.url, cache: npmCache } }),
+    TMPDIR: process.env.TMPDIR,
     PULUMI_HOME: path.join(user, "pulumi-home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
     PIMS_TOKEN: sim.token,
   };
-  delete env.PIMS_BASE_URL;
+  if (env.TMPDIR === undefined) delete env.TMPDIR;
   const shell = new GuideShell();
   const config = { "pims:baseUrl": sim.baseUrl };
   for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
@@ -466,13 +446,114 @@ test("TypeScript, the installation guide verbatim: npm install from the registry
     version: VERSION,
     integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
   });
-  const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
-  expect(outputs.deployerToken).toBe("[secret]");
-  const projectId = outputs.projectId as string;
+  expect(installed.resolved).toMatch(new RegExp(`^${npm.url}/`));
+  const outputs = async (): Promise<Record<string, unknown>> =>
+    JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+  const before = await outputs();
+  expect(before.deployerToken).toBe("[secret]");
+  const projectId = before.projectId as string;
+  const [first] = sim.serviceAccounts(projectId);
   expect(sim.serviceAccounts(projectId)).toHaveLength(1);
+  // A rotation now: the guide's program has no rotation trigger, so the user replaces the account (`--replace`).
+  const urn = (await shell.run("pulumi stack --show-urns", dir, env, false))
+    .split(/\s+/)
+    .find((w) => w.startsWith("urn:pulumi:") && w.endsWith("::deployer"));
+  expect(urn).toBeDefined();
+  await shell.run(`pulumi up --yes --non-interactive --replace '${urn ?? ""}'`, dir, env);
+  const rotated = sim.serviceAccounts(projectId);
+  expect(rotated).toHaveLength(1);
+  expect(rotated[0].id).not.toBe(first.id);
+  expect((await outputs()).deployerToken).toBe("[secret]");
   await shell.run("pulumi destroy --yes --non-interactive", dir, env);
   expect(sim.serviceAccounts(projectId)).toEqual([]);
   const secrets = [sim.token, ...sim.issuedSecrets()];
   expectNoPlaintextSecrets(shell.printed, secrets, "what the guide's commands printed");
   expect(expectNoSecretsInFiles(backend, secrets)).toBeGreaterThan(0);
+});
+
+describe("Java, docs/java.md's published path: the dependency through a Maven mirror, the plugin downloaded", () => {
+  const shell = new GuideShell();
+  const seeded = { appProjectId: "", appId: "", volumeId: "" };
+  const GROUP_DIR = path.join(JAVA_LOCAL_REPO, ...GROUP.split("."));
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let backend: string;
+  let pulumiHome: string;
+  let server: DistServer;
+  let node: ReturnType<typeof stubNode>;
+  let mavenGetsBefore = 0;
+  let rotate: string[] = [];
+  const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
+  const follow = (command: string): Promise<string> =>
+    sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
+  const outputs = async (reveal = false): Promise<Record<string, unknown>> =>
+    JSON.parse(await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
+      string,
+      unknown
+    >;
+
+  beforeAll(async () => {
+    ensureJavaHost(ensureEngine());
+    const mavenDir = ensureMaven();
+    Object.assign(seeded, seedPageObjects(sim));
+    const user = path.join(scratch, "java-user");
+    dir = path.join(user, "my-infra");
+    backend = path.join(user, "backend");
+    pulumiHome = path.join(user, "pulumi-home");
+    node = stubNode(path.join(user, "stub"));
+    fs.mkdirSync(dir, { recursive: true });
+    // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh HOME. The suite's
+    // local repository keeps the Pulumi SDK and Maven's plugins cached; the rehearsal's group is removed from it
+    // first, so the jar must come from the loopback repository.
+    fs.rmSync(GROUP_DIR, { recursive: true, force: true });
+    env = {
+      ...userEnv(
+        path.join(user, "home"),
+        { mavenSettings: mavenMirrorSettings(JAVA_LOCAL_REPO, `${maven.url}/maven2`) },
+        {
+          home: pulumiHome,
+          backend,
+          stubDir: node.dir,
+          extraPath: [mavenDir],
+        },
+      ),
+      PIMS_TOKEN: sim.token,
+    };
+    const page = writeJavaPublishedProject(dir, GROUP);
+    // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
+    server = downloadsFromNow();
+    mavenGetsBefore = maven.gets.length; // the publishes' own checks aside
+    for (const command of page.commands) await follow(command);
+    rotate = page.rotate;
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
+    const jar = `/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`;
+    expect(maven.gets.slice(mavenGetsBefore).filter((g) => g.path === jar)).toEqual([
+      expect.objectContaining({ status: 200 }),
+    ]);
+    expect(
+      fs
+        .readFileSync(path.join(GROUP_DIR, "pims", VERSION, `pims-${VERSION}.jar`))
+        .equals(fs.readFileSync(path.join(checkout, "dist", `pims-${VERSION}.jar`))),
+    ).toBe(true);
+    expect(server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+    expect(installedPlugins(pulumiHome)).toEqual([`resource-pims-v${VERSION}`]);
+    const out = await outputs();
+    expect(out.deployerToken).toBe("[secret]");
+    expect(sim.serviceAccounts(out.projectId as string)).toHaveLength(2);
+    expect(node.calls()).toEqual([]);
+  });
+
+  test("a rotation, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+    const before = await outputs();
+    expect(rotate).toEqual(["pulumi config set rotation 2", "pulumi up"]);
+    for (const command of rotate) await follow(command);
+    const after = await outputs();
+    expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
+    expect(after.workerPreviousAccountId).toBe(before.workerAccountId);
+    await follow("pulumi destroy --yes --non-interactive");
+    expect(sim.serviceAccounts(before.projectId as string)).toEqual([]);
+    expectNoTokenLeft({ printed: shell.printed, secrets: [sim.token, ...sim.issuedSecrets()], backend, project: dir });
+  });
 });
