@@ -20,7 +20,7 @@ export const ACTIONLINT_BUILD_TIMEOUT_MS = 10 * 60_000;
 
 let binary: Promise<string> | undefined;
 
-/** The path of actionlint v1.7.12: scripts/toolchain/ensure-actionlint's cached build, built first if missing (once). */
+/** The path of actionlint v1.7.12: the cached build of scripts/toolchain/ensure-actionlint, built first if missing. */
 export function ensureActionlint(): Promise<string> {
   binary ??= new Promise((resolve, reject) => {
     const script = path.resolve(__dirname, "..", "..", "scripts", "toolchain", "ensure-actionlint");
