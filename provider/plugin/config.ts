@@ -22,7 +22,6 @@ import {
 } from "../settings";
 import type { Props } from "./values";
 
-export { CONFIG_KEYS };
 export type { ConfigKey };
 
 /** Provider inputs stored as secrets whatever was passed. */

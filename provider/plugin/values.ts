@@ -78,7 +78,5 @@ export function toStruct(props: Props, secretKeys: Iterable<string> = []): struc
   return structproto.Struct.fromJavaScript(out as Record<string, structproto.JavaScriptValue>);
 }
 
-/** The plain JSON of a map the engine sent, for comparison (secrets unwrapped, `__provider` dropped). */
-export const plainOf = (s: structproto.Struct | undefined): Props => fromStruct(s).props;
 
 export { UNKNOWN };
