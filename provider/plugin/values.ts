@@ -78,5 +78,4 @@ export function toStruct(props: Props, secretKeys: Iterable<string> = []): struc
   return structproto.Struct.fromJavaScript(out as Record<string, structproto.JavaScriptValue>);
 }
 
-
 export { UNKNOWN };
