@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "./helpers";
+import { expectNoPlaintextSecrets } from "./secrets";
+import { startSimulator } from "./simulator";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 const CLI = path.join(ROOT, "bin", "cli", "pims.js");
@@ -39,12 +40,12 @@ export interface CliSuite {
 }
 
 /** Registers the suite's hooks (a simulator per test, the token scan after each) and returns its handles. */
-export function useCli(simOptions: SimulatorOptions = {}): CliSuite {
+export function useCliSuite(simOptions: SimulatorOptions = {}): CliSuite {
   let current: PimsSimulator | undefined;
   /** Everything every CLI run printed in the current test, scanned for the token afterwards. */
   let transcript: string[] = [];
   const sim = (): PimsSimulator => {
-    if (!current) throw new Error("useCli: the simulator exists only inside tests");
+    if (!current) throw new Error("useCliSuite: the simulator exists only inside tests");
     return current;
   };
 

@@ -1,13 +1,33 @@
 /**
- * Helpers shared by the client's simulator-backed suites: a tiny real HTTP server on loopback for answers the
- * simulator never gives (odd but valid shapes), every text an error shows, and a seeded project with an app.
+ * The client under test: a fast-retrying client against a simulator, the client suites' per-test hook, a tiny real
+ * HTTP server on loopback for answers the simulator never gives (odd but valid shapes), every text an error shows,
+ * and a seeded project with an app.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as util from "node:util";
-import type { AppLogLine, AppLogsQuery, PimsClient } from "../../provider/client";
-import { expectNoPlaintextSecrets, testClient } from "./helpers";
+import { PimsClient, type AppLogLine, type AppLogsQuery, type ClientOptions } from "../../provider/client";
+import { Scheduler } from "../../provider/client/scheduler";
 import { PimsSimulator } from "../../simulator";
+import { expectNoPlaintextSecrets } from "./secrets";
+
+/**
+ * A client against the simulator with fast retries (tests must not sleep for seconds) and a request scheduler of its
+ * own, silent: the pace a 429 taught one test must not slow the next.
+ */
+export function testClient(sim: PimsSimulator, extra: Partial<ClientOptions> = {}): PimsClient {
+  const scheduler = new Scheduler({ onProgress: () => undefined });
+  return new PimsClient({
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    minDelayMs: 5,
+    maxDelayMs: 20,
+    maxRetryAfterMs: 50,
+    timeoutMs: 5000,
+    scheduler,
+    ...extra,
+  });
+}
 
 /** Jest hooks of the client suites: a fresh simulator and a fast-retrying client for each test, handed to `use`. */
 export function simulatorPerTest(use: (sim: PimsSimulator, client: PimsClient) => void): void {

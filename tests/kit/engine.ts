@@ -1,14 +1,12 @@
 /**
- * Shared pieces of the real-engine e2e suites: the jest loader for example programs, captured engine output,
- * decrypted state for assertions, and the plaintext-secret scans over state, backend files and output.
+ * Running the real engine: its timeouts, the output it printed, the state it stored (encrypted as stored, or
+ * revealed as `--show-secrets` renders it), and the built `pims` CLI beside it.
  */
 import { execFile, execFileSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
-import { expectNoPlaintextSecrets } from "./helpers";
 
 /** Per test: a handful of engine operations of seconds each, on a loaded 2-core machine. */
 export const E2E_TIMEOUT_MS = 10 * 60_000;
@@ -92,44 +90,6 @@ export function isEncryptedSecret(v: unknown): boolean {
   if (typeof v !== "object" || v === null) return false;
   const o = v as Record<string, unknown>;
   return o[SECRET_SIG] === SECRET_VALUE && typeof o.ciphertext === "string" && o.ciphertext.length > 0;
-}
-
-/** Every regular file's text under `dir` (node_modules excluded). */
-export function readAllFiles(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = [];
-  if (!fs.existsSync(dir)) return out;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.name === "node_modules") continue;
-    if (entry.isDirectory()) out.push(...readAllFiles(p));
-    else if (entry.isFile()) out.push({ file: p, text: fs.readFileSync(p, "utf8") });
-  }
-  return out;
-}
-
-/** Fails when any secret occurs in any file under `dir` (names the file, never the secret). */
-export function expectNoSecretsInFiles(dir: string, secrets: readonly string[]): number {
-  const files = readAllFiles(dir);
-  for (const f of files) expectNoPlaintextSecrets(f.text, secrets, f.file);
-  return files.length;
-}
-
-/**
- * The end of a suite's secret scans: no secret in what the engine printed, nor in any file under `dir` (the backend's
- * checkpoints, backups and history, the stack's config).
- */
-export function expectNoSecretsInOutputOrFiles(engine: EngineOutput, dir: string, secrets: readonly string[]): void {
-  expectNoPlaintextSecrets(engine.text(), secrets, "the engine's output");
-  expect(expectNoSecretsInFiles(dir, secrets)).toBeGreaterThan(3);
-}
-
-/** After a suite: stops its simulators and removes its scratch directory (either may be unset if beforeAll failed). */
-export async function tearDown(
-  servers: Array<{ stop(): Promise<void> } | undefined>,
-  scratch: string | undefined,
-): Promise<void> {
-  for (const server of servers) await server?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

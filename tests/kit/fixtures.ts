@@ -7,10 +7,11 @@
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { tempDir } from "../../scripts/engine";
-import { expectNoPlaintextSecrets } from "./helpers";
 import { PimsSimulator } from "../../simulator";
 import { TOKEN_PATTERN, type Fixture } from "../fixtures/fixtures";
-import { ENGINE_SETUP_TIMEOUT_MS, SECRET_SIG, tearDown, type StateResource } from "./engine";
+import { ENGINE_SETUP_TIMEOUT_MS, SECRET_SIG, type StateResource } from "./engine";
+import { expectNoPlaintextSecrets } from "./secrets";
+import { tearDown } from "./teardown";
 
 /** A deployment as `stack.exportStack()` returns it, or a fixture's state.json. */
 export type State = Deployment | Fixture["state"];

@@ -1,11 +1,11 @@
 /**
  * Shared wiring of the SDK function suites: a simulator per test, explicit fast-retry credentials, no PIMS_* variables
- * or stack config leaking in from outside (restored afterwards), and small Output/rejection helpers.
+ * or stack config leaking in from outside (restored afterwards).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { PimsCallOptions } from "../../sdk/nodejs/functions";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { startSimulator } from "./helpers";
+import { startSimulator } from "./simulator";
 
 export interface FunctionsSuite {
   /** The current test's simulator. */
@@ -53,24 +53,4 @@ export function useFunctionsSuite(simOptions: SimulatorOptions = {}): FunctionsS
       ...extra,
     }),
   };
-}
-
-/** Resolves an Output's value outside a Pulumi program. */
-export function valueOf<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) =>
-    o.apply((v) => {
-      resolve(v);
-      return v;
-    }),
-  );
-}
-
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected the call to fail, it succeeded");
 }

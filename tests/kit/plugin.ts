@@ -12,7 +12,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { serve } from "../../provider/plugin/server";
 import { SECRET_SIG, SECRET_VALUE } from "../../provider/plugin/values";
 import type { PimsSimulator } from "../../simulator";
-import { startSimulator } from "./helpers";
+import { startSimulator } from "./simulator";
 
 export type Json = Record<string, unknown>;
 

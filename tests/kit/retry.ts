@@ -1,7 +1,7 @@
 /** Shared by the retry suites: a fully seeded project, the ten operations, and "nothing changed" in the simulator. */
 import type { PimsClient } from "../../provider/client";
-import { testClient } from "./helpers";
 import type { PimsSimulator } from "../../simulator";
+import { testClient } from "./client";
 
 export interface Ids {
   projectId: string;

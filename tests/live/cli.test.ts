@@ -4,8 +4,8 @@
  * byte printed is scanned for the token.
  */
 import { runCli, type RunResult } from "../kit/cli";
-import { expectNoPlaintextSecrets } from "../kit/helpers";
 import { requireLiveSettings } from "../../scripts/live/settings";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
 
 const s = requireLiveSettings();
 const onlyIf = (cond: unknown): jest.It => (cond ? test : test.skip);

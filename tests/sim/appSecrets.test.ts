@@ -7,8 +7,9 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
-import { configureRequest, expectNoPlaintextSecrets, useSimulatorProvider } from "../kit/helpers";
 import type { SecretsMode } from "../../simulator";
+import { configureRequest, useProviderSuite } from "../kit/provider";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;
@@ -27,7 +28,7 @@ const ALL_VALUES = Object.values(VAL);
 
 describe("AppSecrets against the simulator", () => {
   const errors: string[] = [];
-  const ctx = useSimulatorProvider(AppSecretsProvider, {
+  const ctx = useProviderSuite(AppSecretsProvider, {
     afterEachTest: (warn) => {
       const lines = warn.mock.calls.map((c) => c.map(String).join(" "));
       expectNoPlaintextSecrets(lines.join("\n"), ALL_VALUES, "console.warn lines");

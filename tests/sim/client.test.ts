@@ -4,9 +4,9 @@
  * their own suites (clientErrors, clientLogs, clientParsing).
  */
 import { AuthError, NotFoundError, PimsClient } from "../../provider/client";
-import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { saRequest, seedApp, simulatorPerTest } from "../kit/client";
+import { saRequest, seedApp, simulatorPerTest, testClient } from "../kit/client";
+import { rejectionOf } from "../kit/rejection";
 
 let sim: PimsSimulator;
 let client: PimsClient;

@@ -12,9 +12,17 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../provider/client";
-import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
-import { closedPort, expectErrorFreeOf, saRequest, seedApp, simulatorPerTest, tinyServer } from "../kit/client";
+import {
+  closedPort,
+  expectErrorFreeOf,
+  saRequest,
+  seedApp,
+  simulatorPerTest,
+  testClient,
+  tinyServer,
+} from "../kit/client";
+import { rejectionOf } from "../kit/rejection";
 
 let sim: PimsSimulator;
 let client: PimsClient;

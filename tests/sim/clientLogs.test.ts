@@ -1,8 +1,8 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
 import { ArgumentError, PimsClient, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
-import { rejectionOf } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
 import { collectLines, seedApp, simulatorPerTest } from "../kit/client";
+import { rejectionOf } from "../kit/rejection";
 
 let sim: PimsSimulator;
 let client: PimsClient;

@@ -3,8 +3,8 @@
  * quoted plain text, empty bodies, null and unknown fields, numbers as strings, other token layouts.
  */
 import { NotFoundError, PimsClient, PimsError, UnreadableTokenError } from "../../provider/client";
-import { rejectionOf } from "../kit/helpers";
 import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "../kit/client";
+import { rejectionOf } from "../kit/rejection";
 
 describe("liberal parsing (tiny real server)", () => {
   let srv: TinyServer | undefined;

@@ -4,9 +4,9 @@
  * the id of the account it created (still live: the caller must delete it) and no secret in any text.
  */
 import { PimsClient, UnreadableTokenError } from "../../provider/client";
-import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator, READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES } from "../../simulator";
-import { errorTexts } from "../kit/client";
+import { errorTexts, testClient } from "../kit/client";
+import { rejectionOf } from "../kit/rejection";
 
 let sim: PimsSimulator | undefined;
 

@@ -6,15 +6,11 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newProvider } from "../../provider";
 import type { PimsSimulator } from "../../simulator";
-import {
-  configureRequest,
-  expectNoPlaintextSecrets,
-  simConfig,
-  startSimulator,
-  testClient,
-  recordWarnings,
-} from "../kit/helpers";
 import { jsonOf, PluginUnderTest, revealed, type Json } from "../kit/plugin";
+import { configureRequest, recordWarnings, simConfig } from "../kit/provider";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { startSimulator } from "../kit/simulator";
+import { testClient } from "../kit/client";
 
 type Kind = "Project" | "ServiceAccount";
 

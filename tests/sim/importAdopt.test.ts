@@ -12,14 +12,6 @@ import { ServiceAccountProvider } from "../../provider/serviceAccount";
 import { newRun } from "../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../simulator";
 import {
-  configureRequest,
-  expectNoPlaintextSecrets,
-  rejectionOf,
-  recordWarnings,
-  simConfig,
-  testClient,
-} from "../kit/helpers";
-import {
   jsonOf,
   PluginUnderTest,
   startPluginWithSimulator,
@@ -28,6 +20,10 @@ import {
   secretOf,
   type Json,
 } from "../kit/plugin";
+import { configureRequest, recordWarnings, simConfig } from "../kit/provider";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { rejectionOf } from "../kit/rejection";
+import { testClient } from "../kit/client";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;

@@ -12,7 +12,6 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../provider/checks";
 import { sendLinesToEngine } from "../../provider/engineLog";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets, rejectionOf, recordWarnings } from "../kit/helpers";
 import {
   jsonOf,
   partialState,
@@ -27,6 +26,9 @@ import {
   type Json,
 } from "../kit/plugin";
 import { packageVersion } from "../../provider/plugin/tokens";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { rejectionOf } from "../kit/rejection";
+import { recordWarnings } from "../kit/provider";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;

@@ -4,8 +4,10 @@
  * reason — never the token.
  */
 import { VolumeSizeProvider } from "../../provider/volumeSize";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../kit/helpers";
 import type { PimsSimulator } from "../../simulator";
+import { configureRequest, simConfig } from "../kit/provider";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { startSimulator } from "../kit/simulator";
 
 describe("retry progress lines from providers", () => {
   let sim: PimsSimulator;

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../provider/project";
-import { configureRequest, useSimulatorProvider } from "../kit/helpers";
+import { configureRequest, useProviderSuite } from "../kit/provider";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;
@@ -12,7 +12,7 @@ const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;
 // ---- against the simulator -----------------------------------------------------------------------------
 
 describe("Project against the simulator", () => {
-  const ctx = useSimulatorProvider(ProjectProvider);
+  const ctx = useProviderSuite(ProjectProvider);
 
   test("check never calls the service, even with bad input", async () => {
     for (const news of [{}, { name: "a" }, { name: "b".repeat(51) }, { name: 7 }, { name: "fine" }]) {

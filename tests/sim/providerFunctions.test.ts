@@ -19,8 +19,10 @@ import {
 } from "../../sdk/nodejs";
 import { PimsConfigurationError } from "../../provider/configErrors";
 import type { PimsSimulator } from "../../simulator";
-import { captureRegistrations, rejectionOf, startSimulator } from "../kit/helpers";
-import { useFunctionsSuite, valueOf } from "../kit/functions";
+import { useFunctionsSuite } from "../kit/functions";
+import { captureRegistrations, outputValue } from "../kit/mocks";
+import { rejectionOf } from "../kit/rejection";
+import { startSimulator } from "../kit/simulator";
 
 const suite = useFunctionsSuite();
 let sim: PimsSimulator;
@@ -70,12 +72,12 @@ describe("every function and cancelRun with { provider }", () => {
     expect((await getInvoices({ projectId }, opts)).invoices.map((i) => i.id)).toEqual(["in_1"]);
     expect((await getAppLogs({ projectId, appId }, opts)).lines.map((l) => l.logLine)).toEqual(["hello"]);
     expect((await getBuildLogs({ projectId, appId, buildId }, opts)).status).toBe("success");
-    expect((await valueOf(getApiKeysOutput({ projectId }, opts))).keys.map((k) => k.name)).toEqual(["scoped"]);
-    expect((await valueOf(getInvoicesOutput({ projectId }, opts))).invoices).toHaveLength(1);
-    expect((await valueOf(getAppLogsOutput({ projectId, appId }, opts))).lines).toHaveLength(1);
-    expect((await valueOf(getBuildLogsOutput({ projectId, appId, buildId }, opts))).logs.map((l) => l.log)).toEqual([
-      "built",
-    ]);
+    expect((await outputValue(getApiKeysOutput({ projectId }, opts))).keys.map((k) => k.name)).toEqual(["scoped"]);
+    expect((await outputValue(getInvoicesOutput({ projectId }, opts))).invoices).toHaveLength(1);
+    expect((await outputValue(getAppLogsOutput({ projectId, appId }, opts))).lines).toHaveLength(1);
+    expect((await outputValue(getBuildLogsOutput({ projectId, appId, buildId }, opts))).logs.map((l) => l.log)).toEqual(
+      ["built"],
+    );
     expect((await cancelRun({ projectId, appId, runId }, opts)).message).toContain(runId);
 
     expect(sim.requests.map((r) => r.status)).toEqual(Array(9).fill(200));
@@ -91,7 +93,7 @@ describe("every function and cancelRun with { provider }", () => {
       const pb = new Provider("b", { token: pulumi.output(b.secret), baseUrl: pulumi.output(other.baseUrl) });
       const [ka, kb] = await Promise.all([
         getInvoices({ projectId: a.projectId }, { provider: pa }),
-        valueOf(getApiKeysOutput({ projectId: b.projectId }, { provider: pb })),
+        outputValue(getApiKeysOutput({ projectId: b.projectId }, { provider: pb })),
       ]);
       expect(ka.invoices.map((i) => i.id)).toEqual(["in_1"]);
       expect(kb.keys.map((k) => k.principalId)).toEqual([b.accountId]);
@@ -149,7 +151,7 @@ describe("secrets", () => {
     const without = getInvoicesOutput({ projectId: seeded.projectId }, { token: seeded.secret, baseUrl: sim.baseUrl });
     expect(await pulumi.isSecret(withProvider)).toBe(true);
     expect(await pulumi.isSecret(without)).toBe(false);
-    expect(await valueOf(withProvider)).toEqual(await valueOf(without));
+    expect(await outputValue(withProvider)).toEqual(await outputValue(without));
   });
 });
 

@@ -13,9 +13,10 @@ import {
   type ClientOptions,
 } from "../../provider/client";
 import { Scheduler } from "../../provider/client/scheduler";
-import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
 import { expectUnchanged, OPS, seed } from "../kit/retry";
+import { rejectionOf } from "../kit/rejection";
+import { testClient } from "../kit/client";
 
 let sim: PimsSimulator;
 

@@ -16,9 +16,10 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../provider/client";
-import { rejectionOf, testClient } from "../kit/helpers";
 import { PimsSimulator } from "../../simulator";
 import { seed } from "../kit/retry";
+import { rejectionOf } from "../kit/rejection";
+import { testClient } from "../kit/client";
 
 let sim: PimsSimulator;
 

@@ -7,8 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../sdk/nodejs/shim";
-import { configureRequest, simConfig, startSimulator } from "../kit/helpers";
 import type { PimsSimulator } from "../../simulator";
+import { configureRequest, simConfig } from "../kit/provider";
+import { startSimulator } from "../kit/simulator";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
 async function storedProviderText(kind: ResourceKind): Promise<string> {

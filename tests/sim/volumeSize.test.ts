@@ -4,7 +4,7 @@
  * tests/unit/volumeSize.test.ts.
  */
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../provider/volumeSize";
-import { useSimulatorProvider } from "../kit/helpers";
+import { useProviderSuite } from "../kit/provider";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInputs;
@@ -12,7 +12,7 @@ const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInput
 // ---- against the simulator -----------------------------------------------------------------------------
 
 describe("VolumeSize against the simulator", () => {
-  const ctx = useSimulatorProvider(VolumeSizeProvider, {
+  const ctx = useProviderSuite(VolumeSizeProvider, {
     seed: (sim) => {
       sim.addProject({ id: "p-open0001" });
       sim.addProject({ id: "p-prot0001", protected: true });

@@ -7,7 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
 import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
 import { AppSecrets } from "../../sdk/nodejs/appSecrets";
-import { captureRegistrations, expectNoPlaintextSecrets, outputValue } from "../kit/helpers";
+import { captureRegistrations, outputValue } from "../kit/mocks";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;

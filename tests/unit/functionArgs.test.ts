@@ -16,7 +16,7 @@ import {
   type GetBuildLogsOutputArgs,
 } from "../../sdk/nodejs/functions";
 import { ArgumentError, PimsError } from "../../provider/client";
-import { rejectionOf } from "../kit/helpers";
+import { rejectionOf } from "../kit/rejection";
 
 const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
 beforeEach(() => {

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as pims from "../../sdk/nodejs";
-import { outputValue } from "../kit/helpers";
+import { outputValue } from "../kit/mocks";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
 

@@ -21,7 +21,6 @@ import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { isPlainObject } from "../../provider/client/values";
 import { UNKNOWN } from "../../provider/checks";
 import { newProvider } from "../../provider";
-import { configureRequest } from "../kit/helpers";
 import {
   anyField,
   appSecretsNews,
@@ -37,6 +36,7 @@ import {
   type Props,
 } from "./fuzz/inputs";
 import { appSecretsOracle, projectOracle, serviceAccountOracle, volumeSizeOracle, type Verdict } from "./fuzz/oracles";
+import { configureRequest } from "../kit/provider";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

@@ -7,7 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { AppSecrets, getInvoices, Provider, ProviderArgumentError, ServiceAccount, VolumeSize } from "../../sdk/nodejs";
 import { ArgumentError } from "../../provider/client";
 import { BASE_URL_RULE } from "../../provider/client/baseUrl";
-import { captureRegistrations, expectNoPlaintextSecrets, outputValue, rejectionOf } from "../kit/helpers";
+import { captureRegistrations, outputValue } from "../kit/mocks";
+import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { rejectionOf } from "../kit/rejection";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";

@@ -22,7 +22,8 @@ import {
   type SettingName,
 } from "../../provider/settings";
 import { Provider, ProviderArgumentError } from "../../sdk/nodejs";
-import { captureRegistrations, configureRequest, outputValue } from "../kit/helpers";
+import { captureRegistrations, outputValue } from "../kit/mocks";
+import { configureRequest } from "../kit/provider";
 
 const TOKEN = "pims_sa_settings_unit_token_4c1e";
 const registered = captureRegistrations({

@@ -14,7 +14,7 @@ import {
   readServiceAccountToken,
   UnreadableTokenError,
 } from "../../provider/client";
-import { rejectionOf } from "../kit/helpers";
+import { rejectionOf } from "../kit/rejection";
 
 const SECRET = "pims_sa_0123456789abcdefSECRET";
 const OTHER = "pims_sa_fedcba9876543210OTHER";

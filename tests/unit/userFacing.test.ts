@@ -4,7 +4,7 @@
  */
 import { RESOURCE_KINDS } from "../../provider/kinds";
 import { newProvider, userFacing } from "../../provider";
-import { rejectionOf } from "../kit/helpers";
+import { rejectionOf } from "../kit/rejection";
 
 /** What the host prints for a failure of check, diff, read or delete. */
 const printed = (e: Error): string => `${String(e)}: ${e.stack ?? ""}`;

@@ -18,10 +18,12 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { GuideShell, npmUserEnv, packPackage, readGuide, sandboxed } from "../../kit/sdk";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 /** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
 jest.setTimeout(15 * 60_000);

@@ -10,10 +10,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { GuideShell, npmUserEnv, packPackage } from "../../kit/sdk";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 /** One npm install of the whole SDK on a loaded 2-core machine, then three engine runs. */
 jest.setTimeout(15 * 60_000);

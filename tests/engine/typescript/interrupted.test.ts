@@ -24,15 +24,10 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  EngineOutput,
-  expectNoSecretsInFiles,
-  resources,
-  sleep,
-} from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, resources, sleep } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -12,16 +12,11 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, engineEnv, ensureEngine, randomSecret, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  expectNoSecretsInFiles,
-  isEncryptedSecret,
-  resource,
-} from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, isEncryptedSecret, resource } from "../../kit/engine";
 import type { Deployment } from "@pulumi/pulumi/automation";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

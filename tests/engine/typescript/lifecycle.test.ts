@@ -12,21 +12,22 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
   EngineOutput,
-  expectNoSecretsInOutputOrFiles,
   exportEncrypted,
   isEncryptedSecret,
   resource,
   resources,
   revealed,
   sleep,
-  tearDown,
 } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -12,9 +12,10 @@ import { DOCUMENTED_ROUTES } from "../../../provider/client/recorder";
 import { ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { TOKEN_LAYOUTS } from "../../../simulator/tokenLayouts";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import { LIVE_ENV, newPrefix, NOT_CONFIGURED } from "../../../scripts/live/settings";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -13,20 +13,21 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { copyExample, createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
   EngineOutput,
-  expectNoSecretsInOutputOrFiles,
   exportEncrypted,
   isEncryptedSecret,
   resource,
   resources,
   revealed,
   shownOutputs,
-  tearDown,
 } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -23,8 +23,8 @@ import { bundlePlugin } from "../../../scripts/release/bundle";
 import { buildExecutable } from "../../../scripts/release/executable";
 import { executableName, hostPlatform } from "../../../scripts/release/platforms";
 import type { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../kit/helpers";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, sleep } from "../../kit/engine";
+import { startSimulator } from "../../kit/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -14,19 +14,20 @@ import * as pims from "pulumi-pims";
 import { AuthError, errorText } from "../../../provider/client";
 import { copyExample, createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
   EngineOutput,
-  expectNoSecretsInFiles,
   exportEncrypted,
   isEncryptedSecret,
   resource,
   revealed,
   sleep,
-  tearDown,
 } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

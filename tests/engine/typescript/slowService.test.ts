@@ -21,7 +21,6 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { Project, ServiceAccount } from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator, testClient } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
@@ -30,6 +29,9 @@ import {
   pimsCli,
   sleep,
 } from "../../kit/engine";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

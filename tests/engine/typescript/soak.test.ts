@@ -40,8 +40,9 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { AppSecrets, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
 import { exportEncrypted } from "../../kit/engine";
-import { expectNoPlaintextSecrets, testClient } from "../../kit/helpers";
 import { PimsSimulator } from "../../../simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { testClient } from "../../kit/client";
 
 jest.setTimeout(240_000);
 

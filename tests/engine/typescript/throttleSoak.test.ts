@@ -19,8 +19,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { AppSecrets, Project, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, resources } from "../../kit/engine";
-import { expectNoPlaintextSecrets } from "../../kit/helpers";
 import { PimsSimulator } from "../../../simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

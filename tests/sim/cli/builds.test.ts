@@ -2,9 +2,9 @@
  * `pims build-logs` (with --follow and its exit codes) and `pims runs cancel` against the simulator.
  */
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli, waitFor } from "../../kit/cli";
+import { lines, useCliSuite, waitFor } from "../../kit/cli";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims, seedApp } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

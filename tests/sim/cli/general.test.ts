@@ -3,12 +3,12 @@
  * credentials, service errors and --verbose.
  */
 import { MissingCredentialsError } from "../../../provider/configErrors";
-import { expectNoPlaintextSecrets } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/cli";
 import { packageVersion } from "../../../provider/plugin/tokens";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims, seedApp } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

@@ -2,9 +2,9 @@
  * `pims api-keys` and `pims invoices` against the simulator: tables, masking, JSON.
  */
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/cli";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims, seedApp } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

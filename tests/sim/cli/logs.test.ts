@@ -2,9 +2,9 @@
  * `pims logs` against the simulator: filters, limits, paging, and --follow (no line lost or repeated).
  */
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli, waitFor } from "../../kit/cli";
+import { lines, useCliSuite, waitFor } from "../../kit/cli";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims, seedApp } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

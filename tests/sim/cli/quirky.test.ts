@@ -3,9 +3,9 @@
  * service's documentation leaves open: --json keeps what the service left empty as `null`, tables show `-`.
  */
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/cli";
 
-const cli = useCli({ profile: "quirky" });
+const cli = useCliSuite({ profile: "quirky" });
 const { pims, seedApp } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

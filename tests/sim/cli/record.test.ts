@@ -6,10 +6,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { WireRecord } from "../../../provider/client";
-import { expectNoPlaintextSecrets } from "../../kit/helpers";
-import { useCli } from "../../kit/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { useCliSuite } from "../../kit/cli";
 
-const cli = useCli({ profile: "quirky" });
+const cli = useCliSuite({ profile: "quirky" });
 let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "pims-cli-record-"))));
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

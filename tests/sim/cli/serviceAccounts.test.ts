@@ -2,11 +2,12 @@
  * `pims service-accounts list|delete|import-file` against the simulator: what is listed (never key material), what is
  * deleted, what `pulumi import --file` is given.
  */
-import { expectNoPlaintextSecrets, testClient } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { lines, useCli, type RunResult } from "../../kit/cli";
+import { lines, type RunResult, useCliSuite } from "../../kit/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { testClient } from "../../kit/client";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims } = cli;
 let sim: PimsSimulator;
 beforeEach(() => {

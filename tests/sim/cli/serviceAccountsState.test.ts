@@ -8,10 +8,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { SECRET_SIG, SECRET_VALUE } from "../../kit/engine";
-import { testClient } from "../../kit/helpers";
-import { lines, useCli } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/cli";
+import { testClient } from "../../kit/client";
 
-const cli = useCli();
+const cli = useCliSuite();
 const { pims } = cli;
 /** Stands for the encrypted token of a state: must never be printed. */
 const CIPHERTEXT = "v1:ciphertext-of-the-token-0123456789abcdef";

@@ -8,8 +8,8 @@
 import { maskSecret } from "../../../cli/format";
 import type { TokenView } from "../../../cli/tokens";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets } from "../../kit/helpers";
-import { lines, useCli, type CliSuite, type RunResult } from "../../kit/cli";
+import { type CliSuite, lines, type RunResult, useCliSuite } from "../../kit/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -66,7 +66,7 @@ function seeded(cli: CliSuite): { p: string; sa: string } {
 }
 
 describe("pims tokens (default profile)", () => {
-  const cli = useCli({ profile: "default" });
+  const cli = useCliSuite({ profile: "default" });
   const { pims } = cli;
 
   it("lists every token soonest first, never last, with the time left, and exits 0 without a window", async () => {
@@ -236,7 +236,7 @@ describe("pims tokens (default profile)", () => {
 });
 
 describe("pims tokens (quirky profile: expiresAt null for never, principalId null)", () => {
-  const cli = useCli({ profile: "quirky" });
+  const cli = useCliSuite({ profile: "quirky" });
   const { pims } = cli;
 
   it("a null expiry is never: listed last, never flagged; a null principal is -", async () => {

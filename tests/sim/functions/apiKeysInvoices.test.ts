@@ -4,7 +4,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { getApiKeys, getApiKeysOutput, getInvoices, getInvoicesOutput } from "../../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../../simulator";
-import { useFunctionsSuite, valueOf } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/functions";
+import { outputValue } from "../../kit/mocks";
 
 const suite = useFunctionsSuite();
 const { opts } = suite;
@@ -70,7 +71,7 @@ describe("getApiKeys", () => {
     const out = getApiKeysOutput({ projectId: pulumi.output(p) }, opts());
 
     expect(await pulumi.isSecret(out)).toBe(true);
-    const value = await valueOf(out);
+    const value = await outputValue(out);
     expect(value.keys).toHaveLength(1);
     expect(value.keys[0]).toMatchObject({
       name: "k1",
@@ -117,7 +118,7 @@ describe("getInvoices", () => {
     sim.addInvoice(p, { id: "in_1", amountDue: 100, currency: "eur" });
     const out = getInvoicesOutput({ projectId: p }, opts());
     expect(await pulumi.isSecret(out)).toBe(false);
-    expect((await valueOf(out)).invoices.map((i) => [i.id, i.amountDueMajor])).toEqual([["in_1", 1]]);
+    expect((await outputValue(out)).invoices.map((i) => [i.id, i.amountDueMajor])).toEqual([["in_1", 1]]);
   });
 
   it("retries a 503 and reports each retry through onRetry", async () => {

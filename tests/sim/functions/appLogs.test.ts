@@ -5,7 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "../../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../../simulator";
-import { rejection, useFunctionsSuite, valueOf } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/functions";
+import { rejectionOf } from "../../kit/rejection";
+import { outputValue } from "../../kit/mocks";
 
 const suite = useFunctionsSuite();
 const { opts } = suite;
@@ -180,7 +182,7 @@ describe("getAppLogs", () => {
     [{ appId: "" }, "appId must not be empty"],
     [{ appId: undefined }, "appId is required"],
   ])("rejects %j before any request", async (bad, message) => {
-    const err = await rejection(getAppLogs({ projectId: p, appId: app, ...(bad as object) }, opts()));
+    const err = await rejectionOf(getAppLogs({ projectId: p, appId: app, ...(bad as object) }, opts()));
     expect(err.message).toContain(message);
     expect(err).toMatchObject({ kind: "argument" });
     expect(sim.requests).toHaveLength(0);
@@ -192,7 +194,7 @@ describe("getAppLogs", () => {
       { projectId: pulumi.output(p), appId: app, search: pulumi.output("ERROR"), limit: 1 },
       opts(),
     );
-    const v = await valueOf(out);
+    const v = await outputValue(out);
     expect(v).toMatchObject({ truncated: true, lines: [{ logLine: "ERROR timeout" }] });
   });
 
@@ -209,7 +211,7 @@ describe("getAppLogs", () => {
       },
       opts(),
     );
-    expect(texts(await valueOf(out))).toEqual(["boot worker", "ERROR disk full", "request ok"]);
+    expect(texts(await outputValue(out))).toEqual(["boot worker", "ERROR disk full", "request ok"]);
     expect(lastQuery()).toMatchObject({
       afterDate: "2024-05-01T12:00:00.500Z",
       beforeDate: "2024-05-01T12:00:04.000Z",
@@ -219,13 +221,13 @@ describe("getAppLogs", () => {
       { projectId: p, appId: app, before: Promise.resolve(new Date("2024-05-01T12:00:01Z")) },
       opts(),
     );
-    expect(texts(await valueOf(promised))).toEqual(["boot web"]);
+    expect(texts(await outputValue(promised))).toEqual(["boot web"]);
   });
 
   it("a secret input makes the Output secret", async () => {
     seedSix();
     const out = getAppLogsOutput({ projectId: p, appId: app, search: pulumi.secret("disk") }, opts());
     expect(await pulumi.isSecret(out)).toBe(true);
-    expect((await valueOf(out)).lines.map((l) => l.logLine)).toEqual(["ERROR disk full"]);
+    expect((await outputValue(out)).lines.map((l) => l.logLine)).toEqual(["ERROR disk full"]);
   });
 });

@@ -4,7 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { cancelRun, getBuildLogs, getBuildLogsOutput } from "../../../sdk/nodejs/functions";
 import type { PimsSimulator } from "../../../simulator";
-import { rejection, useFunctionsSuite, valueOf } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/functions";
+import { rejectionOf } from "../../kit/rejection";
+import { outputValue } from "../../kit/mocks";
 
 const suite = useFunctionsSuite();
 const { opts } = suite;
@@ -40,13 +42,13 @@ describe("getBuildLogs", () => {
 
     sim.setBuildStatus(p, app, b.id, "ready");
     const out = getBuildLogsOutput({ projectId: p, appId: app, buildId: pulumi.output(b.id) }, opts());
-    expect(await valueOf(out)).toMatchObject({ status: "ready", finished: true, succeeded: true });
+    expect(await outputValue(out)).toMatchObject({ status: "ready", finished: true, succeeded: true });
   });
 
   it("an unknown build is a NotFoundError with the service's message", async () => {
     const p = sim.addProject().id;
     const app = sim.addApp(p, "web").id;
-    const err = await rejection(getBuildLogs({ projectId: p, appId: app, buildId: "build-nope" }, opts()));
+    const err = await rejectionOf(getBuildLogs({ projectId: p, appId: app, buildId: "build-nope" }, opts()));
     expect(err).toMatchObject({ kind: "not_found", status: 404 });
     expect(err.message).toBe(
       `reading logs of build build-nope of app ${app} in project ${p}: 404 build build-nope not found (GET ` +
@@ -75,14 +77,14 @@ describe("cancelRun", () => {
 
   it("a finished run is refused with a ConflictError carrying the message, and stays finished", async () => {
     const run = sim.addRun(p, app, { status: "finished" });
-    const err = await rejection(cancelRun({ projectId: p, appId: app, runId: run.id }, opts()));
+    const err = await rejectionOf(cancelRun({ projectId: p, appId: app, runId: run.id }, opts()));
     expect(err).toMatchObject({ kind: "conflict", status: 409 });
     expect(err.message).toContain(`409 run ${run.id} has already finished (status: finished)`);
     expect(sim.runs().find((x) => x.id === run.id)?.status).toBe("finished");
   });
 
   it("an unknown run is a NotFoundError", async () => {
-    const err = await rejection(cancelRun({ projectId: p, appId: app, runId: "run-nope" }, opts()));
+    const err = await rejectionOf(cancelRun({ projectId: p, appId: app, runId: "run-nope" }, opts()));
     expect(err).toMatchObject({ kind: "not_found" });
     expect(err.message).toContain("404 run run-nope not found");
   });

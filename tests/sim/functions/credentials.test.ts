@@ -13,9 +13,11 @@ import {
 } from "../../../sdk/nodejs/functions";
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { processScheduler } from "../../../provider/client/scheduler";
-import { expectNoPlaintextSecrets } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { rejection, useFunctionsSuite, valueOf } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/functions";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { rejectionOf } from "../../kit/rejection";
+import { outputValue } from "../../kit/mocks";
 
 const suite = useFunctionsSuite();
 const { opts } = suite;
@@ -28,21 +30,21 @@ beforeEach(() => {
 
 describe("errors and credentials", () => {
   it("an unknown project is a 404 with the server's message", async () => {
-    const err = await rejection(getInvoices({ projectId: "p-nope" }, opts()));
+    const err = await rejectionOf(getInvoices({ projectId: "p-nope" }, opts()));
     expect(err).toMatchObject({ kind: "not_found", status: 404 });
     // A 404 names the URL that was called: a wrong base address shows at once.
     expect(err.message).toBe(
       `listing invoices of project p-nope: 404 project p-nope not found (GET ` +
         `${sim.baseUrl}/v2/projects/p-nope/invoices)`,
     );
-    const logsErr = await rejection(getAppLogs({ projectId: "p-nope", appId: "p-nope-web" }, opts()));
+    const logsErr = await rejectionOf(getAppLogs({ projectId: "p-nope", appId: "p-nope-web" }, opts()));
     expect(logsErr.message).toContain("404 project p-nope not found");
   });
 
   it("a bad token is a 401 with the server's message, and the token is not in the error", async () => {
     const p = sim.addProject().id;
     const badToken = "pims_sa_definitely_not_a_valid_token_0001";
-    const err = await rejection(getApiKeys({ projectId: p }, opts({ token: badToken })));
+    const err = await rejectionOf(getApiKeys({ projectId: p }, opts({ token: badToken })));
     expect(err).toMatchObject({ kind: "auth", status: 401 });
     // The service's message, then which credential was used and what to check (never the token itself).
     expect(err.message).toBe(
@@ -67,11 +69,11 @@ describe("errors and credentials", () => {
       () => getBuildLogs({ projectId: p, appId: `${p}-web`, buildId: "b" }),
       () => cancelRun({ projectId: p, appId: `${p}-web`, runId: "r" }),
     ]) {
-      const err = await rejection(call());
+      const err = await rejectionOf(call());
       expect(err).toBeInstanceOf(MissingCredentialsError);
       expect(err.message).toBe(expected);
     }
-    const onlyToken = await rejection(getInvoices({ projectId: p }, { token: sim.token }));
+    const onlyToken = await rejectionOf(getInvoices({ projectId: p }, { token: sim.token }));
     expect(onlyToken.message).toBe(new MissingCredentialsError(["baseUrl"]).message);
     expect(sim.requests).toHaveLength(0);
   });
@@ -98,7 +100,7 @@ describe("errors and credentials", () => {
     try {
       expect((await getApiKeys({ projectId: p })).keys.map((k) => k.name)).toEqual(["from-config"]);
       const out = getApiKeysOutput({ projectId: p });
-      expect((await valueOf(out)).keys.map((k) => k.name)).toEqual(["from-config"]);
+      expect((await outputValue(out)).keys.map((k) => k.name)).toEqual(["from-config"]);
     } finally {
       delete process.env.PIMS_TOKEN;
       delete process.env.PIMS_BASE_URL;
@@ -123,7 +125,7 @@ describe("errors and credentials", () => {
       expect(processScheduler().settings).toMatchObject({ maxConcurrency: 3, rateLimitTimeoutMs: 45_000 });
       sim.clearRequests();
       pulumi.runtime.setAllConfig({ "pims:rateLimitTimeoutMs": "45s" });
-      const err = await rejection(getInvoices({ projectId: p }, opts()));
+      const err = await rejectionOf(getInvoices({ projectId: p }, opts()));
       expect(err.message).toBe(
         "pulumi-pims is not configured correctly: pims:rateLimitTimeoutMs must be a whole number of milliseconds " +
           '(got "45s")',
@@ -135,7 +137,7 @@ describe("errors and credentials", () => {
   });
 
   it("a missing projectId is rejected naming the field", async () => {
-    const err = await rejection(getInvoices({ projectId: "" }, opts()));
+    const err = await rejectionOf(getInvoices({ projectId: "" }, opts()));
     expect(err.message).toBe("checking getInvoices arguments: projectId must not be empty");
     expect(sim.requests).toHaveLength(0);
   });

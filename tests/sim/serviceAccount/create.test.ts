@@ -11,16 +11,12 @@ import { ServerError, TimeoutError, ValidationError } from "../../../provider/cl
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../../simulator";
-import {
-  configureRequest,
-  expectNoPlaintextSecrets,
-  rejectionOf,
-  simConfig,
-  startSimulator,
-  testClient,
-  recordWarnings,
-} from "../../kit/helpers";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
+import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { rejectionOf } from "../../kit/rejection";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
 
 const POST_SA = /\/service-accounts$/;
 const API_KEYS = /\/api-keys$/;

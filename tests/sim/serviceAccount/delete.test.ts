@@ -7,15 +7,12 @@
 import { NotFoundError } from "../../../provider/client";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import type { PimsSimulator, SimulatorProfile } from "../../../simulator";
-import {
-  configureRequest,
-  expectNoPlaintextSecrets,
-  rejectionOf,
-  simConfig,
-  startSimulator,
-  testClient,
-} from "../../kit/helpers";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
+import { configureRequest, simConfig } from "../../kit/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { rejectionOf } from "../../kit/rejection";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
 
 describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s profile", (profile) => {
   let sim: PimsSimulator;

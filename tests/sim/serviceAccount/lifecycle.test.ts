@@ -9,7 +9,6 @@ import { MissingCredentialsError } from "../../../provider/configErrors";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../../simulator";
-import { configureRequest, expectNoPlaintextSecrets, simConfig, startSimulator } from "../../kit/helpers";
 import {
   isPlainJson,
   loose,
@@ -17,6 +16,9 @@ import {
   type LooseServiceAccountProvider,
   type Props,
 } from "../../kit/serviceAccount";
+import { configureRequest, simConfig } from "../../kit/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
 
 let sim: PimsSimulator;
 /** Every error message, check reason and log line produced in this file: scanned for secrets at the end. */

@@ -7,8 +7,11 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, recordWarnings, rejectionOf, testClient } from "../../kit/helpers";
 import { jsonOf, PluginUnderTest, revealed, startPluginWithSimulator } from "../../kit/plugin";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { recordWarnings } from "../../kit/provider";
+import { rejectionOf } from "../../kit/rejection";
+import { testClient } from "../../kit/client";
 
 const PLUGIN_TOKEN_WORDING =
   "pims:token (the stack config), or the token argument of the explicit provider (pulumi:providers:pims)";

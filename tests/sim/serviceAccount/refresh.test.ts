@@ -16,11 +16,13 @@
  */
 import { newRun } from "../../../provider/serviceAccount/run";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
-import { configureRequest, expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../../kit/helpers";
 import { inputsFor, loose, type Props } from "../../kit/serviceAccount";
+import { configureRequest, useProviderSuite } from "../../kit/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { testClient } from "../../kit/client";
 
 const texts: string[] = [];
-const suite = useSimulatorProvider(ServiceAccountProvider, {
+const suite = useProviderSuite(ServiceAccountProvider, {
   afterEachTest: (warn) => texts.push(...warn.mock.calls.map((a: unknown[]) => a.map(String).join(" "))),
 });
 const SHIM = "serialized-shim";

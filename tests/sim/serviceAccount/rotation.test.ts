@@ -8,8 +8,10 @@
 import { AuthError } from "../../../provider/client";
 import { newRun } from "../../../provider/serviceAccount/run";
 import { ROTATION_REASON, ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
-import { expectNoPlaintextSecrets, testClient, useSimulatorProvider } from "../../kit/helpers";
 import { inputsFor, isPlainJson, loose, type LooseServiceAccountProvider, type Props } from "../../kit/serviceAccount";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { testClient } from "../../kit/client";
+import { useProviderSuite } from "../../kit/provider";
 
 /** The provider's rotation window follows the simulator clock, as token expiry on the service side does. */
 class SimClockProvider extends ServiceAccountProvider {
@@ -20,7 +22,7 @@ class SimClockProvider extends ServiceAccountProvider {
 
 /** Every console.warn line (the progress lines) and error text of the file: scanned for secrets at the end. */
 const texts: string[] = [];
-const suite = useSimulatorProvider(SimClockProvider, {
+const suite = useProviderSuite(SimClockProvider, {
   afterEachTest: (warn) => texts.push(...warn.mock.calls.map((args: unknown[]) => args.map(String).join(" "))),
 });
 const SHIM = "serialized-shim";

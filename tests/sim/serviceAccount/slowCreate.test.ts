@@ -12,15 +12,11 @@ import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import type { PimsSimulator } from "../../../simulator";
 import { waitFor } from "../../kit/cli";
-import {
-  configureRequest,
-  expectNoPlaintextSecrets,
-  rejectionOf,
-  simConfig,
-  useSimulatorProvider,
-  withEnv,
-} from "../../kit/helpers";
 import { inputsFor, loose } from "../../kit/serviceAccount";
+import { configureRequest, simConfig, useProviderSuite } from "../../kit/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { rejectionOf } from "../../kit/rejection";
+import { withEnv } from "../../kit/env";
 
 const POST_SA = /^\/v2\/projects\/[^/]+\/service-accounts$/;
 const API_KEYS = /\/api-keys$/;
@@ -42,7 +38,7 @@ beforeAll(() => {
 afterAll(() => {
   process.env = savedEnv;
 });
-const suite = useSimulatorProvider(ServiceAccountProvider, {
+const suite = useProviderSuite(ServiceAccountProvider, {
   afterEachTest: (warn) => texts.push(...warn.mock.calls.map((c: unknown[]) => c.map(String).join(" "))),
   beforeStop: (sim) =>
     expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines"),

@@ -4,8 +4,8 @@
  * and what the simulator holds afterwards. Token layouts have their own file.
  */
 import { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../kit/helpers";
 import { message, simCalls } from "./http";
+import { startSimulator } from "../../kit/simulator";
 
 let sim: PimsSimulator;
 const { call, seedApp } = simCalls(() => sim);

@@ -23,7 +23,8 @@ import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import { ServiceAccount } from "../../../sdk/nodejs/serviceAccount";
 import { providerShim } from "../../../sdk/nodejs/shim";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { captureRegistrations, configureRequest, outputValue } from "../../kit/helpers";
+import { captureRegistrations, outputValue } from "../../kit/mocks";
+import { configureRequest } from "../../kit/provider";
 
 // ---- which failures are ambiguous -------------------------------------------------------------------------------
 
