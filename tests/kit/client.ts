@@ -29,16 +29,37 @@ export function testClient(sim: PimsSimulator, extra: Partial<ClientOptions> = {
   });
 }
 
-/** Jest hooks of the client suites: a fresh simulator and a fast-retrying client for each test, handed to `use`. */
-export function simulatorPerTest(use: (sim: PimsSimulator, client: PimsClient) => void): void {
-  let current: PimsSimulator | undefined;
+/** The client suites' simulator and client, both new for each test (see useClientSuite). */
+export interface ClientSuite {
+  /** The current test's simulator. */
+  readonly sim: PimsSimulator;
+  /** A fast-retrying client for `sim`. */
+  readonly client: PimsClient;
+}
+
+/** Jest hooks of the client suites: a fresh simulator and a fast-retrying client for each test. */
+export function useClientSuite(): ClientSuite {
+  let current: { sim: PimsSimulator; client: PimsClient } | undefined;
+  const ready = (): { sim: PimsSimulator; client: PimsClient } => {
+    if (!current) throw new Error("useClientSuite: the simulator exists only inside tests");
+    return current;
+  };
   beforeEach(async () => {
-    current = await PimsSimulator.start();
-    use(current, testClient(current));
+    const sim = await PimsSimulator.start();
+    current = { sim, client: testClient(sim) };
   });
   afterEach(async () => {
-    await current?.stop();
+    await current?.sim.stop();
+    current = undefined;
   });
+  return {
+    get sim() {
+      return ready().sim;
+    },
+    get client() {
+      return ready().client;
+    },
+  };
 }
 
 /** Every text a user or a log could see of an error. */

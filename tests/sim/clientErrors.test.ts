@@ -12,27 +12,20 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../provider/client";
-import { PimsSimulator } from "../../simulator";
 import {
   closedPort,
   expectErrorFreeOf,
   saRequest,
   seedApp,
-  simulatorPerTest,
+  useClientSuite,
   testClient,
   tinyServer,
 } from "../kit/client";
 import { rejectionOf } from "../kit/rejection";
 
-let sim: PimsSimulator;
-let client: PimsClient;
+const suite = useClientSuite();
 
-simulatorPerTest((s, c) => {
-  sim = s;
-  client = c;
-});
-
-const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);
+const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(suite.sim, opts);
 
 describe("errors the simulator produces", () => {
   interface Op {
@@ -113,7 +106,7 @@ describe("errors the simulator produces", () => {
 
   it.each(notFound)("404 → NotFoundError, never retried: $name", async (op) => {
     const ids = seed();
-    const err = await rejectionOf(op.run(client, ids), NotFoundError);
+    const err = await rejectionOf(op.run(suite.client, ids), NotFoundError);
     expect(err).toMatchObject({
       kind: "not_found",
       status: 404,
@@ -121,13 +114,13 @@ describe("errors the simulator produces", () => {
       attempts: 1,
       serverMessage: op.message(ids),
     });
-    expect(sim.requests).toHaveLength(1);
-    expect(err.path).toBe(sim.requests[0].path);
+    expect(suite.sim.requests).toHaveLength(1);
+    expect(err.path).toBe(suite.sim.requests[0].path);
     // The full URL called, so a wrong base address (every route 404) is told apart from a missing object.
-    expect(err.url).toBe(`${sim.baseUrl}${sim.requests[0].path}`);
-    expect(err.message.endsWith(`: 404 ${op.message(ids)} (${op.method} ${sim.baseUrl}${sim.requests[0].path})`)).toBe(
-      true,
-    );
+    expect(err.url).toBe(`${suite.sim.baseUrl}${suite.sim.requests[0].path}`);
+    expect(
+      err.message.endsWith(`: 404 ${op.message(ids)} (${op.method} ${suite.sim.baseUrl}${suite.sim.requests[0].path})`),
+    ).toBe(true);
   });
 
   const all: Op[] = [
@@ -149,11 +142,11 @@ describe("errors the simulator produces", () => {
 
   it.each(all)("401 bad token → AuthError, 1 request, nothing changed, token not in the error: $name", async (op) => {
     const ids = seed();
-    sim.addVolume(ids.projectId, { sizeGb: 50 });
-    sim.addRun(ids.projectId, ids.appId, { id: "run-1" });
+    suite.sim.addVolume(ids.projectId, { sizeGb: 50 });
+    suite.sim.addRun(ids.projectId, ids.appId, { id: "run-1" });
     const badToken = "pims_admin_not_the_right_token_0123456789";
-    const bad = testClient(sim, { token: badToken });
-    const projectsBefore = sim.projects().length;
+    const bad = testClient(suite.sim, { token: badToken });
+    const projectsBefore = suite.sim.projects().length;
 
     const err = await rejectionOf(op.run(bad, ids), AuthError);
     expect(err).toMatchObject({
@@ -163,21 +156,21 @@ describe("errors the simulator produces", () => {
       attempts: 1,
       serverMessage: "invalid or missing bearer token",
     });
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.requests[0].status).toBe(401);
+    expect(suite.sim.requests).toHaveLength(1);
+    expect(suite.sim.requests[0].status).toBe(401);
     expectErrorFreeOf(err, [badToken]);
     // nothing happened
-    expect(sim.projects()).toHaveLength(projectsBefore);
-    expect(sim.serviceAccounts()).toEqual([]);
-    expect(sim.volume(ids.projectId, "default-us-east-1")?.sizeGb).toBe(50);
-    expect(sim.appSecrets(ids.projectId, ids.appId)).toEqual({});
-    expect(sim.runs()[0].status).toBe("running");
+    expect(suite.sim.projects()).toHaveLength(projectsBefore);
+    expect(suite.sim.serviceAccounts()).toEqual([]);
+    expect(suite.sim.volume(ids.projectId, "default-us-east-1")?.sizeGb).toBe(50);
+    expect(suite.sim.appSecrets(ids.projectId, ids.appId)).toEqual({});
+    expect(suite.sim.runs()[0].status).toBe("running");
   });
 
   it("403: a volume above 1024 GB on a project that is not protected → AuthError; 1024 itself is fine", async () => {
     const { projectId } = seed();
-    const vol = sim.addVolume(projectId, { sizeGb: 100 });
-    const err = await rejectionOf(client.resizeVolume(projectId, vol.id, 1025), AuthError);
+    const vol = suite.sim.addVolume(projectId, { sizeGb: 100 });
+    const err = await rejectionOf(suite.client.resizeVolume(projectId, vol.id, 1025), AuthError);
     expect(err).toMatchObject({
       kind: "auth",
       status: 403,
@@ -188,10 +181,10 @@ describe("errors the simulator produces", () => {
       `resizing volume ${vol.id} in project ${projectId} to 1025 GB: ` +
         `403 volumes above 1024 GB require a protected project`,
     );
-    expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
-    await client.resizeVolume(projectId, vol.id, 1024);
-    expect(sim.volume(projectId, vol.id)?.sizeGb).toBe(1024);
-    expect(sim.requests.map((r) => r.status)).toEqual([403, 200]);
+    expect(suite.sim.volume(projectId, vol.id)?.sizeGb).toBe(100);
+    await suite.client.resizeVolume(projectId, vol.id, 1024);
+    expect(suite.sim.volume(projectId, vol.id)?.sizeGb).toBe(1024);
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([403, 200]);
   });
 
   const invalid: Array<{
@@ -273,35 +266,35 @@ describe("errors the simulator produces", () => {
 
   it.each(invalid)("422 → ValidationError naming the rule, 1 request, nothing created: $name", async (c) => {
     const { projectId, appId } = seed();
-    sim.addVolume(projectId, { sizeGb: 100 });
-    const projectsBefore = sim.projects().length;
-    const err = await rejectionOf(c.run(client, projectId, appId), ValidationError);
+    suite.sim.addVolume(projectId, { sizeGb: 100 });
+    const projectsBefore = suite.sim.projects().length;
+    const err = await rejectionOf(c.run(suite.client, projectId, appId), ValidationError);
     expect(err).toMatchObject({ kind: "validation", status: 422, attempts: 1, serverMessage: c.message });
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.requests[0].status).toBe(422);
-    expect(sim.serviceAccounts()).toEqual([]);
-    expect(sim.projects()).toHaveLength(projectsBefore);
-    expect(sim.volume(projectId, "default-us-east-1")?.sizeGb).toBe(100);
-    expect(sim.appSecrets(projectId, appId)).toEqual({});
+    expect(suite.sim.requests).toHaveLength(1);
+    expect(suite.sim.requests[0].status).toBe(422);
+    expect(suite.sim.serviceAccounts()).toEqual([]);
+    expect(suite.sim.projects()).toHaveLength(projectsBefore);
+    expect(suite.sim.volume(projectId, "default-us-east-1")?.sizeGb).toBe(100);
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({});
   });
 
   it("boundaries accepted: name of 100, 50 grants, expiresIn 31536000, project name of 2 and 50", async () => {
     const { projectId } = seed();
-    const many = Array.from({ length: 49 }, () => sim.addProject().id);
-    await client.createServiceAccount(
+    const many = Array.from({ length: 49 }, () => suite.sim.addProject().id);
+    await suite.client.createServiceAccount(
       projectId,
       saRequest(projectId, { name: "n".repeat(100), grants: [projectId, ...many], expiresIn: 31_536_000 }),
     );
-    expect(sim.serviceAccounts(projectId)[0].grants).toHaveLength(50);
-    await client.createProject({ name: "ab" });
-    await client.createProject({ name: "y".repeat(50) });
-    expect(sim.requests.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(suite.sim.serviceAccounts(projectId)[0].grants).toHaveLength(50);
+    await suite.client.createProject({ name: "ab" });
+    await suite.client.createProject({ name: "y".repeat(50) });
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([201, 201, 201]);
   });
 
   it("toString() reads `<action>: <status> <service message>` exactly, with every field set", async () => {
     seed({ id: "p-1" });
     const err = await rejectionOf(
-      client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }),
+      suite.client.createServiceAccount("p-1", { name: "ci", grants: [], expiresIn: 0 }),
       ValidationError,
     );
     expect(err.toString()).toBe('creating service account "ci" in project p-1: 422 grants must have 1 to 50 entries');
@@ -323,16 +316,19 @@ describe("errors the simulator produces", () => {
 
   it("400 from the server (invalid nextToken) → ValidationError, not retried", async () => {
     const { projectId, appId } = seed();
-    sim.addLogs(projectId, appId, [{ logLine: "x" }]);
-    const err = await rejectionOf(client.getAppLogsPage(projectId, appId, { nextToken: "garbage" }), ValidationError);
+    suite.sim.addLogs(projectId, appId, [{ logLine: "x" }]);
+    const err = await rejectionOf(
+      suite.client.getAppLogsPage(projectId, appId, { nextToken: "garbage" }),
+      ValidationError,
+    );
     expect(err).toMatchObject({ status: 400, serverMessage: "nextToken is invalid", attempts: 1 });
-    expect(sim.requests).toHaveLength(1);
+    expect(suite.sim.requests).toHaveLength(1);
   });
 
   it("409: cancelling a finished or already cancelled run → ConflictError, status unchanged", async () => {
     const { projectId, appId } = seed();
-    const done = sim.addRun(projectId, appId, { status: "finished" });
-    const err = await rejectionOf(client.cancelRun(projectId, appId, done.id), ConflictError);
+    const done = suite.sim.addRun(projectId, appId, { status: "finished" });
+    const err = await rejectionOf(suite.client.cancelRun(projectId, appId, done.id), ConflictError);
     expect(err).toMatchObject({
       kind: "conflict",
       status: 409,
@@ -344,38 +340,38 @@ describe("errors the simulator produces", () => {
       `cancelling run ${done.id} of app ${appId} in project ${projectId}: ` +
         `409 run ${done.id} has already finished (status: finished)`,
     );
-    expect(sim.runs().find((r) => r.id === done.id)?.status).toBe("finished");
+    expect(suite.sim.runs().find((r) => r.id === done.id)?.status).toBe("finished");
 
-    const running = sim.addRun(projectId, appId);
-    await client.cancelRun(projectId, appId, running.id);
-    await rejectionOf(client.cancelRun(projectId, appId, running.id), ConflictError);
-    expect(sim.requests.map((r) => r.status)).toEqual([409, 200, 409]);
+    const running = suite.sim.addRun(projectId, appId);
+    await suite.client.cancelRun(projectId, appId, running.id);
+    await rejectionOf(suite.client.cancelRun(projectId, appId, running.id), ConflictError);
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([409, 200, 409]);
   });
 
   it("409: a service account deleting itself → ConflictError, the account survives", async () => {
     const { projectId } = seed();
-    const sa = await client.createServiceAccount(projectId, saRequest(projectId));
-    const asSa = testClient(sim, { token: sa.token.secret });
+    const sa = await suite.client.createServiceAccount(projectId, saRequest(projectId));
+    const asSa = testClient(suite.sim, { token: sa.token.secret });
     const err = await rejectionOf(asSa.deleteServiceAccount(projectId, sa.id), ConflictError);
     expect(err.serverMessage).toBe("cannot delete the service account used by this request");
-    expect(sim.serviceAccounts(projectId).map((s) => s.id)).toEqual([sa.id]);
-    expectErrorFreeOf(err, [sa.token.secret, sim.token]);
+    expect(suite.sim.serviceAccounts(projectId).map((s) => s.id)).toEqual([sa.id]);
+    expectErrorFreeOf(err, [sa.token.secret, suite.sim.token]);
   });
 });
 
 describe("the token never appears in an error", () => {
   it("HTTP error: 401 with a bad token, and a 404 whose path and message carry the token", async () => {
     const badToken = "pims_admin_wrong_0123456789abcdef0123456789";
-    const err401 = await rejectionOf(testClient(sim, { token: badToken }).listInvoices("p-x"), AuthError);
+    const err401 = await rejectionOf(testClient(suite.sim, { token: badToken }).listInvoices("p-x"), AuthError);
     expectErrorFreeOf(err401, [badToken]);
 
     // A user who pastes the token where an id belongs: the path, the action and the service's message all hold it.
-    const err404 = await rejectionOf(client.listApiKeys(sim.token), NotFoundError);
-    expect(sim.requests[1].path).toBe(`/v2/projects/${sim.token}/api-keys`); // it did travel, as an id
-    expectErrorFreeOf(err404, [sim.token]);
+    const err404 = await rejectionOf(suite.client.listApiKeys(suite.sim.token), NotFoundError);
+    expect(suite.sim.requests[1].path).toBe(`/v2/projects/${suite.sim.token}/api-keys`); // it did travel, as an id
+    expectErrorFreeOf(err404, [suite.sim.token]);
     expect(err404.toString()).toBe(
       `listing API keys of project [REDACTED]: 404 project [REDACTED] not found (GET ` +
-        `${sim.baseUrl}/v2/projects/[REDACTED]/api-keys)`,
+        `${suite.sim.baseUrl}/v2/projects/[REDACTED]/api-keys)`,
     );
   });
 
@@ -398,9 +394,9 @@ describe("the token never appears in an error", () => {
 
   it("timeout: a delayed response beyond timeoutMs", async () => {
     const { projectId } = seed();
-    sim.addFault({ kind: "delay", delayMs: 2000 });
+    suite.sim.addFault({ kind: "delay", delayMs: 2000 });
     const err = await rejectionOf(
-      testClient(sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId),
+      testClient(suite.sim, { timeoutMs: 100, retries: 0 }).listInvoices(projectId),
       TimeoutError,
     );
     expect(err).toBeInstanceOf(NetworkError);
@@ -411,7 +407,7 @@ describe("the token never appears in an error", () => {
       path: `/v2/projects/${projectId}/invoices`,
     });
     expect(err.toString()).toBe(`listing invoices of project ${projectId}: timed out waiting for the service`);
-    expectErrorFreeOf(err, [sim.token]);
+    expectErrorFreeOf(err, [suite.sim.token]);
   });
 
   it("a server message echoing the Authorization header is scrubbed", async () => {

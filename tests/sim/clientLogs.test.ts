@@ -1,18 +1,12 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
-import { ArgumentError, PimsClient, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
+import { ArgumentError, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
 import { PimsSimulator } from "../../simulator";
-import { collectLines, seedApp, simulatorPerTest } from "../kit/client";
+import { collectLines, seedApp, useClientSuite } from "../kit/client";
 import { rejectionOf } from "../kit/rejection";
 
-let sim: PimsSimulator;
-let client: PimsClient;
+const suite = useClientSuite();
 
-simulatorPerTest((s, c) => {
-  sim = s;
-  client = c;
-});
-
-const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(sim, opts);
+const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(suite.sim, opts);
 
 describe("app log paging", () => {
   function seedLogs(
@@ -20,14 +14,14 @@ describe("app log paging", () => {
     opts: Parameters<PimsSimulator["generateLogs"]>[3] = {},
   ): { projectId: string; appId: string } {
     const ids = seed();
-    sim.generateLogs(ids.projectId, ids.appId, count, { containers: ["web", "worker"], ...opts });
+    suite.sim.generateLogs(ids.projectId, ids.appId, count, { containers: ["web", "worker"], ...opts });
     return ids;
   }
 
   it("1000 lines, two containers, container filter, pageSize 100: 5 GETs, 500 lines, newest first, once", async () => {
     const { projectId, appId } = seedLogs(1000);
     const lines = [];
-    for await (const line of client.iterateAppLogs(projectId, appId, { container: "web", pageSize: 100 }))
+    for await (const line of suite.client.iterateAppLogs(projectId, appId, { container: "web", pageSize: 100 }))
       lines.push(line);
 
     expect(lines).toHaveLength(500);
@@ -39,21 +33,21 @@ describe("app log paging", () => {
     expect(lines[0].logLine).toContain("(line 998)");
     expect(lines[499].logLine).toContain("(line 0)");
 
-    expect(sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/logs` })).toBe(5);
-    expect(sim.requests).toHaveLength(5);
-    expect(sim.requests[0].query).toEqual({ container: "web", pageSize: "100" });
-    for (const r of sim.requests.slice(1))
+    expect(suite.sim.countRequests({ method: "GET", path: `/v2/projects/${projectId}/apps/${appId}/logs` })).toBe(5);
+    expect(suite.sim.requests).toHaveLength(5);
+    expect(suite.sim.requests[0].query).toEqual({ container: "web", pageSize: "100" });
+    for (const r of suite.sim.requests.slice(1))
       expect(r.query).toEqual({ container: "web", pageSize: "100", nextToken: expect.any(String) });
-    expect(new Set(sim.requests.map((r) => r.query.nextToken)).size).toBe(5);
-    expect(sim.requests.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(suite.sim.requests.map((r) => r.query.nextToken)).size).toBe(5);
+    expect(suite.sim.requests.every((r) => r.status === 200)).toBe(true);
   });
 
   it("forward returns the same lines as backward, oldest first", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const backward = await collectLines(client, projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
-    sim.clearRequests();
+    const backward = await collectLines(suite.client, projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
+    suite.sim.clearRequests();
     const forward = await collectLines(
-      client,
+      suite.client,
       projectId,
       appId,
       { container: "worker", pageSize: 100, direction: "forward" },
@@ -62,14 +56,14 @@ describe("app log paging", () => {
     expect(forward).toHaveLength(500);
     expect(forward).toEqual([...backward].reverse());
     expect(forward[0].logLine).toContain("(line 1)");
-    expect(sim.requests).toHaveLength(5);
-    expect(sim.requests.every((r) => r.query.direction === "forward")).toBe(true);
+    expect(suite.sim.requests).toHaveLength(5);
+    expect(suite.sim.requests.every((r) => r.query.direction === "forward")).toBe(true);
   });
 
   it("combined filters: worker + stderr, pageSize 30 → 100 lines in 4 GETs", async () => {
     const { projectId, appId } = seedLogs(1000);
     const lines = await collectLines(
-      client,
+      suite.client,
       projectId,
       appId,
       { container: "worker", stream: "stderr", pageSize: 30 },
@@ -77,19 +71,19 @@ describe("app log paging", () => {
     );
     expect(lines).toHaveLength(100);
     expect(lines.every((l) => l.stream === "stderr" && l.containerName === "worker")).toBe(true);
-    expect(sim.requests).toHaveLength(4);
+    expect(suite.sim.requests).toHaveLength(4);
 
-    sim.clearRequests();
-    const web = await collectLines(client, projectId, appId, { container: "web", stream: "stderr" }, 10);
+    suite.sim.clearRequests();
+    const web = await collectLines(suite.client, projectId, appId, { container: "web", stream: "stderr" }, 10);
     expect(web).toEqual([]); // web holds even lines only, stderr lines are the odd ones ending in 9
-    expect(sim.requests.map((r) => r.status)).toEqual([204]);
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([204]);
   });
 
   it("runId and date filters", async () => {
     const start = new Date("2024-05-01T00:00:00.000Z");
     const { projectId, appId } = seedLogs(400, { runIds: ["run-a", "run-b"], startTime: start, stepMs: 1000 });
     const runB = await collectLines(
-      client,
+      suite.client,
       projectId,
       appId,
       { runId: "run-b", pageSize: 50, direction: "forward" },
@@ -97,11 +91,11 @@ describe("app log paging", () => {
     );
     expect(runB).toHaveLength(200);
     expect(runB[0].logLine).toContain("(line 200)");
-    expect(sim.requests).toHaveLength(4);
+    expect(suite.sim.requests).toHaveLength(4);
 
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const window = await collectLines(
-      client,
+      suite.client,
       projectId,
       appId,
       { afterDate: "2024-05-01T00:00:10Z", beforeDate: "2024-05-01T00:00:20Z", direction: "forward" },
@@ -110,40 +104,40 @@ describe("app log paging", () => {
     expect(window.map((l) => l.timestamp)).toEqual(
       Array.from({ length: 9 }, (_, i) => `2024-05-01T00:00:${11 + i}.000Z`),
     );
-    expect(sim.requests).toHaveLength(1);
+    expect(suite.sim.requests).toHaveLength(1);
   });
 
   it("the iterator stops at the limit: only the pages it needs are fetched", async () => {
     const { projectId, appId } = seedLogs(1000);
-    const first250 = await collectLines(client, projectId, appId, { pageSize: 100 }, 250);
+    const first250 = await collectLines(suite.client, projectId, appId, { pageSize: 100 }, 250);
     expect(first250).toHaveLength(250);
-    expect(sim.requests).toHaveLength(3);
+    expect(suite.sim.requests).toHaveLength(3);
 
-    sim.clearRequests();
-    const all = await collectLines(client, projectId, appId, { pageSize: 250 }, 250);
+    suite.sim.clearRequests();
+    const all = await collectLines(suite.client, projectId, appId, { pageSize: 250 }, 250);
     expect(all).toEqual(first250);
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.requests[0].query.pageSize).toBe("250");
+    expect(suite.sim.requests).toHaveLength(1);
+    expect(suite.sim.requests[0].query.pageSize).toBe("250");
 
-    sim.clearRequests();
-    expect(await collectLines(client, projectId, appId, { pageSize: 1000 }, 1)).toHaveLength(1);
-    expect(sim.requests).toHaveLength(1);
+    suite.sim.clearRequests();
+    expect(await collectLines(suite.client, projectId, appId, { pageSize: 1000 }, 1)).toHaveLength(1);
+    expect(suite.sim.requests).toHaveLength(1);
   });
 
   it("an exact multiple of the page size ends without an extra request", async () => {
     const { projectId, appId } = seedLogs(300, { containers: ["web"] });
-    const lines = await collectLines(client, projectId, appId, { pageSize: 100 }, 1000);
+    const lines = await collectLines(suite.client, projectId, appId, { pageSize: 100 }, 1000);
     expect(lines).toHaveLength(300);
-    expect(sim.requests).toHaveLength(3);
+    expect(suite.sim.requests).toHaveLength(3);
   });
 
   it("204 (no lines) → an empty last page and an empty iterator, one request each", async () => {
     const { projectId, appId } = seed();
-    expect(await client.getAppLogsPage(projectId, appId)).toEqual({ hasMore: false, logs: [] });
+    expect(await suite.client.getAppLogsPage(projectId, appId)).toEqual({ hasMore: false, logs: [] });
     const seen = [];
-    for await (const line of client.iterateAppLogs(projectId, appId, { search: "nothing" })) seen.push(line);
+    for await (const line of suite.client.iterateAppLogs(projectId, appId, { search: "nothing" })) seen.push(line);
     expect(seen).toEqual([]);
-    expect(sim.requests.map((r) => r.status)).toEqual([204, 204]);
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([204, 204]);
   });
 
   const badQueries: Array<[string, AppLogsQuery, RegExp]> = [
@@ -174,13 +168,13 @@ describe("app log paging", () => {
   it.each(badQueries)("validateLogsQuery rejects %s with zero requests", async (_name, query, rule) => {
     const { projectId, appId } = seed();
     expect(() => validateLogsQuery(query)).toThrow(ArgumentError);
-    const err = await rejectionOf(client.getAppLogsPage(projectId, appId, query), ArgumentError);
+    const err = await rejectionOf(suite.client.getAppLogsPage(projectId, appId, query), ArgumentError);
     expect(`${err.field} ${err.rule}`).toMatch(rule);
     expect(err.toString()).toBe(`checking app log filters: ${err.field} ${err.rule}`);
     expect(err).not.toHaveProperty("status"); // not an answer of the service
-    await rejectionOf(collectLines(client, projectId, appId, query, 10), ArgumentError);
-    await rejectionOf(client.iterateAppLogs(projectId, appId, query).next(), ArgumentError);
-    expect(sim.requests).toHaveLength(0);
+    await rejectionOf(collectLines(suite.client, projectId, appId, query, 10), ArgumentError);
+    await rejectionOf(suite.client.iterateAppLogs(projectId, appId, query).next(), ArgumentError);
+    expect(suite.sim.requests).toHaveLength(0);
   });
 
   it("validateLogsQuery accepts the valid forms", () => {
