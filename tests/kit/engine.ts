@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
+import type { Fixture } from "../fixtures/fixtures";
 
 /** Per test: a handful of engine operations of seconds each, on a loaded 2-core machine. */
 export const E2E_TIMEOUT_MS = 10 * 60_000;
@@ -50,11 +51,13 @@ export function exportEncrypted(stack: Stack): Deployment {
   return JSON.parse(out) as Deployment;
 }
 
-/** The value of a secret as `--show-secrets` renders it (other values unchanged). */
+/** A value as `stack.exportStack()` (`--show-secrets`) renders it: secrets decrypted, at any depth. */
 export function revealed(v: unknown): unknown {
-  if (typeof v === "object" && v !== null && (v as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE) {
-    const plaintext = (v as Record<string, unknown>).plaintext;
-    if (typeof plaintext === "string") return JSON.parse(plaintext) as unknown;
+  if (Array.isArray(v)) return v.map(revealed);
+  if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (o[SECRET_SIG] === SECRET_VALUE && typeof o.plaintext === "string") return revealed(JSON.parse(o.plaintext));
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, revealed(x)]));
   }
   return v;
 }
@@ -68,12 +71,25 @@ export interface StateResource {
   outputs?: Record<string, unknown>;
 }
 
-export function resources(deployment: Deployment): StateResource[] {
-  const d = deployment.deployment as { resources?: StateResource[] };
-  return d.resources ?? [];
+/** A deployment as `stack.exportStack()` returns it, or a state fixture's state.json. */
+export type State = Deployment | Fixture["state"];
+
+/** Every resource of a state. */
+export function resources(d: State): StateResource[] {
+  return (d.deployment as { resources?: StateResource[] }).resources ?? [];
 }
 
-export function resource(deployment: Deployment, typeSuffix: string, name: string): StateResource {
+/** The resources of one type token (e.g. `pims:index:ServiceAccount`). */
+export const resourcesOfType = (d: State, type: string): StateResource[] => resources(d).filter((r) => r.type === type);
+
+/** The one resource of a type token (fails when there are none or several). */
+export function onlyResourceOfType(d: State, type: string): StateResource {
+  const found = resourcesOfType(d, type);
+  if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
+  return found[0];
+}
+
+export function resource(deployment: State, typeSuffix: string, name: string): StateResource {
   const r = resources(deployment).find((x) => x.type.endsWith(typeSuffix) && x.urn.endsWith(`::${name}`));
   if (!r) throw new Error(`no ${typeSuffix} named ${name} in the state`);
   return r;

@@ -1,6 +1,6 @@
 /**
- * What the two state-compatibility suites share: compat.test.ts (the dynamic resources' fixtures) and
- * compatPlugin.test.ts (the `pims` plugin's). Both import an old state into a fresh stack, serve a simulator that
+ * What the two state-compatibility suites share: compat/dynamic.test.ts (the dynamic resources' fixtures) and
+ * compat/plugin.test.ts (the `pims` plugin's). Both import an old state into a fresh stack, serve a simulator that
  * holds what that stack held (same ids, token ids and tokens), then check refresh and destroy the same way. Only the
  * stack (a TypeScript or a YAML project), the type tokens and where the provider's settings are stored differ.
  */
@@ -9,32 +9,16 @@ import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
 import { tempDir } from "../../scripts/engine";
 import { PimsSimulator } from "../../simulator";
 import { TOKEN_PATTERN, type Fixture } from "../fixtures/fixtures";
-import { ENGINE_SETUP_TIMEOUT_MS, SECRET_SIG, type StateResource } from "./engine";
+import {
+  ENGINE_SETUP_TIMEOUT_MS,
+  onlyResourceOfType,
+  resources,
+  resourcesOfType,
+  revealed,
+  type StateResource,
+} from "./engine";
 import { expectNoPlaintextSecrets } from "./secrets";
 import { tearDown } from "./teardown";
-
-/** A deployment as `stack.exportStack()` returns it, or a fixture's state.json. */
-export type State = Deployment | Fixture["state"];
-
-export const resourcesOf = (d: State): StateResource[] =>
-  (d.deployment as { resources?: StateResource[] }).resources ?? [];
-export const all = (d: State, type: string): StateResource[] => resourcesOf(d).filter((r) => r.type === type);
-export function one(d: State, type: string): StateResource {
-  const found = all(d, type);
-  if (found.length !== 1) throw new Error(`expected one ${type} in the state, found ${found.length}`);
-  return found[0];
-}
-
-/** A value as `stack.exportStack()` (--show-secrets) renders it: secrets decrypted, at any depth. */
-export function reveal(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(reveal);
-  if (typeof v === "object" && v !== null) {
-    const o = v as Record<string, unknown>;
-    if (SECRET_SIG in o && typeof o.plaintext === "string") return reveal(JSON.parse(o.plaintext));
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
-  }
-  return v;
-}
 
 /**
  * A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0;
@@ -57,7 +41,7 @@ export interface StoredAccount {
 
 /** The live accounts a ServiceAccount resource holds: retired, previous, current. */
 export function accountsOf(r: StateResource): Array<{ id: string; tokenId?: string; token?: string }> {
-  const o = reveal(r.outputs) as StoredAccount;
+  const o = revealed(r.outputs) as StoredAccount;
   return [
     ...(o.retiredServiceAccountIds ?? []).map((id) => ({ id })),
     ...(o.previousServiceAccountId
@@ -124,7 +108,7 @@ export function describeFixtures(host: Host, fixtures: Fixture[]): void {
         const types = [...RESOURCE_KINDS].sort().map(host.type);
         expect(fixture.manifest.types).toEqual(types);
         expect(
-          [...new Set(resourcesOf(fixture.state).map((r) => r.type))].filter((t) => types.includes(t)).sort(),
+          [...new Set(resources(fixture.state).map((r) => r.type))].filter((t) => types.includes(t)).sort(),
         ).toEqual(types);
         expect(s.secrets.length).toBeGreaterThanOrEqual(host.minSecrets);
         expectNoPlaintextSecrets(fixture.stateText, s.secrets, `${fixture.dir}/state.json`);
@@ -151,15 +135,15 @@ async function serveFixture(fixture: Fixture, stack: Stack, host: Host): Promise
   const { provider, type } = host;
   await stack.importStack(fixture.state);
   const imported = await stack.exportStack();
-  const stored = reveal(one(imported, provider.type).inputs) as Record<string, unknown>;
+  const stored = revealed(onlyResourceOfType(imported, provider.type).inputs) as Record<string, unknown>;
   const [baseUrl, token] = [String(stored[provider.baseUrl]), String(stored[provider.token])];
-  const { sim, revealed } = await serveStoredAddress(stack, fixture, { revealed: imported, baseUrl, token });
+  const { sim, revealed: state } = await serveStoredAddress(stack, fixture, { revealed: imported, baseUrl, token });
   await stack.setAllConfig({
     "pims:baseUrl": { value: sim.baseUrl },
     "pims:token": { value: sim.token, secret: true },
   });
-  const secrets = seedFromState(sim, fixture, revealed, type, token);
-  return { stack, sim, revealed, type, secrets, output: [] };
+  const secrets = seedFromState(sim, fixture, state, type, token);
+  return { stack, sim, revealed: state, type, secrets, output: [] };
 }
 
 /**
@@ -172,9 +156,9 @@ async function serveStoredAddress(
   fixture: Fixture,
   imported: { revealed: Deployment; baseUrl: string; token: string },
 ): Promise<{ sim: PimsSimulator; revealed: Deployment }> {
-  const { revealed, baseUrl, token } = imported;
+  const { revealed: state, baseUrl, token } = imported;
   try {
-    return { sim: await PimsSimulator.start({ port: Number(new URL(baseUrl).port), token }), revealed };
+    return { sim: await PimsSimulator.start({ port: Number(new URL(baseUrl).port), token }), revealed: state };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
   }
@@ -196,25 +180,29 @@ async function serveStoredAddress(
 function seedFromState(
   sim: PimsSimulator,
   fixture: Fixture,
-  revealed: Deployment,
+  state: Deployment,
   type: (kind: ResourceKind) => string,
   providerToken: string,
 ): string[] {
   const { seeded } = fixture.manifest;
   sim.addProject({ id: seeded.projectId });
-  const project = one(revealed, type("Project"));
+  const project = onlyResourceOfType(state, type("Project"));
   if (project.id && project.id !== seeded.projectId) sim.addProject({ id: project.id });
-  const volume = one(revealed, type("VolumeSize")).outputs as { projectId: string; volumeId: string; sizeGb: number };
+  const volume = onlyResourceOfType(state, type("VolumeSize")).outputs as {
+    projectId: string;
+    volumeId: string;
+    sizeGb: number;
+  };
   sim.addVolume(volume.projectId, { id: volume.volumeId, sizeGb: volume.sizeGb });
-  const app = reveal(one(revealed, type("AppSecrets")).outputs) as {
+  const app = revealed(onlyResourceOfType(state, type("AppSecrets")).outputs) as {
     projectId: string;
     appId: string;
     secrets: Record<string, string>;
   };
   sim.addApp(app.projectId, app.appId.slice(app.projectId.length + 1));
   const tokens: string[] = [];
-  for (const r of all(revealed, type("ServiceAccount"))) {
-    const { projectId, name, description, grants, expiresIn } = reveal(r.outputs) as StoredAccount;
+  for (const r of resourcesOfType(state, type("ServiceAccount"))) {
+    const { projectId, name, description, grants, expiresIn } = revealed(r.outputs) as StoredAccount;
     for (const a of accountsOf(r)) {
       sim.addServiceAccount({
         ...{ id: a.id, projectId, name, description, grants, expiresIn },
@@ -232,7 +220,9 @@ function seedFromState(
 /** The one GET /v2/projects/{project_id}/api-keys per project holding ServiceAccounts that refresh or destroy takes. */
 function listings(s: Served): string[] {
   return [
-    ...new Set(all(s.revealed, s.type("ServiceAccount")).map((r) => (r.outputs as { projectId: string }).projectId)),
+    ...new Set(
+      resourcesOfType(s.revealed, s.type("ServiceAccount")).map((r) => (r.outputs as { projectId: string }).projectId),
+    ),
   ]
     .sort()
     .map((projectId) => `GET /v2/projects/${projectId}/api-keys 200`);
@@ -245,13 +235,13 @@ const collect = (s: Served): { onOutput: (t: string) => void; onError: (t: strin
 
 /** Refresh: one listing per project, nothing changes, the stored tokens and secrets survive. */
 async function expectRefreshChangesNothing(s: Served): Promise<void> {
-  const before = resourcesOf(s.revealed).map((r) => [r.urn, r.id, r.outputs]);
+  const before = resources(s.revealed).map((r) => [r.urn, r.id, r.outputs]);
   const result = await s.stack.refresh(collect(s));
   expect(Object.entries(result.summary.resourceChanges ?? {}).filter(([k, n]) => k !== "same" && (n ?? 0) > 0)).toEqual(
     [],
   );
   expect(s.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(listings(s));
-  expect(resourcesOf(await s.stack.exportStack()).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
+  expect(resources(await s.stack.exportStack()).map((r) => [r.urn, r.id, r.outputs])).toEqual(before);
 }
 
 /**
@@ -260,7 +250,7 @@ async function expectRefreshChangesNothing(s: Served): Promise<void> {
  * engine's output.
  */
 async function expectDestroyDeletesEveryAccount(s: Served): Promise<void> {
-  const stored = all(s.revealed, s.type("ServiceAccount")).flatMap((r) =>
+  const stored = resourcesOfType(s.revealed, s.type("ServiceAccount")).flatMap((r) =>
     accountsOf(r).map((a) => ({
       id: a.id,
       call: `DELETE /v2/projects/${(r.outputs as { projectId: string }).projectId}/service-accounts/${a.id} 200`,
@@ -276,7 +266,7 @@ async function expectDestroyDeletesEveryAccount(s: Served): Promise<void> {
   s.sim.clearRequests();
   const result = await s.stack.destroy(collect(s));
   // the provider is not counted
-  expect(result.summary.resourceChanges).toEqual({ delete: resourcesOf(s.revealed).length - 1 });
+  expect(result.summary.resourceChanges).toEqual({ delete: resources(s.revealed).length - 1 });
   // ServiceAccounts are deleted in parallel: the order across resources is the engine's.
   expect(s.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
     [...stored.map((a) => a.call), ...listings(s)].sort(),
@@ -284,12 +274,12 @@ async function expectDestroyDeletesEveryAccount(s: Served): Promise<void> {
   expect(s.sim.serviceAccounts()).toEqual([]);
   expect(s.sim.deletedServiceAccounts().sort()).toEqual(ids);
   const text = s.output.join("");
-  const project = one(s.revealed, s.type("Project"));
+  const project = onlyResourceOfType(s.revealed, s.type("Project"));
   expect(text).toContain(
     `project ${project.id} ("compat-project") was removed from the stack but still exists in the service`,
   );
   expect(text).toMatch(/volume default-us-east-1 in project \S+ was removed from the stack and stays at 100 GB/);
   expect(text).toMatch(/secret\(s\) "API_KEY", "PIMS_TOKEN" remain in the app/);
-  expect(resourcesOf(await s.stack.exportStack())).toEqual([]);
+  expect(resources(await s.stack.exportStack())).toEqual([]);
   expectNoPlaintextSecrets(text, s.secrets, "the engine's output");
 }

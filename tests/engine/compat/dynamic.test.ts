@@ -25,7 +25,8 @@
 import { typeToken } from "../../../provider/kinds";
 import { createPimsStack } from "../../../scripts/engine";
 import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures } from "../../fixtures/fixtures";
-import { all, describeFixtures, reveal } from "../../kit/fixtures";
+import { describeFixtures } from "../../kit/fixtures";
+import { resourcesOfType, revealed } from "../../kit/engine";
 import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(180_000);
@@ -64,7 +65,7 @@ describeFixtures(
     checkFixture: (s, fixture) => {
       if (fixture.manifest.version.localeCompare("0.2.0", undefined, { numeric: true }) >= 0) {
         // Since 0.2.0: an account without keepPreviousToken and one mid-overlap (a current and a previous account).
-        const accounts = all(s.revealed, TYPE("ServiceAccount")).map(
+        const accounts = resourcesOfType(s.revealed, TYPE("ServiceAccount")).map(
           (r) => r.outputs as { keepPreviousToken?: boolean; previousServiceAccountId?: string },
         );
         expect(accounts.filter((o) => o.keepPreviousToken !== true)).not.toHaveLength(0);
@@ -74,8 +75,8 @@ describeFixtures(
       }
       // the secrets are there, encrypted: the fixture's passphrase decrypts them
       expect(FIXTURE_PASSPHRASE).toBeTruthy();
-      for (const r of all(s.revealed, TYPE("ServiceAccount"))) {
-        expect(strings(reveal(r.outputs))).toEqual(expect.arrayContaining([expect.stringMatching(/^pims_sa_/)]));
+      for (const r of resourcesOfType(s.revealed, TYPE("ServiceAccount"))) {
+        expect(strings(revealed(r.outputs))).toEqual(expect.arrayContaining([expect.stringMatching(/^pims_sa_/)]));
       }
     },
   },

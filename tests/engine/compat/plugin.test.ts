@@ -18,7 +18,8 @@
 import * as path from "node:path";
 import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
 import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures } from "../../fixtures/fixtures";
-import { accountsOf, all, describeFixtures, reveal } from "../../kit/fixtures";
+import { accountsOf, describeFixtures } from "../../kit/fixtures";
+import { resourcesOfType, revealed } from "../../kit/engine";
 
 jest.setTimeout(180_000);
 
@@ -50,8 +51,8 @@ describeFixtures(
     minSecrets: 5, // the provider's token, three account tokens, the app's secrets
     checkFixture: (s) => {
       // An account mid-overlap: three accounts stored (two current, one previous), each deleted by destroy.
-      const accounts = all(s.revealed, TYPE("ServiceAccount"));
-      const outputs = accounts.map((r) => reveal(r.outputs) as Record<string, unknown>);
+      const accounts = resourcesOfType(s.revealed, TYPE("ServiceAccount"));
+      const outputs = accounts.map((r) => revealed(r.outputs) as Record<string, unknown>);
       expect(outputs.filter((o) => o.keepPreviousToken === true && typeof o.previousToken === "string")).toHaveLength(
         1,
       );
