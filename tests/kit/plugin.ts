@@ -12,6 +12,8 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { serve } from "../../provider/plugin/server";
 import { SECRET_SIG, SECRET_VALUE } from "../../provider/plugin/values";
 import type { PimsSimulator } from "../../simulator";
+import { recordWarnings } from "./provider";
+import { expectNoPlaintextSecrets } from "./secrets";
 import { startSimulator } from "./simulator";
 
 export type Json = Record<string, unknown>;
@@ -152,4 +154,55 @@ export async function startPluginWithSimulator(): Promise<{
     await sim.stop();
   };
   return { sim, plugin, stop };
+}
+
+/** The plugin suites' simulator and plugin, started once for the file (see usePluginSuite). */
+export interface PluginSuite {
+  readonly sim: PimsSimulator;
+  readonly plugin: PluginUnderTest;
+  /** Every answer and message a test chose to keep, and every warning line: scanned by expectNoSecretsSeen. */
+  readonly seen: string[];
+  /** console.warn of the current test: silenced, its lines kept for the scan. */
+  warnings(): jest.SpyInstance;
+  /** Fails when a warning line carried the simulator's token or one of `secrets` outside a secret envelope. */
+  expectNoSecretsSeen(secrets: string[]): void;
+}
+
+/** The text with every secret envelope's value masked: what the engine stores encrypted is not plaintext. */
+export const masked = (text: string): string =>
+  text.replace(
+    /\{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","value":("(?:[^"\\]|\\.)*"|\{[^}]*\})\}/g,
+    "[secret]",
+  );
+
+/**
+ * Jest hooks of a plugin suite: the plugin and a simulator started for the file (startPluginWithSimulator), the
+ * simulator's faults cleared before each test, console.warn silenced and recorded for the scan at the end.
+ */
+export function usePluginSuite(): PluginSuite {
+  let started: { sim: PimsSimulator; plugin: PluginUnderTest; stop(): Promise<void> } | undefined;
+  const seen: string[] = [];
+  const ready = (): { sim: PimsSimulator; plugin: PluginUnderTest } => {
+    if (!started) throw new Error("usePluginSuite: the plugin exists only inside tests");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startPluginWithSimulator();
+  });
+  afterAll(() => started?.stop());
+  beforeEach(() => ready().sim.clearFaults());
+  const warnings = recordWarnings(seen);
+  return {
+    get sim() {
+      return ready().sim;
+    },
+    get plugin() {
+      return ready().plugin;
+    },
+    seen,
+    warnings,
+    expectNoSecretsSeen(secrets: string[]): void {
+      expectNoPlaintextSecrets(seen.map(masked).join("\n"), [ready().sim.token, ...secrets], "answers");
+    },
+  };
 }
