@@ -1,57 +1,22 @@
 /**
  * ServiceAccount against the simulator: the whole lifecycle (create → read → update → replace → delete → delete
  * again), rotation on the simulator clock, a new rotateBeforeExpiry applied in place with no call, check and diff
- * making no call, credentials, and a scan of every error text and log line for plaintext secrets.
+ * making no call, and a scan of every error text and log line for plaintext secrets. Credentials: credentials.test.ts.
  */
 import { AuthError, PimsClient, ValidationError } from "../../../provider/client";
 import { UNKNOWN } from "../../../provider/checks";
-import { MissingCredentialsError } from "../../../provider/configErrors";
-import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
+import type { ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { newRun } from "../../../provider/serviceAccount/run";
-import type { PimsSimulator } from "../../../simulator";
 import {
   isPlainJson,
-  loose,
   withoutToken,
+  useServiceAccountSuite,
   type LooseServiceAccountProvider,
   type Props,
 } from "../../kit/serviceAccount";
-import { configureRequest, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
 
-let sim: PimsSimulator;
-/** Every error message, check reason and log line produced in this file: scanned for secrets at the end. */
-const texts: string[] = [];
-const logged: string[] = [];
-const restoreConsole: Array<() => void> = [];
-
-beforeAll(async () => {
-  sim = await startSimulator();
-  for (const level of ["log", "info", "warn", "error", "debug"] as const) {
-    const spy = jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(" "));
-    });
-    restoreConsole.push(() => spy.mockRestore());
-  }
-});
-
-afterAll(async () => {
-  for (const r of restoreConsole) r();
-  await sim?.stop();
-});
-
-/** Awaits a rejection, records its message for the secret scan, and returns the error. */
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as Error;
-    texts.push(err.message, String(err.stack ?? ""));
-    return err;
-  }
-  throw new Error("expected the promise to reject");
-}
+const suite = useServiceAccountSuite();
 
 /** create(), with the outputs it must return. */
 async function createAccount(
@@ -61,31 +26,23 @@ async function createAccount(
   return p.create(inputs);
 }
 
-async function configured(
-  extra: ConstructorParameters<typeof ServiceAccountProvider>[0] = {},
-): Promise<LooseServiceAccountProvider> {
-  const p = new ServiceAccountProvider(extra);
-  await p.configure(configureRequest(simConfig(sim)));
-  return loose(p);
-}
-
 // ---- no call in check and diff ------------------------------------------------------------------------------------
 
 describe("check and diff make no call", () => {
   const valid: Props = { projectId: "p-1", name: "ci", grants: ["p-1", "p-2"], expiresIn: 3600 };
 
   test("check makes no HTTP call, even on a configured provider", async () => {
-    const p = await configured();
-    sim.clearRequests();
+    const p = await suite.configured();
+    suite.sim.clearRequests();
     await p.check({}, valid);
     await p.check(valid, { ...valid, name: "" });
     await p.check({}, { ...valid, projectId: UNKNOWN });
-    expect(sim.requests).toHaveLength(0);
+    expect(suite.sim.requests).toHaveLength(0);
   });
 
   test("diff makes no HTTP call", async () => {
     const NOW = Date.parse("2025-01-01T00:00:00Z");
-    const p = await configured({ now: () => NOW });
+    const p = await suite.configured({ now: () => NOW });
     const olds: Props = {
       ...valid,
       description: "",
@@ -96,10 +53,10 @@ describe("check and diff make no call", () => {
       tokenExpiresAt: "2025-01-01T12:00:00.000Z",
       token: "pims_sa_secret_value_for_diff",
     };
-    sim.clearRequests();
+    suite.sim.clearRequests();
     await p.diff("sa-1", olds, { ...valid, name: "y" });
     await p.diff("sa-1", { ...olds, tokenExpiresAt: "2020-01-01T00:00:00Z" }, { ...valid, rotateBeforeExpiry: 60 });
-    expect(sim.requests).toHaveLength(0);
+    expect(suite.sim.requests).toHaveLength(0);
   });
 });
 
@@ -107,9 +64,9 @@ describe("check and diff make no call", () => {
 
 describe("lifecycle against the simulator", () => {
   test("create → read → update → replace (create new, delete old) → delete → delete again", async () => {
-    const project = sim.addProject();
-    const other = sim.addProject();
-    const provider = await configured();
+    const project = suite.sim.addProject();
+    const other = suite.sim.addProject();
+    const provider = await suite.configured();
     const check = async (news: Props): Promise<Props> => {
       const r = await provider.check({}, news);
       expect(r.failures).toEqual([]);
@@ -124,19 +81,19 @@ describe("lifecycle against the simulator", () => {
     });
 
     // create
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const created = await provider.create(inputs);
     const outs = created.outs;
-    expect(sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+    expect(suite.sim.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `POST /v2/projects/${project.id}/service-accounts 201`,
     ]);
-    expect(sim.requests[0].body).toEqual({
+    expect(suite.sim.requests[0].body).toEqual({
       name: "ci-deployer",
       description: "deploys from CI",
       grants: [project.id, other.id],
       expiresIn: 86_400,
     });
-    const live = sim.serviceAccounts(project.id);
+    const live = suite.sim.serviceAccounts(project.id);
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({
       id: created.id,
@@ -161,25 +118,25 @@ describe("lifecycle against the simulator", () => {
     expect(Date.parse(outs.tokenExpiresAt) - Date.parse(outs.createdAt)).toBe(86_400_000);
     expect(isPlainJson(outs)).toBe(true);
     // The token is the secret the service issued (not the admin token), and it works as a bearer token.
-    expect(sim.issuedSecrets()).toContain(outs.token);
-    expect(outs.token).not.toBe(sim.token);
-    expectNoPlaintextSecrets(withoutToken(outs), sim.issuedSecrets(), "create outputs other than token");
-    const asAccount = new PimsClient({ baseUrl: sim.baseUrl, token: outs.token, retries: 0 });
+    expect(suite.sim.issuedSecrets()).toContain(outs.token);
+    expect(outs.token).not.toBe(suite.sim.token);
+    expectNoPlaintextSecrets(withoutToken(outs), suite.sim.issuedSecrets(), "create outputs other than token");
+    const asAccount = new PimsClient({ baseUrl: suite.sim.baseUrl, token: outs.token, retries: 0 });
     const keys = await asAccount.listApiKeys(project.id);
     expect(keys.map((k) => k.principalId)).toContain(created.id);
-    const bogus = new PimsClient({ baseUrl: sim.baseUrl, token: `${outs.token}x`, retries: 0 });
-    expect(await rejection(bogus.listApiKeys(project.id))).toBeInstanceOf(AuthError);
+    const bogus = new PimsClient({ baseUrl: suite.sim.baseUrl, token: `${outs.token}x`, retries: 0 });
+    expect(await suite.rejection(bogus.listApiKeys(project.id))).toBeInstanceOf(AuthError);
 
     // read (refresh): props unchanged, token included; one listing, which still shows the account
-    sim.clearRequests();
+    suite.sim.clearRequests();
     newRun();
     const state = { ...outs, __provider: "serialized-shim" };
     const read = await provider.read(created.id, state);
     expect(read.id).toBe(created.id);
     expect(read.props).toEqual(state);
     expect(read.props?.token).toBe(outs.token);
-    expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
-    sim.clearRequests();
+    expect(suite.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
+    suite.sim.clearRequests();
 
     // update: every output carried over, the token first of all; no call
     const same = await provider.update(created.id, state, inputs);
@@ -187,7 +144,7 @@ describe("lifecycle against the simulator", () => {
     const changed = await provider.update(created.id, state, { ...inputs, name: "renamed", rotationTrigger: "r2" });
     expect(changed).toEqual(outs); // replacing inputs are never applied in place: the state keeps the truth
     expect(isPlainJson(changed)).toBe(true);
-    expect(sim.requests).toHaveLength(0);
+    expect(suite.sim.requests).toHaveLength(0);
 
     // replace: diff says replace, create-before-delete; the engine creates the new one, then deletes the old one
     const news = await check({
@@ -203,7 +160,7 @@ describe("lifecycle against the simulator", () => {
       replaces: ["rotationTrigger"],
       deleteBeforeReplace: false,
     });
-    sim.clearRequests();
+    suite.sim.clearRequests();
     newRun(); // a new `pulumi up`
     const replacement = await provider.create(news);
     const newOuts = replacement.outs;
@@ -211,42 +168,42 @@ describe("lifecycle against the simulator", () => {
     expect(newOuts.token).not.toBe(outs.token);
     expect(newOuts.rotationTrigger).toBe("2025-06");
     expect(
-      sim
+      suite.sim
         .serviceAccounts(project.id)
         .map((a) => a.id)
         .sort(),
     ).toEqual([created.id, replacement.id].sort()); // both live in between
     await provider.delete(created.id, state);
     // The delete of the replaced account looks at the project's accounts first (accounts no state holds).
-    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 201", "GET 200", "DELETE 200"]);
-    expect(sim.requests[2].path).toBe(`/v2/projects/${project.id}/service-accounts/${created.id}`);
-    expect(sim.deletedServiceAccounts()).toContain(created.id);
-    expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([replacement.id]);
-    expect(await rejection(asAccount.listApiKeys(project.id))).toBeInstanceOf(AuthError); // the old token is dead
-    const asNew = new PimsClient({ baseUrl: sim.baseUrl, token: newOuts.token, retries: 0 });
+    expect(suite.sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 201", "GET 200", "DELETE 200"]);
+    expect(suite.sim.requests[2].path).toBe(`/v2/projects/${project.id}/service-accounts/${created.id}`);
+    expect(suite.sim.deletedServiceAccounts()).toContain(created.id);
+    expect(suite.sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([replacement.id]);
+    expect(await suite.rejection(asAccount.listApiKeys(project.id))).toBeInstanceOf(AuthError); // the old token is dead
+    const asNew = new PimsClient({ baseUrl: suite.sim.baseUrl, token: newOuts.token, retries: 0 });
     await expect(asNew.listApiKeys(project.id)).resolves.toBeDefined(); // the new one works
 
     // delete, then delete again: the 404 counts as deleted once the project's API keys confirm the account is gone
-    sim.clearRequests();
+    suite.sim.clearRequests();
     newRun(); // a `pulumi destroy`: its one listing, then the DELETEs; a 404 gets a listing of its own
     await provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" });
-    expect(sim.deletedServiceAccounts()).toContain(replacement.id);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(suite.sim.deletedServiceAccounts()).toContain(replacement.id);
+    expect(suite.sim.serviceAccounts(project.id)).toEqual([]);
     await expect(
       provider.delete(replacement.id, { ...newOuts, __provider: "serialized-shim" }),
     ).resolves.toBeUndefined();
-    expect(sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+    expect(suite.sim.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
       "GET 200",
       "DELETE 200",
       "DELETE 404",
       "GET 200",
     ]);
-    expect(sim.requests[3].path).toBe(`/v2/projects/${project.id}/api-keys`);
+    expect(suite.sim.requests[3].path).toBe(`/v2/projects/${project.id}/api-keys`);
   });
 
   test("rotateBeforeExpiry: the replacement shows up once the simulator clock enters the window", async () => {
-    const project = sim.addProject();
-    const provider = await configured({ now: () => sim.now().getTime() });
+    const project = suite.sim.addProject();
+    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
     const inputs: Props = {
       projectId: project.id,
       name: "rotating",
@@ -257,9 +214,9 @@ describe("lifecycle against the simulator", () => {
     };
     const { id, outs } = await createAccount(provider, inputs);
     expect(await provider.diff(id, outs, inputs)).toMatchObject({ changes: false });
-    sim.advanceClock(2999 * 1000);
+    suite.sim.advanceClock(2999 * 1000);
     expect(await provider.diff(id, outs, inputs)).toMatchObject({ changes: false });
-    sim.advanceClock(1000);
+    suite.sim.advanceClock(1000);
     expect(await provider.diff(id, outs, inputs)).toEqual({
       changes: true,
       replaces: ["rotateBeforeExpiry"],
@@ -268,8 +225,8 @@ describe("lifecycle against the simulator", () => {
   });
 
   test("expiresIn 0: the token never expires and is never rotated", async () => {
-    const project = sim.addProject();
-    const provider = await configured({ now: () => sim.now().getTime() });
+    const project = suite.sim.addProject();
+    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
     const inputs: Props = {
       projectId: project.id,
       name: "forever",
@@ -280,16 +237,16 @@ describe("lifecycle against the simulator", () => {
     };
     const { id, outs } = await createAccount(provider, inputs);
     expect(outs.tokenExpiresAt).toBe("never");
-    sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
+    suite.sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
     expect(await provider.diff(id, outs, inputs)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    const asAccount = new PimsClient({ baseUrl: sim.baseUrl, token: outs.token, retries: 0 });
+    const asAccount = new PimsClient({ baseUrl: suite.sim.baseUrl, token: outs.token, retries: 0 });
     await expect(asAccount.listApiKeys(project.id)).resolves.toBeDefined();
   });
 
   test("a rule only the service knows (grant of a missing project): clear error, nothing created", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    const err = await rejection(
+    const project = suite.sim.addProject();
+    const provider = await suite.configured();
+    const err = await suite.rejection(
       provider.create({
         projectId: project.id,
         name: "bad",
@@ -300,20 +257,20 @@ describe("lifecycle against the simulator", () => {
     );
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toMatch(/creating service account "bad" in project .*: 422 .*grants\[0\].*p-doesnotexist/);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(suite.sim.serviceAccounts(project.id)).toEqual([]);
   });
 
   test("create re-validates: invalid inputs never reach the service", async () => {
-    const provider = await configured();
-    sim.clearRequests();
-    const err = await rejection(provider.create({ projectId: "p-1", name: "", grants: ["p-1"], expiresIn: 60 }));
+    const provider = await suite.configured();
+    suite.sim.clearRequests();
+    const err = await suite.rejection(provider.create({ projectId: "p-1", name: "", grants: ["p-1"], expiresIn: 60 }));
     expect(err.message).toContain("name must be 1 to 100 characters (got 0)");
-    expect(sim.requests).toHaveLength(0);
+    expect(suite.sim.requests).toHaveLength(0);
   });
 
   test("read without stored state (the dynamic host's import) is refused, naming what works instead", async () => {
-    const provider = await configured();
-    const err = await rejection(provider.read("sa-123", {}));
+    const provider = await suite.configured();
+    const err = await suite.rejection(provider.read("sa-123", {}));
     expect(err.message).toMatch(
       /cannot read service account sa-123: no state to start from\. .*`pulumi import pims:index:ServiceAccount .*adoptServiceAccountId/,
     );
@@ -324,8 +281,8 @@ describe("lifecycle against the simulator", () => {
 
 describe("rotateBeforeExpiry changed alone", () => {
   test("is an update that makes no call and keeps the account id and its token", async () => {
-    const project = sim.addProject();
-    const provider = await configured({ now: () => sim.now().getTime() });
+    const project = suite.sim.addProject();
+    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
     const inputs: Props = {
       projectId: project.id,
       name: "policy",
@@ -338,7 +295,7 @@ describe("rotateBeforeExpiry changed alone", () => {
     const state: Props = { ...outs, __provider: "serialized-shim" };
     const news: Props = { ...inputs, rotateBeforeExpiry: 3600, __provider: "serialized-shim" };
 
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const checked = await provider.check(state, news);
     expect(checked.failures).toEqual([]);
     expect(await provider.diff(id, state, { ...(checked.inputs as Props | undefined) })).toEqual({
@@ -347,20 +304,20 @@ describe("rotateBeforeExpiry changed alone", () => {
       deleteBeforeReplace: false,
     });
     const updated = await provider.update(id, state, { ...(checked.inputs as Props | undefined) });
-    expect(sim.requests).toEqual([]); // not one call: the service never sees the window
+    expect(suite.sim.requests).toEqual([]); // not one call: the service never sees the window
 
     expect(updated).toEqual({ ...outs, rotateBeforeExpiry: 3600 });
     expect(updated.serviceAccountId).toBe(id);
     expect(updated.token).toBe(outs.token);
-    expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]); // the same live account, no other
+    expect(suite.sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]); // the same live account, no other
     await expect(
-      new PimsClient({ baseUrl: sim.baseUrl, token: updated.token, retries: 0 }).listApiKeys(project.id),
+      new PimsClient({ baseUrl: suite.sim.baseUrl, token: updated.token, retries: 0 }).listApiKeys(project.id),
     ).resolves.toBeDefined();
   });
 
   test("a new window already reached replaces (the rotation)", async () => {
-    const project = sim.addProject();
-    const provider = await configured({ now: () => sim.now().getTime() });
+    const project = suite.sim.addProject();
+    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
     const inputs: Props = {
       projectId: project.id,
       name: "policy-due",
@@ -370,74 +327,15 @@ describe("rotateBeforeExpiry changed alone", () => {
       rotateBeforeExpiry: 60,
     };
     const { id, outs } = await createAccount(provider, inputs);
-    sim.advanceClock(3000 * 1000); // 600 s left: the 60 s window is not reached, a 1200 s one is
-    sim.clearRequests();
+    suite.sim.advanceClock(3000 * 1000); // 600 s left: the 60 s window is not reached, a 1200 s one is
+    suite.sim.clearRequests();
     expect(await provider.diff(id, outs, inputs)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
     expect(await provider.diff(id, outs, { ...inputs, rotateBeforeExpiry: 1200 })).toEqual({
       changes: true,
       replaces: ["rotateBeforeExpiry"],
       deleteBeforeReplace: false,
     });
-    expect(sim.requests).toEqual([]);
-  });
-});
-
-// ---- credentials -----------------------------------------------------------------------------------------------
-
-describe("credentials", () => {
-  const saved = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
-  const restore = () => {
-    for (const [k, v] of [
-      ["PIMS_TOKEN", saved.token],
-      ["PIMS_BASE_URL", saved.baseUrl],
-    ] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-  afterEach(restore);
-
-  test("no configure and no env: MissingCredentialsError naming pims:token and PIMS_TOKEN", async () => {
-    delete process.env.PIMS_TOKEN;
-    delete process.env.PIMS_BASE_URL;
-    const project = sim.addProject();
-    for (const provider of [
-      loose(new ServiceAccountProvider()),
-      await (async () => {
-        const p = new ServiceAccountProvider();
-        await p.configure(configureRequest({}));
-        return loose(p);
-      })(),
-    ]) {
-      const err = await rejection(
-        provider.create({ projectId: project.id, name: "x", description: "", grants: [project.id], expiresIn: 60 }),
-      );
-      expect(err).toBeInstanceOf(MissingCredentialsError);
-      expect(err.message).toContain("pims:token");
-      expect(err.message).toContain("PIMS_TOKEN");
-      const del = await rejection(provider.delete("sa-1", { projectId: project.id }));
-      expect(del).toBeInstanceOf(MissingCredentialsError);
-    }
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
-  });
-
-  test("env fallback: PIMS_TOKEN / PIMS_BASE_URL, read at call time", async () => {
-    const project = sim.addProject();
-    const bare = new ServiceAccountProvider(); // created before the env is set
-    await bare.configure(configureRequest({}));
-    const provider = loose(bare);
-    process.env.PIMS_TOKEN = sim.token;
-    process.env.PIMS_BASE_URL = sim.baseUrl;
-    const { id } = await provider.create({
-      projectId: project.id,
-      name: "from-env",
-      description: "",
-      grants: [project.id],
-      expiresIn: 60,
-    });
-    expect(sim.serviceAccounts(project.id).map((a) => a.id)).toEqual([id]);
-    await provider.delete(id, { projectId: project.id });
-    expect(sim.deletedServiceAccounts()).toContain(id);
+    expect(suite.sim.requests).toEqual([]);
   });
 });
 
@@ -445,13 +343,6 @@ describe("credentials", () => {
 
 describe("secret scan", () => {
   test("no issued secret, admin token or env token in any error message, check reason or log line", () => {
-    const secrets = [...sim.issuedSecrets(), sim.token];
-    expect(sim.issuedSecrets().length).toBeGreaterThan(5); // the scan looks for real secrets
-    expect(texts.length).toBeGreaterThan(10); // ...in real texts (check reasons hold no secret: tests/unit)
-    process.stdout.write(
-      `scanned ${texts.length} error/check texts and ${logged.length} log lines for ${secrets.length} secrets\n`,
-    );
-    expectNoPlaintextSecrets(texts.join("\n"), secrets, "error messages and check reasons");
-    expectNoPlaintextSecrets(logged.join("\n"), secrets, "console output");
+    suite.expectNoSecretsSeen({ secrets: 6, texts: 8 }); // check reasons hold no secret: tests/unit
   });
 });
