@@ -86,6 +86,15 @@ describe("interrupted creates", () => {
     });
     return { stack, projectId, name };
   }
+  /** The project's next service-account POST is held 3 s: long enough to stop the `up` while it is in flight. */
+  const delayNextCreate = (projectId: string): void =>
+    soak.sim.addFault({
+      method: "POST",
+      path: `/v2/projects/${projectId}/service-accounts`,
+      kind: "delay",
+      delayMs: 3000,
+      times: 1,
+    });
   const postsTo = (projectId: string): number =>
     soak.sim.requests.filter((r) => r.method === "POST" && r.path === `/v2/projects/${projectId}/service-accounts`)
       .length;
@@ -120,13 +129,7 @@ describe("interrupted creates", () => {
 
   test("a graceful cancel (SIGINT) waits for the in-flight create and records it: no duplicate next up", async () => {
     const { stack, projectId, name } = await oneAccount();
-    soak.sim.addFault({
-      method: "POST",
-      path: `/v2/projects/${projectId}/service-accounts`,
-      kind: "delay",
-      delayMs: 3000,
-      times: 1,
-    });
+    delayNextCreate(projectId);
     const abort = new AbortController();
     const up = stack.up({ onOutput: soak.collect, signal: abort.signal }).then(
       () => "",
@@ -150,13 +153,7 @@ describe("interrupted creates", () => {
 
   test("a SIGKILL mid-create: the next up creates a second account; the first, an orphan, is in the keys", async () => {
     const { stack, projectId, name } = await oneAccount();
-    soak.sim.addFault({
-      method: "POST",
-      path: `/v2/projects/${projectId}/service-accounts`,
-      kind: "delay",
-      delayMs: 3000,
-      times: 1,
-    });
+    delayNextCreate(projectId);
     const up = stack.up({ onOutput: soak.collect }).then(
       () => "",
       (e: unknown) => String(e),

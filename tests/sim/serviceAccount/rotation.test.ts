@@ -10,29 +10,17 @@ import { ROTATION_REASON } from "../../../provider/serviceAccount";
 import { inputsFor } from "../../kit/serviceAccount";
 import { LIFETIME, useRotationSuite } from "../../kit/rotation";
 
-const {
-  suite,
-  provider,
-  liveIds,
-  works,
-  calls,
-  accountPath,
-  asState,
-  checked,
-  rotate,
-  rotatedOnce,
-  expectNoSecretsSeen,
-} = useRotationSuite();
+const rotation = useRotationSuite();
 
 describe("overlapping rotation (keepPreviousToken)", () => {
   test("five rotations (trigger and window, short expiries): two live accounts each time; oldest deleted", async () => {
-    const { sim } = suite;
+    const { sim } = rotation.suite;
     const project = sim.addProject();
-    let news = await checked(
+    let news = await rotation.checked(
       inputsFor(project.id, "overlap", { ...LIFETIME, keepPreviousToken: true, rotationTrigger: "1" }),
     );
-    const { id, outs: first } = await provider().create(news);
-    expect(liveIds(project.id)).toEqual([id]);
+    const { id, outs: first } = await rotation.provider().create(news);
+    expect(rotation.liveIds(project.id)).toEqual([id]);
     expect(first).not.toHaveProperty("previousToken");
     let outs = first;
 
@@ -47,11 +35,11 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       if (step.advanceS) {
         sim.advanceClock(step.advanceS * 1000);
         // The previous token is still valid when its successor is rotated: consumers of either keep working.
-        expect(await works(project.id, outs.token)).toBe(true);
-        if (outs.previousToken) expect(await works(project.id, outs.previousToken)).toBe(true);
+        expect(await rotation.works(project.id, outs.token)).toBe(true);
+        if (outs.previousToken) expect(await rotation.works(project.id, outs.previousToken)).toBe(true);
       }
       if (step.trigger) news = { ...news, rotationTrigger: step.trigger };
-      outs = await rotate(project.id, id, asState(outs), news, step.reasons);
+      outs = await rotation.rotate(project.id, id, rotation.asState(outs), news, step.reasons);
     }
     // One account per rotation, three deleted (the first three), and the resource still addressed by its first id.
     expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining([id]));
@@ -60,60 +48,63 @@ describe("overlapping rotation (keepPreviousToken)", () => {
     // refresh: the stored properties unchanged, both tokens included; one listing
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    const state = asState(outs);
-    expect(await provider().read(id, state)).toEqual({ id, props: state });
-    expect(calls()).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
+    const state = rotation.asState(outs);
+    expect(await rotation.provider().read(id, state)).toEqual({ id, props: state });
+    expect(rotation.calls()).toEqual([`GET /v2/projects/${project.id}/api-keys`]);
     newRun();
     sim.clearRequests();
 
     // destroy: the previous and the current account deleted, none left live
-    await provider().delete(id, state);
-    expect(calls()).toEqual([
+    await rotation.provider().delete(id, state);
+    expect(rotation.calls()).toEqual([
       `GET /v2/projects/${project.id}/api-keys`,
-      `DELETE ${accountPath(project.id, outs.previousServiceAccountId)}`,
-      `DELETE ${accountPath(project.id, outs.serviceAccountId)}`,
+      `DELETE ${rotation.accountPath(project.id, outs.previousServiceAccountId)}`,
+      `DELETE ${rotation.accountPath(project.id, outs.serviceAccountId)}`,
     ]);
-    expect(liveIds(project.id)).toEqual([]);
-    expect(await works(project.id, outs.token)).toBe(false);
+    expect(rotation.liveIds(project.id)).toEqual([]);
+    expect(await rotation.works(project.id, outs.token)).toBe(false);
   });
 
   test("turned on: mints no token, makes no call; the next rotation keeps the first account as previous", async () => {
-    const project = suite.sim.addProject();
-    const plain = await checked(inputsFor(project.id, "switch-on", LIFETIME));
-    const { id, outs } = await provider().create(plain);
-    const on = await checked({ ...plain, keepPreviousToken: true });
-    expect(await provider().diff(id, asState(outs), on)).toEqual({
+    const project = rotation.suite.sim.addProject();
+    const plain = await rotation.checked(inputsFor(project.id, "switch-on", LIFETIME));
+    const { id, outs } = await rotation.provider().create(plain);
+    const on = await rotation.checked({ ...plain, keepPreviousToken: true });
+    expect(await rotation.provider().diff(id, rotation.asState(outs), on)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    suite.sim.clearRequests();
+    rotation.suite.sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    const switched = await provider().update(id, asState(outs), on);
-    expect(suite.sim.requests).toEqual([]);
+    const switched = await rotation.provider().update(id, rotation.asState(outs), on);
+    expect(rotation.suite.sim.requests).toEqual([]);
     expect(switched).toEqual({ ...outs, keepPreviousToken: true });
-    expect(liveIds(project.id)).toEqual([id]);
+    expect(rotation.liveIds(project.id)).toEqual([id]);
 
-    const rotated = await rotate(project.id, id, asState(switched), { ...on, rotationTrigger: "2" }, [
+    const rotated = await rotation.rotate(project.id, id, rotation.asState(switched), { ...on, rotationTrigger: "2" }, [
       "rotationTrigger",
     ]);
     expect(rotated.previousServiceAccountId).toBe(id);
   });
 
   test("switching off deletes the previous account and keeps the newest, its token unchanged", async () => {
-    const { projectId, id, on, second: rotated } = await rotatedOnce("switch-off");
-    const off = await checked({ ...on, rotationTrigger: "2", keepPreviousToken: false });
-    expect(await provider().diff(id, asState(rotated), off)).toEqual({
+    const { projectId, id, on, second: rotated } = await rotation.rotatedOnce("switch-off");
+    const off = await rotation.checked({ ...on, rotationTrigger: "2", keepPreviousToken: false });
+    expect(await rotation.provider().diff(id, rotation.asState(rotated), off)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
 
-    suite.sim.clearRequests();
+    rotation.suite.sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    const after = await provider().update(id, asState(rotated), off);
-    expect(calls()).toEqual([`GET /v2/projects/${projectId}/api-keys`, `DELETE ${accountPath(projectId, id)}`]);
-    expect(liveIds(projectId)).toEqual([rotated.serviceAccountId]);
+    const after = await rotation.provider().update(id, rotation.asState(rotated), off);
+    expect(rotation.calls()).toEqual([
+      `GET /v2/projects/${projectId}/api-keys`,
+      `DELETE ${rotation.accountPath(projectId, id)}`,
+    ]);
+    expect(rotation.liveIds(projectId)).toEqual([rotated.serviceAccountId]);
     const {
       previousServiceAccountId,
       previousTokenId,
@@ -130,10 +121,10 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       keepPreviousToken,
     ]).not.toContain(undefined);
     expect(after).toEqual(current);
-    expect(await works(projectId, after.token)).toBe(true);
-    expect(await works(projectId, rotated.previousToken)).toBe(false);
+    expect(await rotation.works(projectId, after.token)).toBe(true);
+    expect(await rotation.works(projectId, rotated.previousToken)).toBe(false);
     // Off again: a later rotation is a replacement, as before the option existed.
-    expect(await provider().diff(id, asState(after), { ...off, rotationTrigger: "3" })).toEqual({
+    expect(await rotation.provider().diff(id, rotation.asState(after), { ...off, rotationTrigger: "3" })).toEqual({
       changes: true,
       replaces: ["rotationTrigger"],
       deleteBeforeReplace: false,
@@ -141,25 +132,25 @@ describe("overlapping rotation (keepPreviousToken)", () => {
   });
 
   test("without the option nothing changed: a trigger or reached window replaces; update makes no call", async () => {
-    const { sim } = suite;
+    const { sim } = rotation.suite;
     const project = sim.addProject();
-    const plain = await checked(inputsFor(project.id, "plain", LIFETIME));
-    const { id, outs } = await provider().create(plain);
+    const plain = await rotation.checked(inputsFor(project.id, "plain", LIFETIME));
+    const { id, outs } = await rotation.provider().create(plain);
     const next = { ...plain, rotationTrigger: "2" };
-    expect(await provider().diff(id, asState(outs), next)).toEqual({
+    expect(await rotation.provider().diff(id, rotation.asState(outs), next)).toEqual({
       changes: true,
       replaces: ["rotationTrigger"],
       deleteBeforeReplace: false,
     });
     sim.advanceClock(20_000);
-    expect(await provider().diff(id, asState(outs), plain)).toEqual({
+    expect(await rotation.provider().diff(id, rotation.asState(outs), plain)).toEqual({
       changes: true,
       replaces: [ROTATION_REASON],
       deleteBeforeReplace: false,
     });
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    expect(await provider().update(id, asState(outs), next)).toEqual(outs);
+    expect(await rotation.provider().update(id, rotation.asState(outs), next)).toEqual(outs);
     expect(sim.requests).toEqual([]);
     expect(
       Object.keys(outs).filter(
@@ -169,12 +160,12 @@ describe("overlapping rotation (keepPreviousToken)", () => {
   });
 
   test("a new project still replaces, with the option on", async () => {
-    const project = suite.sim.addProject();
-    const other = suite.sim.addProject();
-    const on = await checked(inputsFor(project.id, "moving", { ...LIFETIME, keepPreviousToken: true }));
-    const { id, outs } = await provider().create(on);
-    const moved = await checked({ ...on, projectId: other.id, grants: [other.id] });
-    expect(await provider().diff(id, asState(outs), moved)).toEqual({
+    const project = rotation.suite.sim.addProject();
+    const other = rotation.suite.sim.addProject();
+    const on = await rotation.checked(inputsFor(project.id, "moving", { ...LIFETIME, keepPreviousToken: true }));
+    const { id, outs } = await rotation.provider().create(on);
+    const moved = await rotation.checked({ ...on, projectId: other.id, grants: [other.id] });
+    expect(await rotation.provider().diff(id, rotation.asState(outs), moved)).toEqual({
       changes: true,
       replaces: ["projectId"],
       deleteBeforeReplace: false,
@@ -186,6 +177,6 @@ describe("overlapping rotation (keepPreviousToken)", () => {
 
 describe("secret scan", () => {
   test("no issued secret or admin token in any error message or progress line", () => {
-    expectNoSecretsSeen(12);
+    rotation.expectNoSecretsSeen(12);
   });
 });

@@ -8,24 +8,23 @@ import { type ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { type Props } from "../../kit/serviceAccount";
 import { SHIM, useRotationSuite } from "../../kit/rotation";
 
-const { suite, provider, liveIds, works, calls, accountPath, asState, rejection, rotatedOnce, expectNoSecretsSeen } =
-  useRotationSuite();
+const rotation = useRotationSuite();
 
 describe("overlapping rotation (keepPreviousToken): refused deletes and destroy", () => {
   test("a refused DELETE of the old previous: update fails, new token in state; next update deletes it", async () => {
-    const { sim } = suite;
-    const { projectId, id, on, outs, second } = await rotatedOnce("refused");
+    const { sim } = rotation.suite;
+    const { projectId, id, on, outs, second } = await rotation.rotatedOnce("refused");
     const third = { ...on, rotationTrigger: "3" };
 
     // 409 is final: the client does not repeat it.
-    sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 409 });
+    sim.addFault({ method: "DELETE", path: rotation.accountPath(projectId, id), kind: "status", status: 409 });
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    const err = await rejection(provider().update(id, asState(second), third));
-    expect(calls()).toEqual([
-      `POST ${accountPath(projectId)}`,
+    const err = await rotation.rejection(rotation.provider().update(id, rotation.asState(second), third));
+    expect(rotation.calls()).toEqual([
+      `POST ${rotation.accountPath(projectId)}`,
       `GET /v2/projects/${projectId}/api-keys`,
-      `DELETE ${accountPath(projectId, id)}`,
+      `DELETE ${rotation.accountPath(projectId, id)}`,
     ]);
     expect(err.message).toMatch(
       new RegExp(
@@ -43,68 +42,88 @@ describe("overlapping rotation (keepPreviousToken): refused deletes and destroy"
     expect(partial.previousToken).toBe(second.token);
     expect(sim.issuedSecrets()).toContain(partial.token);
     expect(partial.token).not.toBe(second.token);
-    expect(liveIds(projectId)).toEqual([id, second.serviceAccountId, partial.serviceAccountId].sort());
-    for (const token of [partial.token, partial.previousToken]) expect(await works(projectId, token)).toBe(true);
+    expect(rotation.liveIds(projectId)).toEqual([id, second.serviceAccountId, partial.serviceAccountId].sort());
+    for (const token of [partial.token, partial.previousToken])
+      expect(await rotation.works(projectId, token)).toBe(true);
     expect(err.message).toContain(partial.serviceAccountId);
 
     // The next up: an update (the retired account), one DELETE and no new account.
     sim.clearFaults();
     const state = partial as unknown as Props;
-    expect(await provider().diff(id, state, third)).toEqual({
+    expect(await rotation.provider().diff(id, state, third)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    const finished = await provider().update(id, state, third);
-    expect(calls()).toEqual([`GET /v2/projects/${projectId}/api-keys`, `DELETE ${accountPath(projectId, id)}`]);
+    const finished = await rotation.provider().update(id, state, third);
+    expect(rotation.calls()).toEqual([
+      `GET /v2/projects/${projectId}/api-keys`,
+      `DELETE ${rotation.accountPath(projectId, id)}`,
+    ]);
     const { retiredServiceAccountIds, __provider, ...rest } = partial;
     expect([retiredServiceAccountIds, __provider]).not.toContain(undefined);
     expect(finished).toEqual(rest);
-    expect(liveIds(projectId)).toEqual([second.serviceAccountId, partial.serviceAccountId].sort());
-    expect(await works(projectId, outs.token)).toBe(false);
+    expect(rotation.liveIds(projectId)).toEqual([second.serviceAccountId, partial.serviceAccountId].sort());
+    expect(await rotation.works(projectId, outs.token)).toBe(false);
   });
 
   test("destroy with a retired account still stored deletes it too, oldest first", async () => {
-    const { sim } = suite;
-    const { projectId, id, on, second } = await rotatedOnce("retired-destroy");
-    sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 409, times: 1 });
-    const err = await rejection(provider().update(id, asState(second), { ...on, rotationTrigger: "3" }));
+    const { sim } = rotation.suite;
+    const { projectId, id, on, second } = await rotation.rotatedOnce("retired-destroy");
+    sim.addFault({
+      method: "DELETE",
+      path: rotation.accountPath(projectId, id),
+      kind: "status",
+      status: 409,
+      times: 1,
+    });
+    const err = await rotation.rejection(
+      rotation.provider().update(id, rotation.asState(second), { ...on, rotationTrigger: "3" }),
+    );
     const partial = err.properties as unknown as ServiceAccountOutputs;
-    expect(liveIds(projectId)).toHaveLength(3);
+    expect(rotation.liveIds(projectId)).toHaveLength(3);
 
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    await provider().delete(id, partial);
-    expect(calls()).toEqual([
+    await rotation.provider().delete(id, partial);
+    expect(rotation.calls()).toEqual([
       `GET /v2/projects/${projectId}/api-keys`,
-      ...[id, second.serviceAccountId, partial.serviceAccountId].map((a) => `DELETE ${accountPath(projectId, a)}`),
+      ...[id, second.serviceAccountId, partial.serviceAccountId].map(
+        (a) => `DELETE ${rotation.accountPath(projectId, a)}`,
+      ),
     ]);
-    expect(liveIds(projectId)).toEqual([]);
+    expect(rotation.liveIds(projectId)).toEqual([]);
   });
 
   test("destroy that cannot delete one account fails naming it, and keeps the others' outcome", async () => {
-    const { sim } = suite;
-    const { projectId, id, second } = await rotatedOnce("destroy-refused");
-    sim.addFault({ method: "DELETE", path: accountPath(projectId, id), kind: "status", status: 403, times: 1 });
-    const err = await rejection(provider().delete(id, asState(second)));
+    const { sim } = rotation.suite;
+    const { projectId, id, second } = await rotation.rotatedOnce("destroy-refused");
+    sim.addFault({
+      method: "DELETE",
+      path: rotation.accountPath(projectId, id),
+      kind: "status",
+      status: 403,
+      times: 1,
+    });
+    const err = await rotation.rejection(rotation.provider().delete(id, rotation.asState(second)));
     // One account refused: the delete's own error, naming the refused account and the service's answer.
     expect(err.message).toBe(
       `deleting service account ${id} in project ${projectId}: 403 injected fault (the token set in pims:token (the ` +
         "stack config, or the pims.Provider's token) is valid but not allowed to do this: check the grants of its " +
         "service account, or the service's reason above)",
     );
-    expect(liveIds(projectId)).toEqual([id]);
+    expect(rotation.liveIds(projectId)).toEqual([id]);
     // The engine keeps the resource: the next destroy deletes the one left and confirms the other gone (404, listing).
     sim.clearRequests();
     newRun(); // each step is an engine operation of its own: a provider process, a run
-    await provider().delete(id, asState(second));
-    expect(liveIds(projectId)).toEqual([]);
-    expect(calls()).toEqual([
+    await rotation.provider().delete(id, rotation.asState(second));
+    expect(rotation.liveIds(projectId)).toEqual([]);
+    expect(rotation.calls()).toEqual([
       `GET /v2/projects/${projectId}/api-keys`,
-      `DELETE ${accountPath(projectId, id)}`,
-      `DELETE ${accountPath(projectId, second.serviceAccountId)}`,
+      `DELETE ${rotation.accountPath(projectId, id)}`,
+      `DELETE ${rotation.accountPath(projectId, second.serviceAccountId)}`,
       `GET /v2/projects/${projectId}/api-keys`, // the 404's own confirmation, taken after it
     ]);
   });
@@ -114,6 +133,6 @@ describe("overlapping rotation (keepPreviousToken): refused deletes and destroy"
 
 describe("secret scan", () => {
   test("no issued secret or admin token in any error message or progress line", () => {
-    expectNoSecretsSeen(4);
+    rotation.expectNoSecretsSeen(4);
   });
 });

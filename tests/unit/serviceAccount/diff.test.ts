@@ -9,9 +9,12 @@ import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
 // ---- diff -----------------------------------------------------------------------------------------------------
 
 describe("diff", () => {
+  /** What diff answers for an in-place update. */
+  const IN_PLACE = { changes: true, replaces: [], deleteBeforeReplace: false };
   const NOW = Date.parse("2025-01-01T00:00:00Z");
   const provider = loose(new ServiceAccountProvider({ now: () => NOW }));
-  const olds: Props = {
+  /** The inputs as the engine passes them (with the dynamic provider's `__provider`). */
+  const inputs: Props = {
     projectId: "p-1",
     name: "ci",
     description: "deploys",
@@ -19,25 +22,19 @@ describe("diff", () => {
     expiresIn: 86_400,
     rotationTrigger: "r1",
     rotateBeforeExpiry: 3600,
+    __provider: "serialized",
+  };
+  const olds: Props = {
+    ...inputs,
     serviceAccountId: "sa-1",
     createdAt: "2024-12-31T12:00:00Z",
     createdByUserId: "u-1",
     tokenId: "tok-1",
     tokenExpiresAt: "2025-01-01T12:00:00.000Z", // 12 h left; window 1 h: not due
     token: "pims_sa_secret_value_for_diff",
-    __provider: "serialized",
   };
   const news = (change: Props = {}): Props => {
-    const n: Props = {
-      projectId: "p-1",
-      name: "ci",
-      description: "deploys",
-      grants: ["p-1", "p-2"],
-      expiresIn: 86_400,
-      rotationTrigger: "r1",
-      rotateBeforeExpiry: 3600,
-      __provider: "serialized",
-    };
+    const n: Props = { ...inputs };
     for (const [k, v] of Object.entries(change)) {
       if (v === undefined) delete n[k];
       else n[k] = v;
@@ -84,20 +81,12 @@ describe("diff", () => {
     ["a smaller window", { rotateBeforeExpiry: 60 }],
     ["the window removed", { rotateBeforeExpiry: undefined }],
   ])("rotateBeforeExpiry changed alone (%s): an in-place update, no replacement", async (_label, change) => {
-    expect(await provider.diff("sa-1", olds, news(change))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+    expect(await provider.diff("sa-1", olds, news(change))).toEqual(IN_PLACE);
   });
 
   test("rotateBeforeExpiry set for the first time, not reached: an in-place update", async () => {
     const { rotateBeforeExpiry: _, ...noWindow } = olds;
-    expect(await provider.diff("sa-1", noWindow, news())).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+    expect(await provider.diff("sa-1", noWindow, news())).toEqual(IN_PLACE);
   });
 
   test("a rotation trigger set for the first time replaces", async () => {
@@ -154,16 +143,8 @@ describe("diff", () => {
   test("a token that never expires is never rotated; no window, no rotation", async () => {
     const never = { ...olds, expiresIn: 0, tokenExpiresAt: "never" };
     // a new window on a token that never expires: an in-place update, never a rotation
-    expect(await provider.diff("sa-1", never, news({ expiresIn: 0, rotateBeforeExpiry: 0 }))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-    expect(await provider.diff("sa-1", never, news({ expiresIn: 0, rotateBeforeExpiry: UNKNOWN }))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+    expect(await provider.diff("sa-1", never, news({ expiresIn: 0, rotateBeforeExpiry: 0 }))).toEqual(IN_PLACE);
+    expect(await provider.diff("sa-1", never, news({ expiresIn: 0, rotateBeforeExpiry: UNKNOWN }))).toEqual(IN_PLACE);
     expect(
       await provider.diff("sa-1", { ...never, rotateBeforeExpiry: 0 }, news({ expiresIn: 0, rotateBeforeExpiry: 0 })),
     ).toEqual({
@@ -208,27 +189,17 @@ describe("update", () => {
     __provider: "serialized",
   };
   const { __provider: _, ...stored } = olds;
+  /** The inputs every update below keeps: only what a test adds changes. */
+  const kept: Props = { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 86_400 };
 
   test("a new rotateBeforeExpiry is applied; the account, its token and every other output are kept", async () => {
-    const outs = await provider.update("sa-1", olds, {
-      projectId: "p-1",
-      name: "ci",
-      description: "deploys",
-      grants: ["p-1"],
-      expiresIn: 86_400,
-      rotateBeforeExpiry: 600,
-    });
+    const outs = await provider.update("sa-1", olds, { ...kept, description: "deploys", rotateBeforeExpiry: 600 });
     expect(outs).toEqual({ ...stored, rotateBeforeExpiry: 600 });
     expect(isPlainJson(outs)).toBe(true);
   });
 
   test("rotateBeforeExpiry removed: absent from the outputs (never undefined)", async () => {
-    const outs = await provider.update("sa-1", olds, {
-      projectId: "p-1",
-      name: "ci",
-      grants: ["p-1"],
-      expiresIn: 86_400,
-    });
+    const outs = await provider.update("sa-1", olds, kept);
     const { rotateBeforeExpiry: __, ...rest } = stored;
     expect(outs).toEqual(rest);
     expect(Object.keys(outs)).not.toContain("rotateBeforeExpiry");
