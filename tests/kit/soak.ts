@@ -7,8 +7,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
 import { PimsSimulator } from "../../simulator";
 
-/** The soak suites' simulator and stacks (see useSoakStacks). */
-export interface SoakStacks {
+/** The soak suites' simulator and stacks (see useSoakSuite). */
+export interface SoakSuite {
   /** The simulator, started once for the file. */
   readonly sim: PimsSimulator;
   /** Everything the engine printed (through `collect`): scanned for plaintext secrets. */
@@ -22,13 +22,13 @@ export interface SoakStacks {
 }
 
 /** Jest hooks of a soak suite: the engine ensured and the simulator started before it, both cleaned up after. */
-export function useSoakStacks(): SoakStacks {
+export function useSoakSuite(): SoakSuite {
   let sim: PimsSimulator | undefined;
   let engineDir = "";
   const backendDirs: string[] = [];
   const printed: string[] = [];
   const ready = (): PimsSimulator => {
-    if (!sim) throw new Error("useSoakStacks: the simulator exists only inside tests");
+    if (!sim) throw new Error("useSoakSuite: the simulator exists only inside tests");
     return sim;
   };
   beforeAll(async () => {

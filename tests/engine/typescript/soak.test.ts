@@ -30,13 +30,13 @@ import { randomSecret } from "../../../scripts/engine";
 import { exportEncrypted } from "../../kit/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { testClient } from "../../kit/client";
-import { useSoakStacks } from "../../kit/soak";
+import { useSoakSuite } from "../../kit/soak";
 
 jest.setTimeout(240_000);
 
 const SA_PATH = /^\/v2\/projects\/[^/]+\/service-accounts$/;
 
-const soak = useSoakStacks();
+const soak = useSoakSuite();
 
 // ---- 0. the stack's env reaches the provider host -------------------------------------------------------
 

@@ -20,13 +20,13 @@ import { execFileSync } from "node:child_process";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ServiceAccount } from "pulumi-pims";
 import { testClient } from "../../kit/client";
-import { useSoakStacks } from "../../kit/soak";
+import { useSoakSuite } from "../../kit/soak";
 
 jest.setTimeout(240_000);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const soak = useSoakStacks();
+const soak = useSoakSuite();
 
 // ---- 2. interrupted creates ------------------------------------------------------------------------------
 
