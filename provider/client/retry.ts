@@ -105,7 +105,8 @@ export function outcomeOf(status: number | undefined, code: string | undefined):
  * only when the request never reached the service (`unsent`); its other failures go to the caller, which may look
  * first. A 429 (`refused`) never gets here: the scheduler, which is the client's transport (./client), repeats it in
  * its place in the queue, and past its time bound fails with a `RateLimitTimeoutError`, which carries no request
- * config, so axios-retry hands it on without asking (tests/sim/retry.test.ts: one request, no count-bounded retry).
+ * config, so axios-retry hands it on without asking (tests/sim/client/retry.test.ts: one request, no count-bounded
+ * retry).
  */
 export function isRetryable(error: AxiosError): boolean {
   const outcome = outcomeOf(error.response?.status, error.response ? undefined : error.code);

@@ -36,7 +36,8 @@ function axiosError(method: string, opts: { status?: number; code?: string; retr
 }
 
 describe("isRetryable", () => {
-  // A 429 never reaches isRetryable: the scheduler repeats it (tests/sim/retry.test.ts, tests/sim/throttling.test.ts).
+  // A 429 never reaches isRetryable: the scheduler repeats it (tests/sim/client/retry.test.ts,
+  // tests/sim/throttling.test.ts).
   it.each([408, 502, 503, 504])("retries %i for GET, PATCH and DELETE", (status) => {
     for (const m of ["get", "patch", "delete"]) expect(isRetryable(axiosError(m, { status }))).toBe(true);
   });

@@ -15,11 +15,11 @@ import {
   ServerError,
   TimeoutError,
   ValidationError,
-} from "../../provider/client";
-import { PimsSimulator } from "../../simulator";
-import { seed } from "../kit/retry";
-import { rejectionOf } from "../kit/rejection";
-import { testClient } from "../kit/client";
+} from "../../../provider/client";
+import { PimsSimulator } from "../../../simulator";
+import { seed } from "../../kit/retry";
+import { rejectionOf } from "../../kit/rejection";
+import { testClient } from "../../kit/client";
 
 let sim: PimsSimulator;
 

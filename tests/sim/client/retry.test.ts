@@ -11,12 +11,12 @@ import {
   ServerError,
   TimeoutError,
   type ClientOptions,
-} from "../../provider/client";
-import { Scheduler } from "../../provider/client/scheduler";
-import { PimsSimulator } from "../../simulator";
-import { expectUnchanged, OPS, seed } from "../kit/retry";
-import { rejectionOf } from "../kit/rejection";
-import { testClient } from "../kit/client";
+} from "../../../provider/client";
+import { Scheduler } from "../../../provider/client/scheduler";
+import { PimsSimulator } from "../../../simulator";
+import { expectUnchanged, OPS, seed } from "../../kit/retry";
+import { rejectionOf } from "../../kit/rejection";
+import { testClient } from "../../kit/client";
 
 let sim: PimsSimulator;
 

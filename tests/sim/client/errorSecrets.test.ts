@@ -2,9 +2,9 @@
  * Secret hygiene of the typed client's errors: the token never appears in an error, whether the service, the network
  * or a timeout produced it, nor when a server message echoes the Authorization header.
  */
-import { AuthError, NetworkError, NotFoundError, PimsClient, PimsError, TimeoutError } from "../../provider/client";
-import { closedPort, expectErrorFreeOf, useClientSuite, testClient, tinyServer, seedApp } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import { AuthError, NetworkError, NotFoundError, PimsClient, PimsError, TimeoutError } from "../../../provider/client";
+import { closedPort, expectErrorFreeOf, useClientSuite, testClient, tinyServer, seedApp } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();
 

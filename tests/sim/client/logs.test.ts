@@ -1,8 +1,8 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
-import { ArgumentError, validateLogsQuery, type AppLogsQuery } from "../../provider/client";
-import { PimsSimulator } from "../../simulator";
-import { collectLines, seedApp, useClientSuite } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import { ArgumentError, validateLogsQuery, type AppLogsQuery } from "../../../provider/client";
+import { PimsSimulator } from "../../../simulator";
+import { collectLines, seedApp, useClientSuite } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();
 

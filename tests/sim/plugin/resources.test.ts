@@ -8,9 +8,9 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { UNKNOWN } from "../../provider/checks";
-import { sendLinesToEngine } from "../../provider/engineLog";
-import { rejectionOf } from "../kit/rejection";
+import { UNKNOWN } from "../../../provider/checks";
+import { sendLinesToEngine } from "../../../provider/engineLog";
+import { rejectionOf } from "../../kit/rejection";
 import {
   jsonOf,
   partialState,
@@ -20,7 +20,7 @@ import {
   urnOf,
   usePluginSuite,
   type Json,
-} from "../kit/plugin";
+} from "../../kit/plugin";
 
 const suite = usePluginSuite();
 

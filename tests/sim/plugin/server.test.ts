@@ -1,14 +1,14 @@
 /**
  * The plugin's gRPC service (`pulumi-resource-pims`) in this process, called as the engine calls it, against the
  * simulator: plugin information, configuration, the schema, the methods it refuses, and functions (Invoke). The
- * resources' methods are in nativeResources.test.ts.
+ * resources' methods are in resources.test.ts.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { packageVersion } from "../../provider/plugin/tokens";
-import { rejectionOf } from "../kit/rejection";
+import { packageVersion } from "../../../provider/plugin/tokens";
+import { rejectionOf } from "../../kit/rejection";
 import {
   jsonOf,
   masked,
@@ -20,7 +20,7 @@ import {
   struct,
   usePluginSuite,
   type Json,
-} from "../kit/plugin";
+} from "../../kit/plugin";
 
 const suite = usePluginSuite();
 
@@ -126,7 +126,7 @@ describe("plugin information and configuration", () => {
   test("GetSchema returns the package schema at the package's version; another schema version is refused", async () => {
     const r = await suite.plugin.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
     const schema = JSON.parse(r.getSchema()) as { name: string; version: string; resources: Record<string, unknown> };
-    expect(schema).toEqual(require("../../provider/schema.json")); // the committed file `npm run schema` writes
+    expect(schema).toEqual(require("../../../provider/schema.json")); // the committed file `npm run schema` writes
     expect(schema.name).toBe("pims");
     expect(schema.version).toBe(packageVersion());
     expect(Object.keys(schema.resources).sort()).toEqual([

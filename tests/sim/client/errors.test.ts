@@ -1,10 +1,17 @@
 /**
  * The typed client against the simulator: every error the simulator can produce for each operation, and the error
- * texts (404s name the full URL called). The token's absence from errors is in clientErrorSecrets.test.ts.
+ * texts (404s name the full URL called). The token's absence from errors is in errorSecrets.test.ts.
  */
-import { AuthError, ConflictError, NotFoundError, PimsClient, PimsError, ValidationError } from "../../provider/client";
-import { expectErrorFreeOf, saRequest, seedApp, useClientSuite, testClient } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import {
+  AuthError,
+  ConflictError,
+  NotFoundError,
+  PimsClient,
+  PimsError,
+  ValidationError,
+} from "../../../provider/client";
+import { expectErrorFreeOf, saRequest, seedApp, useClientSuite, testClient } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();
 

@@ -3,10 +3,10 @@
  * client reads is the one the service issued, the expiry is normalized, and an unreadable layout is reported with
  * the id of the account it created (still live: the caller must delete it) and no secret in any text.
  */
-import { PimsClient, UnreadableTokenError } from "../../provider/client";
-import { PimsSimulator, READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES } from "../../simulator";
-import { errorTexts, testClient } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import { PimsClient, UnreadableTokenError } from "../../../provider/client";
+import { PimsSimulator, READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES } from "../../../simulator";
+import { errorTexts, testClient } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 let sim: PimsSimulator | undefined;
 

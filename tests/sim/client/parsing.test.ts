@@ -2,9 +2,9 @@
  * Liberal parsing of odd-but-valid answers the simulator never gives, from a tiny real HTTP server on loopback:
  * quoted plain text, empty bodies, null and unknown fields, numbers as strings, other token layouts.
  */
-import { NotFoundError, PimsClient, PimsError, UnreadableTokenError } from "../../provider/client";
-import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import { NotFoundError, PimsClient, PimsError, UnreadableTokenError } from "../../../provider/client";
+import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 describe("liberal parsing (tiny real server)", () => {
   let srv: TinyServer | undefined;

@@ -1,11 +1,11 @@
 /**
  * The typed client (provider/suite.client) against the simulator: every operation's happy path, with the state visible
  * in the simulator afterwards, and construction (base address forms). Errors, log paging and liberal parsing have
- * their own suites (clientErrors, clientLogs, clientParsing).
+ * their own suites (errors, errorSecrets, logs, parsing).
  */
-import { AuthError, NotFoundError, PimsClient } from "../../provider/client";
-import { saRequest, seedApp, useClientSuite, testClient } from "../kit/client";
-import { rejectionOf } from "../kit/rejection";
+import { AuthError, NotFoundError, PimsClient } from "../../../provider/client";
+import { saRequest, seedApp, useClientSuite, testClient } from "../../kit/client";
+import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();
 
