@@ -1,29 +1,20 @@
 /** The default profile: API keys and service accounts (created over HTTP, seeded, deleted). */
-import { PimsSimulator } from "../../../simulator";
 import type { ApiKey } from "../../../simulator/types";
-import { message, simCalls } from "./http";
+import { message, useSimulatorSuite } from "../../kit/http";
 
-let sim: PimsSimulator;
-const { call, seedApp, createServiceAccount } = simCalls(() => sim);
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start({ profile: "default" });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useSimulatorSuite("default");
+const { call, seedApp, createServiceAccount } = suite;
 
 describe("GET /v2/projects/{project_id}/api-keys", () => {
   it("lists seeded and service-account keys by expiresAt ascending, never last, stable", async () => {
     const { projectId } = seedApp();
-    sim.addApiKey(projectId, { id: "k-never-1", expiresAt: "never" });
-    sim.addApiKey(projectId, { id: "k-late", expiresAt: "2099-01-01T00:00:00Z" });
-    sim.addApiKey(projectId, { id: "k-early", expiresAt: "2030-01-01T00:00:00Z" });
-    sim.addApiKey(projectId, { id: "k-never-2", expiresAt: "never" });
+    suite.sim.addApiKey(projectId, { id: "k-never-1", expiresAt: "never" });
+    suite.sim.addApiKey(projectId, { id: "k-late", expiresAt: "2099-01-01T00:00:00Z" });
+    suite.sim.addApiKey(projectId, { id: "k-early", expiresAt: "2030-01-01T00:00:00Z" });
+    suite.sim.addApiKey(projectId, { id: "k-never-2", expiresAt: "never" });
     const sa = await createServiceAccount(projectId, { name: "deployer", expiresIn: 3600 });
-    const other = sim.addProject().id;
-    sim.addApiKey(other, { id: "k-other" });
+    const other = suite.sim.addProject().id;
+    suite.sim.addApiKey(other, { id: "k-other" });
 
     const r = await call("GET", `/v2/projects/${projectId}/api-keys`);
     expect(r.status).toBe(200);
@@ -41,7 +32,7 @@ describe("GET /v2/projects/{project_id}/api-keys", () => {
     expect(saKey.apiKey).toMatch(/^pims_\.\.\.[0-9a-f]{4}$/);
     expect(r.text).not.toContain(sa.token!.secret);
 
-    sim.advanceClock(3601_000);
+    suite.sim.advanceClock(3601_000);
     const later = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as ApiKey[];
     expect(later.find((k) => k.id === sa.token!.id)?.status).toBe("expired");
   });
@@ -50,7 +41,7 @@ describe("GET /v2/projects/{project_id}/api-keys", () => {
 describe("POST /v2/projects/{project_id}/service-accounts", () => {
   it("creates an account with a one-time token and holds it", async () => {
     const { projectId } = seedApp();
-    const other = sim.addProject().id;
+    const other = suite.sim.addProject().id;
     const sa = await createServiceAccount(projectId, { name: "ci", description: "for CI", grants: [projectId, other] });
     expect(sa.id).toMatch(/^sa-[0-9a-f]{12}$/);
     expect(sa).toMatchObject({ name: "ci", description: "for CI", projectId, grants: [projectId, other] });
@@ -60,11 +51,11 @@ describe("POST /v2/projects/{project_id}/service-accounts", () => {
     expect(sa.token!.secret).toMatch(/^pims_sa_[0-9a-f]{40}$/);
     expect(Date.parse(sa.token!.expiresAt) - Date.parse(sa.createdAt)).toBe(3600_000);
 
-    const held = sim.serviceAccounts(projectId);
+    const held = suite.sim.serviceAccounts(projectId);
     expect(held).toHaveLength(1);
     expect(held[0]).toMatchObject({ id: sa.id, tokenId: sa.token!.id, tokenExpiresAt: sa.token!.expiresAt });
     expect(JSON.stringify(held)).not.toContain(sa.token!.secret);
-    expect(sim.issuedSecrets()).toEqual([sim.token, sa.token!.secret]);
+    expect(suite.sim.issuedSecrets()).toEqual([suite.sim.token, sa.token!.secret]);
 
     const noDescription = await createServiceAccount(projectId, { description: undefined });
     expect(noDescription.description).toBe("");
@@ -92,12 +83,12 @@ describe("POST /v2/projects/{project_id}/service-accounts", () => {
     });
     expect(r.status).toBe(422);
     expect(r.json).toEqual({ message: expected });
-    expect(sim.serviceAccounts()).toHaveLength(0);
+    expect(suite.sim.serviceAccounts()).toHaveLength(0);
   });
 
   it("rejects more than 50 grants and duplicate grants with 422", async () => {
     const { projectId } = seedApp();
-    const many = Array.from({ length: 51 }, () => sim.addProject().id);
+    const many = Array.from({ length: 51 }, () => suite.sim.addProject().id);
     const tooMany = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
       body: { name: "ci", grants: many, expiresIn: 60 },
     });
@@ -120,10 +111,10 @@ describe("POST /v2/projects/{project_id}/service-accounts", () => {
 describe("seeded service accounts (addServiceAccount)", () => {
   it("holds a seeded account like a created one: chosen id and token, listed, usable, deletable", async () => {
     const { projectId } = seedApp();
-    const other = sim.addProject().id;
+    const other = suite.sim.addProject().id;
     const secret = "pims_sa_0123456789abcdef0123456789abcdef01234567";
-    const before = sim.now().getTime();
-    const seeded = sim.addServiceAccount({
+    const before = suite.sim.now().getTime();
+    const seeded = suite.sim.addServiceAccount({
       id: "sa-5eed00000001",
       projectId,
       name: "deployer",
@@ -145,11 +136,11 @@ describe("seeded service accounts (addServiceAccount)", () => {
       tokenExpiresAt: new Date(Date.parse(seeded.createdAt) + 3600_000).toISOString(),
     });
     expect(Date.parse(seeded.createdAt)).toBeGreaterThanOrEqual(before);
-    expect(Date.parse(seeded.createdAt)).toBeLessThanOrEqual(sim.now().getTime());
+    expect(Date.parse(seeded.createdAt)).toBeLessThanOrEqual(suite.sim.now().getTime());
     expect(JSON.stringify(seeded)).not.toContain(secret);
-    expect(sim.serviceAccounts()).toEqual([seeded]);
-    expect(sim.serviceAccounts(other)).toEqual([]);
-    expect(sim.issuedSecrets()).toEqual([sim.token, secret]);
+    expect(suite.sim.serviceAccounts()).toEqual([seeded]);
+    expect(suite.sim.serviceAccounts(other)).toEqual([]);
+    expect(suite.sim.issuedSecrets()).toEqual([suite.sim.token, secret]);
 
     // listed in the API keys like a created account, the secret usable as a bearer token
     const list = await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret });
@@ -175,14 +166,14 @@ describe("seeded service accounts (addServiceAccount)", () => {
     // deleted by DELETE /v2/projects/{project_id}/service-accounts/{id}; its token stops working
     const ok = await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-5eed00000001`);
     expect(ok.status).toBe(200);
-    expect(sim.serviceAccounts()).toEqual([]);
-    expect(sim.deletedServiceAccounts()).toEqual(["sa-5eed00000001"]);
+    expect(suite.sim.serviceAccounts()).toEqual([]);
+    expect(suite.sim.deletedServiceAccounts()).toEqual(["sa-5eed00000001"]);
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret })).status).toBe(401);
   });
 
   it("defaults: fresh id and token, grants [projectId], no description, a token that never expires", async () => {
     const { projectId } = seedApp();
-    const seeded = sim.addServiceAccount({ projectId, name: "plain" });
+    const seeded = suite.sim.addServiceAccount({ projectId, name: "plain" });
     expect(seeded).toMatchObject({
       name: "plain",
       description: "",
@@ -192,15 +183,15 @@ describe("seeded service accounts (addServiceAccount)", () => {
     });
     expect(seeded.id).toMatch(/^sa-[0-9a-f]{12}$/);
     expect(seeded.tokenId).toMatch(/^tok-[0-9a-f]{16}$/);
-    const [, secret] = sim.issuedSecrets();
+    const [, secret] = suite.sim.issuedSecrets();
     expect(secret).toMatch(/^pims_sa_[0-9a-f]{40}$/);
-    sim.advanceClock(10 * 365 * 86400_000);
+    suite.sim.advanceClock(10 * 365 * 86400_000);
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: secret })).status).toBe(200);
   });
 
   it("a seeded token expires on the simulator clock", async () => {
     const { projectId } = seedApp();
-    sim.addServiceAccount({
+    suite.sim.addServiceAccount({
       projectId,
       name: "short",
       expiresIn: 60,
@@ -208,7 +199,7 @@ describe("seeded service accounts (addServiceAccount)", () => {
       tokenId: "tok-short",
     });
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(200);
-    sim.advanceClock(60_000);
+    suite.sim.advanceClock(60_000);
     expect((await call("GET", `/v2/projects/${projectId}/api-keys`, { token: "pims_sa_short" })).status).toBe(401);
     const keys = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as ApiKey[];
     expect(keys.map((k) => [k.id, k.status])).toEqual([["tok-short", "expired"]]);
@@ -217,43 +208,43 @@ describe("seeded service accounts (addServiceAccount)", () => {
   it("refuses a used id, an unknown project or grant, duplicate grants, a bad expiresIn, a token in use", async () => {
     const { projectId } = seedApp();
     const created = await createServiceAccount(projectId);
-    sim.addServiceAccount({ id: "sa-taken", projectId, name: "a", tokenSecret: "pims_sa_taken" });
-    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
+    suite.sim.addServiceAccount({ id: "sa-taken", projectId, name: "a", tokenSecret: "pims_sa_taken" });
+    expect(() => suite.sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
       "service account sa-taken already exists",
     );
-    expect(() => sim.addServiceAccount({ id: created.id, projectId, name: "b" })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ id: created.id, projectId, name: "b" })).toThrow(
       `service account ${created.id} already exists`,
     );
     await call("DELETE", `/v2/projects/${projectId}/service-accounts/sa-taken`);
-    expect(() => sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ id: "sa-taken", projectId, name: "b" })).toThrow(
       "service account sa-taken already exists (deleted)",
     );
-    expect(() => sim.addServiceAccount({ projectId: "p-nope", name: "b" })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId: "p-nope", name: "b" })).toThrow(
       "project p-nope does not exist; call addProject first",
     );
-    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: ["p-nope"] })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId, name: "b", grants: ["p-nope"] })).toThrow(
       "granted project p-nope does not exist",
     );
-    expect(() => sim.addServiceAccount({ projectId, name: "b", grants: [projectId, projectId] })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId, name: "b", grants: [projectId, projectId] })).toThrow(
       "grants must not contain duplicates",
     );
-    expect(() => sim.addServiceAccount({ projectId, name: "b", expiresIn: -1 })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId, name: "b", expiresIn: -1 })).toThrow(
       "expiresIn must be a non-negative integer, got -1",
     );
-    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: sim.token })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId, name: "b", tokenSecret: suite.sim.token })).toThrow(
       "tokenSecret is already the token",
     );
-    expect(() => sim.addServiceAccount({ projectId, name: "b", tokenSecret: created.token!.secret })).toThrow(
+    expect(() => suite.sim.addServiceAccount({ projectId, name: "b", tokenSecret: created.token!.secret })).toThrow(
       "tokenSecret is already the token",
     );
-    expect(sim.serviceAccounts().map((a) => a.id)).toEqual([created.id]);
+    expect(suite.sim.serviceAccounts().map((a) => a.id)).toEqual([created.id]);
   });
 });
 
 describe("DELETE /v2/projects/{project_id}/service-accounts/{id}", () => {
   it("deletes once, then 404; 404 from another project; 409 for the caller's own account", async () => {
     const { projectId } = seedApp();
-    const other = sim.addProject().id;
+    const other = suite.sim.addProject().id;
     const sa = await createServiceAccount(projectId);
 
     const wrongProject = await call("DELETE", `/v2/projects/${other}/service-accounts/${sa.id}`);
@@ -265,13 +256,13 @@ describe("DELETE /v2/projects/{project_id}/service-accounts/{id}", () => {
     });
     expect(self.status).toBe(409);
     expect(self.json).toEqual({ message: "cannot delete the service account used by this request" });
-    expect(sim.serviceAccounts()).toHaveLength(1);
+    expect(suite.sim.serviceAccounts()).toHaveLength(1);
 
     const ok = await call("DELETE", `/v2/projects/${projectId}/service-accounts/${sa.id}`);
     expect(ok.status).toBe(200);
     expect(ok.json).toEqual({ message: `service account ${sa.id} deleted` });
-    expect(sim.serviceAccounts()).toHaveLength(0);
-    expect(sim.deletedServiceAccounts()).toEqual([sa.id]);
+    expect(suite.sim.serviceAccounts()).toHaveLength(0);
+    expect(suite.sim.deletedServiceAccounts()).toEqual([sa.id]);
     const keys = (await call("GET", `/v2/projects/${projectId}/api-keys`)).json as ApiKey[];
     expect(keys).toEqual([]);
 

@@ -1,18 +1,9 @@
 /** The default profile: app logs (filters, paging, page sizes, 204 when nothing matches). */
-import { PimsSimulator } from "../../../simulator";
 import type { AppLogLine, AppLogPage } from "../../../simulator/types";
-import { message, simCalls, type CallResult } from "./http";
+import { message, type CallResult, useSimulatorSuite } from "../../kit/http";
 
-let sim: PimsSimulator;
-const { call, seedApp } = simCalls(() => sim);
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start({ profile: "default" });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useSimulatorSuite("default");
+const { call, seedApp } = suite;
 
 describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
   const logsPath = (projectId: string, appId: string) => `/v2/projects/${projectId}/apps/${appId}/logs`;
@@ -44,15 +35,15 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
     const empty = await page(projectId, appId, {});
     expect(empty.status).toBe(204);
     expect(empty.text).toBe("");
-    sim.addLogs(projectId, appId, [{ logLine: "hello" }]);
+    suite.sim.addLogs(projectId, appId, [{ logLine: "hello" }]);
     expect((await page(projectId, appId, { search: "absent" })).status).toBe(204);
     expect((await page(projectId, appId, { runId: "run-unknown" })).status).toBe(204);
   });
 
   it("fills defaults in addLogs and returns newest first by default", async () => {
     const { projectId, appId } = seedApp();
-    const run = sim.addRun(projectId, appId);
-    const added = sim.addLogs(projectId, appId, [{ logLine: "one" }, { logLine: "two", stream: "stderr" }]);
+    const run = suite.sim.addRun(projectId, appId);
+    const added = suite.sim.addLogs(projectId, appId, [{ logLine: "one" }, { logLine: "two", stream: "stderr" }]);
     expect(added[0]).toMatchObject({ appId, projectId, runId: run.id, stream: "stdout", containerName: "web" });
     expect(Date.parse(added[1].timestamp)).toBeGreaterThan(Date.parse(added[0].timestamp));
     expect(added[0].logId).not.toBe(added[1].logId);
@@ -67,7 +58,7 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
   it("filters by container name or id, run, stream, search and dates", async () => {
     const { projectId, appId } = seedApp();
     const start = new Date("2030-01-01T00:00:00Z");
-    sim.generateLogs(projectId, appId, 100, {
+    suite.sim.generateLogs(projectId, appId, 100, {
       containers: ["web", "worker"],
       runIds: ["run-a", "run-b"],
       startTime: start,
@@ -106,7 +97,7 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
 
   it("pages through 100k lines with nextToken in both directions", async () => {
     const { projectId, appId } = seedApp();
-    sim.generateLogs(projectId, appId, 100_000, { containers: ["a", "b", "c"] });
+    suite.sim.generateLogs(projectId, appId, 100_000, { containers: ["a", "b", "c"] });
 
     const first = await page(projectId, appId, {});
     expect((first.json as AppLogPage).logs).toHaveLength(200);
@@ -126,9 +117,9 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
 
   it("keeps paging correct when lines are appended between pages", async () => {
     const { projectId, appId } = seedApp();
-    sim.generateLogs(projectId, appId, 10, { startTime: new Date("2030-01-01T00:00:00Z") });
+    suite.sim.generateLogs(projectId, appId, 10, { startTime: new Date("2030-01-01T00:00:00Z") });
     const p1 = (await page(projectId, appId, { pageSize: "4" })).json as AppLogPage;
-    sim.addLogs(projectId, appId, [{ logLine: "late arrival" }]);
+    suite.sim.addLogs(projectId, appId, [{ logLine: "late arrival" }]);
     const p2 = (await page(projectId, appId, { pageSize: "4", nextToken: p1.nextPageToken! })).json as AppLogPage;
     expect(p2.logs.map((l) => l.logLine)).toEqual(
       [5, 4, 3, 2].map((i) => `GET /api/items/${i} 200 ${(i * 7) % 50}ms (line ${i})`),
@@ -137,16 +128,15 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
 
   it("honours pageSize and the simulator's page size options", async () => {
     const { projectId, appId } = seedApp();
-    sim.generateLogs(projectId, appId, 30);
+    suite.sim.generateLogs(projectId, appId, 30);
     const r = (await page(projectId, appId, { pageSize: "30" })).json as AppLogPage;
     expect(r.hasMore).toBe(false);
     expect(r.logs).toHaveLength(30);
     expect(r).not.toHaveProperty("nextPageToken");
 
-    await sim.stop();
-    sim = await PimsSimulator.start({ profile: "default", maxPageSize: 10, defaultPageSize: 4 });
+    await suite.restart({ maxPageSize: 10, defaultPageSize: 4 });
     const small = seedApp();
-    sim.generateLogs(small.projectId, small.appId, 30);
+    suite.sim.generateLogs(small.projectId, small.appId, 30);
     const def = (await page(small.projectId, small.appId, {})).json as AppLogPage;
     expect(def.logs).toHaveLength(4);
     expect((await page(small.projectId, small.appId, { pageSize: "11" })).status).toBe(400);
@@ -165,7 +155,7 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
     ["nextToken", "garbage!"],
   ])("rejects %s=%s with 400", async (name, value) => {
     const { projectId, appId } = seedApp();
-    sim.addLogs(projectId, appId, [{ logLine: "x" }]);
+    suite.sim.addLogs(projectId, appId, [{ logLine: "x" }]);
     const r = await page(projectId, appId, { [name]: value });
     expect(r.status).toBe(400);
     expect(message(r)).toContain(name);
@@ -173,7 +163,7 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/logs", () => {
 
   it("rejects a nextToken from the other direction", async () => {
     const { projectId, appId } = seedApp();
-    sim.generateLogs(projectId, appId, 10);
+    suite.sim.generateLogs(projectId, appId, 10);
     const p1 = (await page(projectId, appId, { pageSize: "2" })).json as AppLogPage;
     const r = await page(projectId, appId, { pageSize: "2", direction: "forward", nextToken: p1.nextPageToken! });
     expect(r.status).toBe(400);

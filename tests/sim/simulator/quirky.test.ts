@@ -4,19 +4,11 @@
  * and what the simulator holds afterwards. Token layouts have their own file.
  */
 import { PimsSimulator } from "../../../simulator";
-import { message, simCalls } from "./http";
+import { message, useSimulatorSuite } from "../../kit/http";
 import { startSimulator } from "../../kit/simulator";
 
-let sim: PimsSimulator;
-const { call, seedApp } = simCalls(() => sim);
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start({ profile: "quirky" });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useSimulatorSuite("quirky");
+const { call, seedApp } = suite;
 
 const EXTRAS = {
   kind: expect.any(String),
@@ -26,7 +18,7 @@ const EXTRAS = {
 
 describe("selecting the profile", () => {
   it("by option, by PIMS_SIM_PROFILE when the option is absent (startSimulator too), default otherwise", async () => {
-    expect(sim.profile).toBe("quirky");
+    expect(suite.sim.profile).toBe("quirky");
     const saved = process.env.PIMS_SIM_PROFILE;
     const started: PimsSimulator[] = [];
     try {
@@ -58,7 +50,7 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
     expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(r.text).toMatch(/^"p-[0-9a-f]{8}"\n$/);
     const id = JSON.parse(r.text) as string;
-    expect(sim.project(id)).toMatchObject({ id, name: "quirky project" });
+    expect(suite.sim.project(id)).toMatchObject({ id, name: "quirky project" });
   });
 
   it("POST /v2/projects/{project_id}/service-accounts: 200, description null, extra members", async () => {
@@ -76,7 +68,7 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
       createdByUserId: "u-admin",
       ...EXTRAS,
     });
-    expect(sim.serviceAccounts(projectId).map((a) => [a.id, a.description])).toEqual([[body.id, ""]]);
+    expect(suite.sim.serviceAccounts(projectId).map((a) => [a.id, a.description])).toEqual([[body.id, ""]]);
     const described = await call("POST", `/v2/projects/${projectId}/service-accounts`, {
       body: { name: "ci", description: "kept", grants: [projectId], expiresIn: 60 },
     });
@@ -85,27 +77,27 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
 
   it("resize, secrets and run cancellation answer quoted text; state changes as in the default profile", async () => {
     const { projectId, appId } = seedApp();
-    const volume = sim.addVolume(projectId, { sizeGb: 100 });
+    const volume = suite.sim.addVolume(projectId, { sizeGb: 100 });
     const resized = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
       body: { newSizeGb: 200 },
     });
     expect([resized.status, resized.text]).toEqual([200, `"volume ${volume.id} resized to 200 GB"\n`]);
-    expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
+    expect(suite.sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
 
     const secrets = await call("PATCH", `/v2/projects/${projectId}/apps/${appId}/secrets`, {
       body: { A: "one-value" },
     });
     expect([secrets.status, secrets.text]).toEqual([200, '"secrets updated"\n']);
-    expect(sim.appSecrets(projectId, appId)).toEqual({ A: "one-value" });
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({ A: "one-value" });
 
-    const run = sim.addRun(projectId, appId);
+    const run = suite.sim.addRun(projectId, appId);
     const cancelled = await call("DELETE", `/v2/projects/${projectId}/apps/${appId}/runs/${run.id}`);
     expect([cancelled.status, cancelled.text]).toEqual([200, `"run ${run.id} cancelled"\n`]);
-    expect(sim.runs()[0].status).toBe("cancelled");
+    expect(suite.sim.runs()[0].status).toBe("cancelled");
     const again = await call("DELETE", `/v2/projects/${projectId}/apps/${appId}/runs/${run.id}`);
     expect(again.status).toBe(409);
     expect(again.json).toEqual({ message: `run ${run.id} has already finished (status: cancelled)` });
-    const finished = sim.addRun(projectId, appId, { status: "finished" });
+    const finished = suite.sim.addRun(projectId, appId, { status: "finished" });
     expect((await call("DELETE", `/v2/projects/${projectId}/apps/${appId}/runs/${finished.id}`)).status).toBe(409);
   });
 });
@@ -113,11 +105,11 @@ describe("creates answer 200, plain text is a quoted JSON string with a trailing
 describe("204 with an empty body where a message was expected", () => {
   it("DELETE /v2/projects/{project_id}/service-accounts/{id}", async () => {
     const { projectId } = seedApp();
-    const account = sim.addServiceAccount({ projectId, name: "gone" });
+    const account = suite.sim.addServiceAccount({ projectId, name: "gone" });
     const r = await call("DELETE", `/v2/projects/${projectId}/service-accounts/${account.id}`);
     expect([r.status, r.text]).toEqual([204, ""]);
-    expect(sim.serviceAccounts()).toEqual([]);
-    expect(sim.deletedServiceAccounts()).toEqual([account.id]);
+    expect(suite.sim.serviceAccounts()).toEqual([]);
+    expect(suite.sim.deletedServiceAccounts()).toEqual([account.id]);
     const again = await call("DELETE", `/v2/projects/${projectId}/service-accounts/${account.id}`);
     expect([again.status, message(again)]).toEqual([404, `service account ${account.id} not found`]);
   });
@@ -126,9 +118,9 @@ describe("204 with an empty body where a message was expected", () => {
 describe("nulls and extra members in listed objects", () => {
   it("API keys: principalId null, expiresAt null instead of never (still last), extra members", async () => {
     const { projectId } = seedApp();
-    sim.addApiKey(projectId, { id: "k-never", expiresAt: "never" });
-    sim.addApiKey(projectId, { id: "k-2030", expiresAt: "2030-01-01T00:00:00Z" });
-    const account = sim.addServiceAccount({ projectId, name: "sa", expiresIn: 60 });
+    suite.sim.addApiKey(projectId, { id: "k-never", expiresAt: "never" });
+    suite.sim.addApiKey(projectId, { id: "k-2030", expiresAt: "2030-01-01T00:00:00Z" });
+    const account = suite.sim.addServiceAccount({ projectId, name: "sa", expiresIn: 60 });
     const r = await call("GET", `/v2/projects/${projectId}/api-keys`);
     const keys = r.json as Array<Record<string, unknown>>;
     expect(keys.map((k) => k.id)).toEqual([account.tokenId, "k-2030", "k-never"]);
@@ -143,14 +135,14 @@ describe("nulls and extra members in listed objects", () => {
 
   it("invoices carry extra members", async () => {
     const { projectId } = seedApp();
-    const invoice = sim.addInvoice(projectId);
+    const invoice = suite.sim.addInvoice(projectId);
     const r = await call("GET", `/v2/projects/${projectId}/invoices`);
     expect(r.json).toEqual([{ ...invoice, ...EXTRAS }]);
   });
 
   it("build logs: a JSON body labelled text/plain, numeric entry ids, extra members", async () => {
     const { projectId, appId } = seedApp();
-    const build = sim.addBuild(projectId, appId, { status: "success", logs: [{ log: "one" }, { log: "two" }] });
+    const build = suite.sim.addBuild(projectId, appId, { status: "success", logs: [{ log: "one" }, { log: "two" }] });
     const r = await call("GET", `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs`);
     expect(r.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     const body = JSON.parse(r.text) as { status: string; logs: Array<{ id: unknown; log: string }> };
@@ -171,7 +163,7 @@ describe("nulls and extra members in listed objects", () => {
 describe("app logs", () => {
   it("nextPageToken is null on the last page; nextToken pages through everything", async () => {
     const { projectId, appId } = seedApp();
-    sim.generateLogs(projectId, appId, 25);
+    suite.sim.generateLogs(projectId, appId, 25);
     const path = `/v2/projects/${projectId}/apps/${appId}/logs`;
     const seen: string[] = [];
     let token: string | null = null;

@@ -1,22 +1,13 @@
 /** The default profile: volumes, projects, invoices, build logs, app secrets and runs. */
-import { PimsSimulator } from "../../../simulator";
-import { message, simCalls } from "./http";
+import { message, useSimulatorSuite } from "../../kit/http";
 
-let sim: PimsSimulator;
-const { call, seedApp } = simCalls(() => sim);
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start({ profile: "default" });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useSimulatorSuite("default");
+const { call, seedApp } = suite;
 
 describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
   it("grows a volume and answers in plain text", async () => {
     const { projectId } = seedApp();
-    const volume = sim.addVolume(projectId, { sizeGb: 100 });
+    const volume = suite.sim.addVolume(projectId, { sizeGb: 100 });
     expect(volume.id).toBe("default-us-east-1");
     const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
       body: { newSizeGb: 200 },
@@ -24,7 +15,7 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(r.text).toBe("volume default-us-east-1 resized to 200 GB");
-    expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
+    expect(suite.sim.volume(projectId, volume.id)?.sizeGb).toBe(200);
     const same = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
       body: { newSizeGb: 200 },
     });
@@ -33,7 +24,7 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
 
   it("enforces the size rules", async () => {
     const { projectId } = seedApp();
-    const volume = sim.addVolume(projectId, { sizeGb: 100 });
+    const volume = suite.sim.addVolume(projectId, { sizeGb: 100 });
     const resize = (body: unknown, project = projectId) =>
       call("PATCH", `/v2/projects/${project}/volumes/${volume.id}/resize`, { body });
 
@@ -53,7 +44,7 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
     const huge = await resize({ newSizeGb: 1025 });
     expect(huge.status).toBe(403);
     expect(huge.json).toEqual({ message: "volumes above 1024 GB require a protected project" });
-    expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(100);
+    expect(suite.sim.volume(projectId, volume.id)?.sizeGb).toBe(100);
 
     const max = await resize({ newSizeGb: 1024 });
     expect(max.status).toBe(200);
@@ -63,13 +54,13 @@ describe("PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize", () => {
   });
 
   it("lets a protected project go above 1024 GB", async () => {
-    const projectId = sim.addProject({ protected: true }).id;
-    const volume = sim.addVolume(projectId, { sizeGb: 500 });
+    const projectId = suite.sim.addProject({ protected: true }).id;
+    const volume = suite.sim.addVolume(projectId, { sizeGb: 500 });
     const r = await call("PATCH", `/v2/projects/${projectId}/volumes/${volume.id}/resize`, {
       body: { newSizeGb: 4096 },
     });
     expect(r.status).toBe(200);
-    expect(sim.volume(projectId, volume.id)?.sizeGb).toBe(4096);
+    expect(suite.sim.volume(projectId, volume.id)?.sizeGb).toBe(4096);
   });
 });
 
@@ -79,7 +70,7 @@ describe("POST /v2/projects", () => {
     expect(r.status).toBe(201);
     expect(r.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(r.text).toMatch(/^p-[0-9a-f]{8}$/);
-    expect(sim.project(r.text)).toMatchObject({ id: r.text, name: "my project", protected: false });
+    expect(suite.sim.project(r.text)).toMatchObject({ id: r.text, name: "my project", protected: false });
     const invoices = await call("GET", `/v2/projects/${r.text}/invoices`);
     expect([invoices.status, invoices.json]).toEqual([200, []]);
   });
@@ -93,7 +84,7 @@ describe("POST /v2/projects", () => {
     const r = await call("POST", "/v2/projects", { body });
     expect(r.status).toBe(422);
     expect(r.json).toEqual({ message: expected });
-    expect(sim.projects()).toHaveLength(0);
+    expect(suite.sim.projects()).toHaveLength(0);
   });
 
   it("rejects a non-object body with 422", async () => {
@@ -105,8 +96,8 @@ describe("POST /v2/projects", () => {
 describe("GET /v2/projects/{project_id}/invoices", () => {
   it("lists the project's invoices", async () => {
     const { projectId } = seedApp();
-    const a = sim.addInvoice(projectId, { amountDue: 500, paymentStatus: "open" });
-    const b = sim.addInvoice(projectId);
+    const a = suite.sim.addInvoice(projectId, { amountDue: 500, paymentStatus: "open" });
+    const b = suite.sim.addInvoice(projectId);
     const r = await call("GET", `/v2/projects/${projectId}/invoices`);
     expect(r.status).toBe(200);
     expect(r.json).toEqual([a, b]);
@@ -116,7 +107,7 @@ describe("GET /v2/projects/{project_id}/invoices", () => {
 describe("GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs", () => {
   it("returns the build's status and log entries as they change", async () => {
     const { projectId, appId } = seedApp();
-    const build = sim.addBuild(projectId, appId, { status: "building", logs: [{ log: "step 1" }] });
+    const build = suite.sim.addBuild(projectId, appId, { status: "building", logs: [{ log: "step 1" }] });
     const path = `/v2/projects/${projectId}/apps/${appId}/builds/${build.id}/logs`;
     const r1 = await call("GET", path);
     expect(r1.status).toBe(200);
@@ -125,11 +116,11 @@ describe("GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs", (
       { id: expect.any(String), createdAt: expect.any(String), log: "step 1" },
     ]);
 
-    sim.setBuildStatus(projectId, appId, build.id, "success", ["step 2", "done"]);
+    suite.sim.setBuildStatus(projectId, appId, build.id, "success", ["step 2", "done"]);
     const r2 = (await call("GET", path)).json as { status: string; logs: Array<{ log: string }> };
     expect(r2.status).toBe("success");
     expect(r2.logs.map((l) => l.log)).toEqual(["step 1", "step 2", "done"]);
-    expect(sim.builds()).toHaveLength(1);
+    expect(suite.sim.builds()).toHaveLength(1);
   });
 });
 
@@ -142,22 +133,21 @@ describe("PATCH /v2/projects/{project_id}/apps/{app_id}/secrets", () => {
     expect([r1.status, r1.text]).toEqual([200, "secrets updated"]);
     expect(r1.headers.get("content-type")).toMatch(/^text\/plain/);
     await call("PATCH", secretsPath(projectId, appId), { body: { B: "changed", C: "three" } });
-    expect(sim.appSecrets(projectId, appId)).toEqual({ A: "one-value", B: "changed", C: "three" });
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({ A: "one-value", B: "changed", C: "three" });
 
-    sim.setSecretsMode("replace");
+    suite.sim.setSecretsMode("replace");
     const r2 = await call("PATCH", secretsPath(projectId, appId), { body: { D: "four" } });
     expect(r2.status).toBe(200);
-    expect(sim.appSecrets(projectId, appId)).toEqual({ D: "four" });
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({ D: "four" });
     expect(r2.text).not.toContain("four");
   });
 
   it("starts in replace mode when asked to", async () => {
-    await sim.stop();
-    sim = await PimsSimulator.start({ profile: "default", secretsMode: "replace" });
+    await suite.restart({ secretsMode: "replace" });
     const { projectId, appId } = seedApp();
     await call("PATCH", secretsPath(projectId, appId), { body: { A: "1" } });
     await call("PATCH", secretsPath(projectId, appId), { body: { B: "2" } });
-    expect(sim.appSecrets(projectId, appId)).toEqual({ B: "2" });
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({ B: "2" });
   });
 
   it.each([
@@ -174,29 +164,29 @@ describe("PATCH /v2/projects/{project_id}/apps/{app_id}/secrets", () => {
     expect(r.status).toBe(422);
     expect(r.json).toEqual({ message: expected });
     expect(r.text).not.toContain("secret-value");
-    expect(sim.appSecrets(projectId, appId)).toEqual({ KEEP: "secret-value" });
+    expect(suite.sim.appSecrets(projectId, appId)).toEqual({ KEEP: "secret-value" });
   });
 });
 
 describe("DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}", () => {
   it("cancels a running run once, then answers 409; 404 for an unknown run", async () => {
     const { projectId, appId } = seedApp();
-    const run = sim.addRun(projectId, appId);
+    const run = suite.sim.addRun(projectId, appId);
     const path = `/v2/projects/${projectId}/apps/${appId}/runs/${run.id}`;
     const ok = await call("DELETE", path);
     expect([ok.status, ok.text]).toEqual([200, `run ${run.id} cancelled`]);
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
-    expect(sim.runs().find((r) => r.id === run.id)?.status).toBe("cancelled");
+    expect(suite.sim.runs().find((r) => r.id === run.id)?.status).toBe("cancelled");
 
     const again = await call("DELETE", path);
     expect(again.status).toBe(409);
     expect(again.json).toEqual({ message: `run ${run.id} has already finished (status: cancelled)` });
 
-    const finished = sim.addRun(projectId, appId, { id: "run-done", status: "finished" });
+    const finished = suite.sim.addRun(projectId, appId, { id: "run-done", status: "finished" });
     const r = await call("DELETE", `/v2/projects/${projectId}/apps/${appId}/runs/${finished.id}`);
     expect(r.status).toBe(409);
     expect(r.json).toEqual({ message: "run run-done has already finished (status: finished)" });
-    expect(sim.runs().find((x) => x.id === "run-done")?.status).toBe("finished");
+    expect(suite.sim.runs().find((x) => x.id === "run-done")?.status).toBe("finished");
 
     const unknown = await call("DELETE", `/v2/projects/${projectId}/apps/${appId}/runs/run-nope`);
     expect(unknown.status).toBe(404);

@@ -1,18 +1,9 @@
 /** The default profile: authentication, routing, the request log and the server lifecycle. */
 import * as http from "node:http";
-import { PimsSimulator } from "../../../simulator";
-import { message, simCalls } from "./http";
+import { message, useSimulatorSuite } from "../../kit/http";
 
-let sim: PimsSimulator;
-const { call, seedApp, createServiceAccount } = simCalls(() => sim);
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start({ profile: "default" });
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useSimulatorSuite("default");
+const { call, seedApp, createServiceAccount } = suite;
 
 describe("auth and routing", () => {
   it("rejects missing and wrong tokens with 401 without echoing the token", async () => {
@@ -24,7 +15,7 @@ describe("auth and routing", () => {
     const wrong = await call("GET", `/v2/projects/${projectId}/invoices`, { token: "pims_wrong_secret_value" });
     expect(wrong.status).toBe(401);
     expect(wrong.text).not.toContain("pims_wrong_secret_value");
-    expect(sim.requests.map((r) => r.status)).toEqual([401, 401]);
+    expect(suite.sim.requests.map((r) => r.status)).toEqual([401, 401]);
   });
 
   it("accepts a service account token until it expires or the account is deleted", async () => {
@@ -32,12 +23,12 @@ describe("auth and routing", () => {
     const sa = await createServiceAccount(projectId, { expiresIn: 60 });
     const secret = sa.token!.secret;
     expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: secret })).status).toBe(200);
-    sim.advanceClock(61_000);
+    suite.sim.advanceClock(61_000);
     expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: secret })).status).toBe(401);
 
     const forever = await createServiceAccount(projectId, { expiresIn: 0 });
     expect(forever.token!.expiresAt).toBe("never");
-    sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
+    suite.sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
     expect((await call("GET", `/v2/projects/${projectId}/invoices`, { token: forever.token!.secret })).status).toBe(
       200,
     );
@@ -78,20 +69,20 @@ describe("auth and routing", () => {
     const { projectId, appId } = seedApp();
     await call("POST", "/v2/projects", { body: { name: "logged" } });
     await call("GET", `/v2/projects/${projectId}/apps/${appId}/logs`, { query: { pageSize: "5" } });
-    expect(sim.requests).toHaveLength(2);
-    expect(sim.requests[0]).toMatchObject({
+    expect(suite.sim.requests).toHaveLength(2);
+    expect(suite.sim.requests[0]).toMatchObject({
       method: "POST",
       path: "/v2/projects",
       status: 201,
       body: { name: "logged" },
     });
-    expect(sim.requests[1]).toMatchObject({ method: "GET", query: { pageSize: "5" }, status: 204 });
-    expect(JSON.stringify(sim.requests)).not.toContain(sim.token);
-    expect(sim.countRequests({ method: "post" })).toBe(1);
-    expect(sim.countRequests({ path: "/v2/projects/*" })).toBe(1);
-    expect(sim.countRequests({ path: /\/logs$/ })).toBe(1);
-    sim.clearRequests();
-    expect(sim.countRequests()).toBe(0);
+    expect(suite.sim.requests[1]).toMatchObject({ method: "GET", query: { pageSize: "5" }, status: 204 });
+    expect(JSON.stringify(suite.sim.requests)).not.toContain(suite.sim.token);
+    expect(suite.sim.countRequests({ method: "post" })).toBe(1);
+    expect(suite.sim.countRequests({ path: "/v2/projects/*" })).toBe(1);
+    expect(suite.sim.countRequests({ path: /\/logs$/ })).toBe(1);
+    suite.sim.clearRequests();
+    expect(suite.sim.countRequests()).toBe(0);
   });
 });
 
@@ -102,8 +93,8 @@ describe("lifecycle", () => {
     const get = (): Promise<{ status: number; socketReused: boolean }> =>
       new Promise((resolve, reject) => {
         const req = http.request(
-          `${sim.baseUrl}/v2/projects/${projectId}/invoices`,
-          { agent, headers: { Authorization: `Bearer ${sim.token}` } },
+          `${suite.sim.baseUrl}/v2/projects/${projectId}/invoices`,
+          { agent, headers: { Authorization: `Bearer ${suite.sim.token}` } },
           (res) => {
             res.resume();
             res.on("end", () => resolve({ status: res.statusCode ?? 0, socketReused: req.reusedSocket }));
@@ -116,29 +107,28 @@ describe("lifecycle", () => {
     expect(await get()).toEqual({ status: 200, socketReused: true });
 
     const started = Date.now();
-    await sim.stop();
+    await suite.sim.stop();
     expect(Date.now() - started).toBeLessThan(1000);
     agent.destroy();
-    await expect(fetch(`${sim.baseUrl}/v2/projects`)).rejects.toThrow();
+    await expect(fetch(`${suite.sim.baseUrl}/v2/projects`)).rejects.toThrow();
   });
 
   it("stops quickly while a delayed request is pending", async () => {
     seedApp();
-    sim.addFault({ kind: "delay", delayMs: 60_000 });
+    suite.sim.addFault({ kind: "delay", delayMs: 60_000 });
     const pending = call("GET", "/v2/projects/x/invoices").catch(() => "failed");
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
-    await sim.stop();
+    await suite.sim.stop();
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await pending).toBe("failed");
   });
 
   it("uses the given token and an admin token format by default", async () => {
-    expect(sim.token).toMatch(/^pims_admin_[0-9a-f]{32}$/);
-    expect(sim.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await sim.stop();
-    sim = await PimsSimulator.start({ profile: "default", token: "fixed-token" });
-    expect(sim.token).toBe("fixed-token");
+    expect(suite.sim.token).toMatch(/^pims_admin_[0-9a-f]{32}$/);
+    expect(suite.sim.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await suite.restart({ token: "fixed-token" });
+    expect(suite.sim.token).toBe("fixed-token");
     expect((await call("POST", "/v2/projects", { body: { name: "ok" } })).status).toBe(201);
   });
 });

@@ -1,6 +1,9 @@
-/** Raw HTTP calls to a simulator for its own tests (no client in between: what the wire carries is the subject). */
-import type { PimsSimulator } from "../../../simulator";
-import type { ServiceAccount } from "../../../simulator/types";
+/**
+ * Raw HTTP calls to a simulator, for its own suites (no client in between: what the wire carries is the subject), and
+ * their hook `useSimulatorSuite`: a new simulator of one profile for each test.
+ */
+import { PimsSimulator, type SimulatorOptions, type SimulatorProfile } from "../../simulator";
+import type { ServiceAccount } from "../../simulator/types";
 
 export interface CallOptions {
   body?: unknown;
@@ -58,4 +61,38 @@ export function simCalls(current: () => PimsSimulator) {
   }
 
   return { call, seedApp, createServiceAccount };
+}
+
+/** A simulator of one profile, new for each test, and the raw calls bound to it (see useSimulatorSuite). */
+export interface SimulatorSuite extends ReturnType<typeof simCalls> {
+  /** The current test's simulator. */
+  readonly sim: PimsSimulator;
+  /** Stops the current simulator and starts one of the same profile with these options, for the rest of the test. */
+  restart(options: Omit<SimulatorOptions, "profile">): Promise<void>;
+}
+
+/** Jest hooks of the simulator's own suites: a new simulator of `profile` for each test, stopped after it. */
+export function useSimulatorSuite(profile: SimulatorProfile): SimulatorSuite {
+  let current: PimsSimulator | undefined;
+  const sim = (): PimsSimulator => {
+    if (!current) throw new Error("useSimulatorSuite: the simulator exists only inside tests");
+    return current;
+  };
+  beforeEach(async () => {
+    current = await PimsSimulator.start({ profile });
+  });
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return {
+    ...simCalls(sim),
+    get sim() {
+      return sim();
+    },
+    async restart(options) {
+      await sim().stop();
+      current = await PimsSimulator.start({ ...options, profile });
+    },
+  };
 }
