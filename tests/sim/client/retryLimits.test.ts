@@ -16,20 +16,11 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../../provider/client";
-import { PimsSimulator } from "../../../simulator";
 import { seed } from "../../kit/retry";
 import { rejectionOf } from "../../kit/rejection";
-import { testClient } from "../../kit/client";
+import { testClient, useClientSuite } from "../../kit/client";
 
-let sim: PimsSimulator;
-
-beforeEach(async () => {
-  sim = await PimsSimulator.start();
-});
-
-afterEach(async () => {
-  await sim.stop();
-});
+const suite = useClientSuite();
 
 describe("what is never retried", () => {
   const cases: Array<[number, abstract new (...args: never[]) => PimsError, string]> = [
@@ -45,85 +36,85 @@ describe("what is never retried", () => {
   ];
 
   it.each(cases)("%i on GET, PATCH and DELETE → 1 request each", async (status, cls, kind) => {
-    const ids = await seed(sim);
-    sim.addFault({ kind: "status", status });
-    const c = testClient(sim);
+    const ids = await seed(suite.sim);
+    suite.sim.addFault({ kind: "status", status });
+    const c = testClient(suite.sim);
     for (const run of [
       () => c.listInvoices(ids.projectId),
       () => c.resizeVolume(ids.projectId, ids.volumeId, 200),
       () => c.cancelRun(ids.projectId, ids.appId, ids.runId),
     ]) {
-      sim.clearRequests();
+      suite.sim.clearRequests();
       const err = await rejectionOf(run(), cls);
       expect(err).toMatchObject({ kind, status, attempts: 1 });
-      expect(sim.requests).toHaveLength(1);
+      expect(suite.sim.requests).toHaveLength(1);
     }
   });
 
   it("a POST is not retried on a dropped connection: 1 request, NetworkError, no project", async () => {
-    await seed(sim);
-    const before = sim.projects().length;
-    sim.addFault({ kind: "drop", method: "POST", times: 1 });
-    const err = await rejectionOf(testClient(sim).createProject({ name: "dropped" }), NetworkError);
+    await seed(suite.sim);
+    const before = suite.sim.projects().length;
+    suite.sim.addFault({ kind: "drop", method: "POST", times: 1 });
+    const err = await rejectionOf(testClient(suite.sim).createProject({ name: "dropped" }), NetworkError);
     expect(err).toMatchObject({ attempts: 1, method: "POST", path: "/v2/projects" });
     expect(err.toString()).toBe('creating project "dropped": could not reach the service (ECONNRESET)');
-    expect(sim.requests).toHaveLength(1);
-    expect(sim.projects()).toHaveLength(before);
+    expect(suite.sim.requests).toHaveLength(1);
+    expect(suite.sim.projects()).toHaveLength(before);
   });
 
   it("a POST is not retried on a timeout (it may have reached the service)", async () => {
-    const ids = await seed(sim);
-    sim.addFault({ kind: "delay", delayMs: 400, method: "POST", times: 1 });
+    const ids = await seed(suite.sim);
+    suite.sim.addFault({ kind: "delay", delayMs: 400, method: "POST", times: 1 });
     await rejectionOf(
-      testClient(sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, {
+      testClient(suite.sim, { timeoutMs: 100 }).createServiceAccount(ids.projectId, {
         name: "slow",
         grants: [ids.projectId],
         expiresIn: 0,
       }),
       TimeoutError,
     );
-    expect(sim.requests).toHaveLength(1);
+    expect(suite.sim.requests).toHaveLength(1);
     // The service did create it after the delay: exactly what a retry would have duplicated.
     await new Promise((r) => setTimeout(r, 500));
-    expect(sim.serviceAccounts(ids.projectId).filter((s) => s.name === "slow")).toHaveLength(1);
+    expect(suite.sim.serviceAccounts(ids.projectId).filter((s) => s.name === "slow")).toHaveLength(1);
   });
 });
 
 // ---------------------------------------------------------------------------------------------------------------
 describe("bounds", () => {
   it("retries: 2 with a permanent 503 → exactly 3 requests, then ServerError with attempts 3", async () => {
-    const ids = await seed(sim);
-    sim.addFault({ kind: "status", status: 503 });
+    const ids = await seed(suite.sim);
+    suite.sim.addFault({ kind: "status", status: 503 });
     const onRetry: number[] = [];
     const err = await rejectionOf(
-      testClient(sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId),
+      testClient(suite.sim, { retries: 2, onRetry: (i) => onRetry.push(i.attempt) }).listApiKeys(ids.projectId),
       ServerError,
     );
     expect(err).toMatchObject({ status: 503, attempts: 3, serverMessage: "injected fault" });
     expect(err.toString()).toBe(`listing API keys of project ${ids.projectId}: 503 injected fault`);
-    expect(sim.requests).toHaveLength(3);
+    expect(suite.sim.requests).toHaveLength(3);
     expect(onRetry).toEqual([1, 2]);
   });
 
   it("default: 4 retries (5 requests); retries: 0 → 1 request", async () => {
-    const ids = await seed(sim);
-    sim.addFault({ kind: "status", status: 502 });
-    const err = await rejectionOf(testClient(sim).listInvoices(ids.projectId), ServerError);
+    const ids = await seed(suite.sim);
+    suite.sim.addFault({ kind: "status", status: 502 });
+    const err = await rejectionOf(testClient(suite.sim).listInvoices(ids.projectId), ServerError);
     expect(err.attempts).toBe(5);
-    expect(sim.requests).toHaveLength(5);
+    expect(suite.sim.requests).toHaveLength(5);
 
-    sim.clearRequests();
-    const once = await rejectionOf(testClient(sim, { retries: 0 }).listInvoices(ids.projectId), ServerError);
+    suite.sim.clearRequests();
+    const once = await rejectionOf(testClient(suite.sim, { retries: 0 }).listInvoices(ids.projectId), ServerError);
     expect(once.attempts).toBe(1);
-    expect(sim.requests).toHaveLength(1);
+    expect(suite.sim.requests).toHaveLength(1);
   });
 
   it("backoff delays stay within [min/2, max] and grow", async () => {
-    const ids = await seed(sim);
-    sim.addFault({ kind: "status", status: 503 });
+    const ids = await seed(suite.sim);
+    suite.sim.addFault({ kind: "status", status: 503 });
     const delays: number[] = [];
     await rejectionOf(
-      testClient(sim, {
+      testClient(suite.sim, {
         retries: 4,
         minDelayMs: 10,
         maxDelayMs: 40,
@@ -138,8 +129,8 @@ describe("bounds", () => {
       expect(d).toBeLessThanOrEqual(ceilings[i]);
     });
     // the gaps the simulator saw are at least the chosen delays
-    for (let i = 1; i < sim.requests.length; i++)
-      expect(sim.requests[i].at - sim.requests[i - 1].at).toBeGreaterThanOrEqual(delays[i - 1] - 2);
+    for (let i = 1; i < suite.sim.requests.length; i++)
+      expect(suite.sim.requests[i].at - suite.sim.requests[i - 1].at).toBeGreaterThanOrEqual(delays[i - 1] - 2);
   });
 
   it("connection refused on a closed port → NetworkError after every retry (a POST too: it never left)", async () => {
