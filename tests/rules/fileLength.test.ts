@@ -1,6 +1,7 @@
 /**
  * A newcomer reads a module in one sitting: no hand-written file of the shipped code (provider/, sdk/, cli/,
- * simulator/, scripts/, plugin/) or of the tests (tests/, but the state fixtures tests/fixtures/v*) is over 400 lines. The generated SDKs (sdk/python, sdk/go, sdk/java but its
+ * simulator/, scripts/, plugin/) or of the tests (tests/, but the state fixtures tests/fixtures/v*) is over
+ * 400 lines. The generated SDKs (sdk/python, sdk/go, sdk/java but its
  * hand-written pom.xml), the generated schema (provider/schema.json) and the public-API report
  * (sdk/nodejs/pulumi-pims.api.md) are generators' output and go.sum a checksum list: not counted.
  */

@@ -4,7 +4,6 @@
  */
 import * as path from "node:path";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { summaryLines } = require("../kit/jest/summaryReporter.js") as {
   summaryLines: (results: unknown, rootDir: string) => string[];
 };
@@ -25,7 +24,8 @@ const results = (testResults: unknown[], counts = { passed: 40, failed: 2, pendi
 
 test("prints each tier's wall time, the ten slowest suites, then the counts line last", () => {
   const t0 = 1_000_000;
-  const unit = Array.from({ length: 9 }, (_, i) => suite("unit", `u${i}`, t0 + i * 100, i + 1)); // u8: 9 s, ends t0+9.8 s
+  // u0..u8 take 1..9 s; u8 starts at t0+0.8 s and ends at t0+9.8 s.
+  const unit = Array.from({ length: 9 }, (_, i) => suite("unit", `u${i}`, t0 + i * 100, i + 1));
   const engine = [suite("engine", "slow", t0 + 10_000, 95), suite("engine", "fast", t0 + 12_000, 0.5)];
   const lines = summaryLines(results([...unit, ...engine]), ROOT);
 
@@ -34,7 +34,8 @@ test("prints each tier's wall time, the ten slowest suites, then the counts line
   const slowest = lines.slice(4, 14);
   expect(slowest[0]).toBe("  95.0 s  tests/engine/slow.test.ts (engine)");
   expect(slowest[1]).toBe("  9.0 s  tests/unit/u8.test.ts (unit)");
-  expect(slowest.some((l) => l.includes("fast.test.ts"))).toBe(false); // the 11th: 0.5 s, below the ten (the slowest unit suite but one is 1 s)
+  // The 11th suite, 0.5 s, is below the ten (the quickest unit suite takes 1 s).
+  expect(slowest.some((l) => l.includes("fast.test.ts"))).toBe(false);
   expect(lines[14]).toBe("tests: 40 passed, 2 failed, 1 skipped");
   expect(lines).toHaveLength(15);
 });
