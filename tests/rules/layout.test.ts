@@ -1,7 +1,7 @@
 /**
- * The maps of the repository stay whole: every top-level folder git tracks (and each folder of `provider/` and
- * `sdk/`) is named in CONTRIBUTING.md's layout table and in docs/design.md's layout, so a new folder cannot land
- * without a line saying what it holds.
+ * The maps of the repository stay whole: every top-level folder git tracks (and each folder of `provider/`, `sdk/`,
+ * `scripts/` and `tests/`) is named in CONTRIBUTING.md's layout table and in docs/design.md's layout, so a new folder
+ * cannot land without a line saying what it holds; and every folder the table names exists.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,14 +10,15 @@ import * as path from "node:path";
 const ROOT = path.resolve(__dirname, "..", "..");
 const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
 
-/** Folders holding tracked files: the top level, and the first level under `provider/` and `sdk/`. */
+/** Folders holding tracked files: the top level, and the first level under the folders the maps draw deeper. */
+const DRAWN_DEEPER = ["provider", "sdk", "scripts", "tests"];
 const folders = [
   ...new Set(
     tracked.flatMap((f) => {
       const parts = f.split("/");
       if (parts.length < 2) return [];
       const top = `${parts[0]}/`;
-      return ["provider", "sdk"].includes(parts[0]) && parts.length > 2 ? [top, `${top}${parts[1]}/`] : [top];
+      return DRAWN_DEEPER.includes(parts[0]) && parts.length > 2 ? [top, `${top}${parts[1]}/`] : [top];
     }),
   ),
 ].sort();
@@ -42,6 +43,13 @@ test("the repository has the folders the maps are about", () => {
 test.each(folders)("%s is in CONTRIBUTING.md's layout table (itself or its folders, one row each)", (folder) => {
   expect(tableFolders.filter((f) => f.startsWith(folder))).not.toEqual([]);
 });
+
+test.each(tableFolders.filter((f) => f.endsWith("/")))(
+  "%s, named in CONTRIBUTING.md's layout table, exists",
+  (folder) => {
+    expect(tracked.some((f) => f.startsWith(folder))).toBe(true);
+  },
+);
 
 test.each(folders)("%s is in docs/design.md's layout", (folder) => {
   const name = folder.split("/").filter(Boolean).pop() ?? folder;
