@@ -36,7 +36,7 @@ export interface DistInstallContext {
   scratch: string;
   /** The project directory (created, empty). */
   dir: string;
-  /** The environment of every run (tests/kit/dist.ts `distEnv`) with `extraPath` after the stub node and `extra` set. */
+  /** The environment of every run (`distEnv`), with `extraPath` after the stub node and `extra` set. */
   makeEnv(extraPath: string[], extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 }
 
