@@ -29,10 +29,9 @@ import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT } from "../../scripts/engine";
 import { ensureYamlHost } from "../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets } from "./helpers";
-import { expectNoSecretsInFiles } from "./engine";
 import { run, type Ran } from "./sdk";
 import { packageVersion } from "../../provider/plugin/tokens";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 
 /** The package's version: the release's archives and SDKs carry it. */
 export const VERSION = packageVersion();

@@ -8,7 +8,6 @@ import * as path from "node:path";
 import * as fs from "node:fs";
 import { tempDir } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import { startSimulator } from "./helpers";
 import {
   destroyLeavesNothing,
   distEnv,
@@ -27,8 +26,10 @@ import {
   type DistServer,
   type DistStack,
 } from "./dist";
-import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "./engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
 import type { Ran } from "./sdk";
+import { startSimulator } from "./simulator";
+import { tearDown } from "./teardown";
 
 /** What a row's `install` is given: the release, a scratch directory, the empty project directory. */
 export interface DistInstallContext {

@@ -27,10 +27,10 @@ import {
 } from "../../scripts/engine";
 import { ensureYamlHost, PLUGIN_DIR } from "../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets } from "./helpers";
 import { exportEncrypted } from "./engine";
 import { ensureJavaHost, ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "./java";
 import { GO_SDK_DIR, installPythonSdk, run } from "./sdk";
+import { expectNoPlaintextSecrets } from "./secrets";
 
 /** The module path sdk/go/go.mod declares (what the Go examples import). */
 export function goModulePath(): string {

@@ -12,8 +12,7 @@ import * as path from "node:path";
 import { NODE_BIN, randomSecret, REPO_ROOT } from "../../scripts/engine";
 import { PLUGIN_DIR } from "../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets } from "./helpers";
-import { expectNoSecretsInFiles } from "./engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");

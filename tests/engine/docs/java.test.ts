@@ -19,11 +19,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../kit/helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "../../kit/dist";
-import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "../../kit/java";
 import { expectNoTokenLeft, GuideShell, JAVA_SDK_DIR, readSteps, sandboxed, seedPageObjects } from "../../kit/sdk";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
 

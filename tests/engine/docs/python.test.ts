@@ -15,10 +15,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "../../kit/dist";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { readSteps, run, userVenv } from "../../kit/sdk";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

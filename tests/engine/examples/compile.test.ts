@@ -17,10 +17,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "../../kit/java";
 import { GO_ENV, replaceGoSdk } from "../../kit/examples";
 import { installPythonSdk, run } from "../../kit/sdk";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
 

@@ -12,9 +12,10 @@
 import * as path from "node:path";
 import { EXAMPLE_LANGUAGES, ensureEngine, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../kit/helpers";
-import { ENGINE_SETUP_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { prepareExample, programTest } from "../../kit/examples";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
 

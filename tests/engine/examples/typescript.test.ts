@@ -11,9 +11,10 @@ import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, expectNoSecretsInFiles, sleep } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, sleep } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

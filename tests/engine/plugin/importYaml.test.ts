@@ -18,20 +18,21 @@ import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
 import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../../simulator";
-import { startSimulator, testClient } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
   EngineOutput,
-  expectNoSecretsInOutputOrFiles,
   exportEncrypted,
   isEncryptedSecret,
   pimsCli,
   resource,
   resources,
   shownOutputs,
-  tearDown,
 } from "../../kit/engine";
+import { startSimulator } from "../../kit/simulator";
+import { testClient } from "../../kit/client";
+import { expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 const run = promisify(execFile);

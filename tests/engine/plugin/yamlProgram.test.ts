@@ -15,19 +15,19 @@ import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
 import { createYamlStack, ensureYamlHost, pluginSchema, writeYamlProject } from "../../../scripts/engine/yaml";
 import { buildSchema } from "../../../scripts/generate/schema-docs";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
   EngineOutput,
-  expectNoSecretsInOutputOrFiles,
   exportEncrypted,
   isEncryptedSecret,
   resource,
   resources,
   shownOutputs,
-  tearDown,
 } from "../../kit/engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

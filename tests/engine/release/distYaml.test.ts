@@ -12,7 +12,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { startSimulator } from "../../kit/helpers";
 import {
   archiveName,
   destroyLeavesNothing,
@@ -31,8 +30,10 @@ import {
   type DistServer,
   type DistStack,
 } from "../../kit/dist";
-import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS, E2E_TIMEOUT_MS } from "../../kit/engine";
 import { run } from "../../kit/sdk";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -24,7 +24,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../../kit/registries";
 import {
   archiveName,
@@ -42,7 +41,7 @@ import {
   type DistServer,
   type DistStack,
 } from "../../kit/dist";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import {
   copyCheckout,
   ensureRegistries,
@@ -68,6 +67,9 @@ import {
   userVenv,
   type Ran,
 } from "../../kit/sdk";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -17,10 +17,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "../../kit/dist";
-import { ENGINE_SETUP_TIMEOUT_MS, expectNoSecretsInFiles, tearDown } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { GO_SDK_DIR, readSteps, run, sandboxClone } from "../../kit/sdk";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 /** A first `go vet` of a program importing the Automation API compiles the Pulumi Go SDK: minutes on 2 cores. */
 jest.setTimeout(20 * 60_000);

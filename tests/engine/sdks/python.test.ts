@@ -17,20 +17,20 @@ import * as path from "node:path";
 import { createPimsStack, engineEnv, ensureEngine, tempDir } from "../../../scripts/engine";
 import { projectDeleteWarning } from "../../../provider/project";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, startSimulator } from "../../kit/helpers";
 import {
   E2E_TIMEOUT_MS,
   ENGINE_SETUP_TIMEOUT_MS,
-  expectNoSecretsInFiles,
   exportEncrypted,
   isEncryptedSecret,
   resource,
   resources,
   revealed,
-  tearDown,
 } from "../../kit/engine";
 import { filesUnder, installedPackageDir, installPythonSdk, PYTHON_SDK_DIR, run, writeProject } from "../../kit/sdk";
 import { packageVersion } from "../../../provider/plugin/tokens";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { startSimulator } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
