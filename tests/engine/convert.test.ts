@@ -11,9 +11,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
+import { copyExample, engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { writeYamlProject } from "../../scripts/engineYaml";
+import { FROM_YAML } from "../../scripts/schemaExamples";
 import { goImportBasePath } from "../../provider/native/schema";
+import { namePlugin } from "./exampleKit";
 import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "./sdkKit";
 
 jest.setTimeout(20 * 60_000);
@@ -105,27 +107,42 @@ let root: string;
 let out: string;
 const read = (lang: string, file: string): string => fs.readFileSync(path.join(out, lang, file), "utf8");
 
-beforeAll(async () => {
-  root = tempDir("pims-convert-");
-  const engineDir = ensureEngine();
-  await run("bash", [path.join(REPO_ROOT, "scripts", "ensure-language-yaml"), engineDir, "pulumi-converter-yaml"]);
-  const yamlDir = writeYamlProject(path.join(root, "yaml"), { name: "every-pims", program: PROGRAM });
-  const pcl = path.join(root, "pcl");
-  const env = { ...process.env, ...engineEnv(path.join(root, "backend"), engineDir) };
+/** `pulumi convert --from yaml --language pcl` of the YAML project in `yamlDir`, then PCL to each language in `out`. */
+async function convert(yamlDir: string, engineDir: string, out: string): Promise<void> {
+  const pcl = `${out}-pcl`;
+  const env = { ...process.env, ...engineEnv(`${out}-backend`, engineDir) };
   await run(path.join(engineDir, "pulumi"), ["convert", "--from", "yaml", "--language", "pcl", "--out", pcl], {
     cwd: yamlDir,
     env,
   });
-  out = path.join(root, "out");
   await run("bash", [path.join(REPO_ROOT, "scripts", "gen-sdk", "run"), "--program", pcl, "--out", out], {
     cwd: REPO_ROOT,
     env: { ...process.env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ""}` },
   });
+}
+
+let engineDir: string;
+
+beforeAll(async () => {
+  root = tempDir("pims-convert-");
+  engineDir = ensureEngine();
+  await run("bash", [path.join(REPO_ROOT, "scripts", "ensure-language-yaml"), engineDir, "pulumi-converter-yaml"]);
+  const yamlDir = writeYamlProject(path.join(root, "yaml"), { name: "every-pims", program: PROGRAM });
+  out = path.join(root, "out");
+  await convert(yamlDir, engineDir, out);
 }, 20 * 60_000);
 
 afterAll(() => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
+
+/** Every example project, and where the converter writes each language's program and where the example keeps it. */
+const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions"];
+const CONVERTED_FILES: Record<string, [string, string]> = {
+  typescript: ["nodejs/index.ts", "index.ts"],
+  python: ["python/__main__.py", "__main__.py"],
+  go: ["go/main.go", "main.go"],
+};
 
 const RESOURCES = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets", "Provider"];
 const FUNCTIONS = ["getApiKeys", "getInvoices", "getAppLogs", "getBuildLogs", "cancelRun"];
@@ -204,5 +221,35 @@ describe("a YAML program converted to Go", () => {
         name,
         defined: true,
       });
+  });
+});
+
+/**
+ * Each YAML example of examples/ converts (scripts/schemaExamples.ts FROM_YAML: the languages made from it by
+ * `pulumi convert`), and its committed program in each of those languages calls the same classes and functions as
+ * the converted one: the same example, finished by hand. (Java is written by hand: FROM_YAML says why.)
+ */
+describe.each(SCENARIOS)("examples/%s/yaml converted", (scenario) => {
+  const converted = (Object.keys(FROM_YAML) as Array<keyof typeof FROM_YAML>).filter((l) => FROM_YAML[l].converted);
+  let dir: string;
+  beforeAll(async () => {
+    const yamlDir = copyExample(scenario, path.join(root, "examples"), "yaml");
+    namePlugin(yamlDir);
+    dir = path.join(root, "examples", `${scenario}-out`);
+    await convert(yamlDir, engineDir, dir);
+  }, 10 * 60_000);
+
+  test("to TypeScript, Python and Go", () => {
+    expect(converted).toEqual(["typescript", "python", "go"]);
+  });
+
+  test.each(converted)("the committed %s program calls what the converted one calls", (language) => {
+    const [generated, committed] = CONVERTED_FILES[language];
+    const text = (file: string): string => fs.readFileSync(file, "utf8");
+    // Go's calls (the types they take and return aside: the committed programs name more of them).
+    const calls = (t: string): string[] => used(t).filter((n) => language !== "go" || /^New|Output$/.test(n));
+    expect(calls(text(path.join(REPO_ROOT, "examples", scenario, language, committed)))).toEqual(
+      calls(text(path.join(dir, generated))),
+    );
   });
 });

@@ -22,11 +22,14 @@ import { installPythonSdk, run } from "./sdkKit";
 
 jest.setTimeout(15 * 60_000);
 
-const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account"] as const;
+const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
-/** Config that turns every optional part of a scenario on, and the resources it then declares ([type, name]). */
-const FULL: Record<Scenario, { config: Record<string, string>; resources: string[] }> = {
+/**
+ * Config that turns every optional part of a scenario on, the resources it then declares ([type, name]) and the
+ * functions it calls.
+ */
+const FULL: Record<Scenario, { config: Record<string, string>; resources: string[]; calls?: string[] }> = {
   quickstart: {
     config: { appProjectId: "p-1a2b3c4d", rotationTrigger: "2" },
     resources: ["AppSecrets app-secrets", "Project project", "ServiceAccount deployer"],
@@ -65,6 +68,11 @@ const FULL: Record<Scenario, { config: Record<string, string>; resources: string
       "providers:pims scoped",
     ],
   },
+  functions: {
+    config: { projectId: "p-1a2b3c4d", appName: "api", buildId: "build-42" },
+    resources: [],
+    calls: ["pims:index:getAppLogs", "pims:index:getBuildLogs"],
+  },
 };
 
 let scratch: string;
@@ -99,9 +107,13 @@ describe("Python", () => {
         path.join(dir, "__main__.py"),
       ]);
       const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT ")) ?? "";
-      const result = JSON.parse(line.slice("RESULT ".length)) as { resources: Array<[string, string]> };
+      const result = JSON.parse(line.slice("RESULT ".length)) as {
+        resources: Array<[string, string]>;
+        calls: string[];
+      };
       const declared = result.resources.map(([type, name]) => `${type.replace(/^pims:index:|^pulumi:/, "")} ${name}`);
       expect(declared.sort()).toEqual(FULL[scenario].resources);
+      if (FULL[scenario].calls) expect([...new Set(result.calls)].sort()).toEqual(FULL[scenario].calls);
     },
   );
 });

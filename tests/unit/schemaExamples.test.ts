@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { exampleBlocks, SCHEMA_EXAMPLES } from "../../scripts/schemaExamples";
+import { exampleBlocks, FROM_YAML, SCHEMA_EXAMPLES } from "../../scripts/schemaExamples";
 
 const ROOT = path.join(__dirname, "..", "..");
 const ALL = ["typescript", "python", "go", "java", "yaml"];
@@ -23,7 +23,27 @@ test("every resource's example is in all five languages; and every function's in
     // YAML cannot map over a list: it exports the keys (environments) and invoices (multi-account) whole.
     getApiKeys: ALL,
     getInvoices: ALL,
+    getAppLogs: ALL,
+    getBuildLogs: ALL,
   });
+});
+
+test("cancelRun carries no example, and its description says why", () => {
+  expect(exampleBlocks("cancelRun")).toEqual([]);
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as {
+    functions: Record<string, { description: string }>;
+  };
+  expect(schema.functions["pims:index:cancelRun"].description).toMatch(/No program example: runs are cancelled/);
+});
+
+// Whether the converted ones still convert is tests/engine/convert.test.ts's.
+test("each language other than YAML says whether it is converted from the YAML example; Java is hand-written", () => {
+  expect(Object.keys(FROM_YAML).sort()).toEqual(ALL.filter((l) => l !== "yaml").sort());
+  expect(
+    Object.entries(FROM_YAML)
+      .filter(([, f]) => !f.converted)
+      .map(([l]) => l),
+  ).toEqual(["java"]);
 });
 
 test("each example block is the program without its header comment", () => {
