@@ -75,9 +75,10 @@ export const SCHEMA_EXAMPLES: Record<string, { scenario: string; title: string }
  * Go: `pulumi convert --from yaml` (converter v1.38.3, scripts/ensure-language-yaml) converts every YAML example,
  * through PCL and Pulumi's own program generators (scripts/gen-sdk/run --program: the generators the official hosts
  * run, which cannot be obtained here); tests/engine/convert.test.ts converts each example and checks that the
- * committed program calls the same classes and functions as the converted one. The committed programs finish what the
- * converter writes by hand: required config read with `require`, defaults and conditionals YAML lacks, lists mapped
- * where YAML exports them whole, comments. Java is written by hand (see `why`).
+ * committed program calls every class and function the converted one calls. The committed programs finish what the
+ * converter writes by hand: required config read with `require`, defaults and conditionals YAML lacks (and the
+ * optional parts they turn on), lists mapped where YAML exports them whole, comments. Java is written by hand (see
+ * `why`), and so is every language of the examples in {@link YAML_NOT_CONVERTED}.
  */
 export const FROM_YAML: Record<"typescript" | "python" | "go" | "java", { converted: boolean; why: string }> = {
   typescript: { converted: true, why: "converted (PCL, then pkg/v3 codegen/nodejs), finished by hand" },
@@ -136,3 +137,13 @@ export function withExamples(description: string, name: string): string {
     "{{% /examples %}}",
   ].join("\n");
 }
+
+/** The examples whose YAML program `pulumi convert` cannot convert, and why (convert.test.ts checks it still fails). */
+export const YAML_NOT_CONVERTED: Record<string, { why: string; error: string }> = {
+  environments: {
+    why:
+      "the YAML converter v1.38.3 drops the config `grants` (`type: array`): the program it writes names an " +
+      "undefined variable, and Pulumi's program generators refuse it",
+    error: "undefined variable grants",
+  },
+};

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { copyExample, engineEnv, ensureEngine, NODE_BIN, REPO_ROOT, tempDir } from "../../scripts/engine";
 import { writeYamlProject } from "../../scripts/engineYaml";
-import { FROM_YAML } from "../../scripts/schemaExamples";
+import { FROM_YAML, YAML_NOT_CONVERTED } from "../../scripts/schemaExamples";
 import { goImportBasePath } from "../../provider/native/schema";
 import { namePlugin } from "./exampleKit";
 import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "./sdkKit";
@@ -226,30 +226,45 @@ describe("a YAML program converted to Go", () => {
 
 /**
  * Each YAML example of examples/ converts (scripts/schemaExamples.ts FROM_YAML: the languages made from it by
- * `pulumi convert`), and its committed program in each of those languages calls the same classes and functions as
- * the converted one: the same example, finished by hand. (Java is written by hand: FROM_YAML says why.)
+ * `pulumi convert`), and its committed program in each of those languages calls every class and function the converted
+ * one calls (plain or Output form: the converter picks the plain one when the arguments are plain), the optional parts
+ * YAML cannot express aside: the same example, finished by hand. The examples YAML_NOT_CONVERTED names still fail to
+ * convert, as it says. (Java is written by hand: FROM_YAML says why.)
  */
 describe.each(SCENARIOS)("examples/%s/yaml converted", (scenario) => {
   const converted = (Object.keys(FROM_YAML) as Array<keyof typeof FROM_YAML>).filter((l) => FROM_YAML[l].converted);
-  let dir: string;
-  beforeAll(async () => {
+  const dir = (): string => path.join(root, "examples", `${scenario}-out`);
+  let conversion: Promise<void>;
+  beforeAll(() => {
     const yamlDir = copyExample(scenario, path.join(root, "examples"), "yaml");
     namePlugin(yamlDir);
-    dir = path.join(root, "examples", `${scenario}-out`);
-    await convert(yamlDir, engineDir, dir);
-  }, 10 * 60_000);
-
-  test("to TypeScript, Python and Go", () => {
-    expect(converted).toEqual(["typescript", "python", "go"]);
+    conversion = convert(yamlDir, engineDir, dir());
+    conversion.catch(() => undefined); // asserted below
   });
 
-  test.each(converted)("the committed %s program calls what the converted one calls", (language) => {
+  const failure = YAML_NOT_CONVERTED[scenario];
+  if (failure !== undefined) {
+    test(`fails, as YAML_NOT_CONVERTED says: ${failure.error}`, async () => {
+      await expect(conversion).rejects.toThrow(failure.error);
+    });
+    return;
+  }
+
+  test.each(converted)("the committed %s program calls what the converted one calls", async (language) => {
+    await conversion;
     const [generated, committed] = CONVERTED_FILES[language];
     const text = (file: string): string => fs.readFileSync(file, "utf8");
-    // Go's calls (the types they take and return aside: the committed programs name more of them).
-    const calls = (t: string): string[] => used(t).filter((n) => language !== "go" || /^New|Output$/.test(n));
-    expect(calls(text(path.join(REPO_ROOT, "examples", scenario, language, committed)))).toEqual(
-      calls(text(path.join(dir, generated))),
-    );
+    // Calls (Go: constructors and functions, not the types they take); a function's plain and Output forms as one.
+    const calls = (t: string): Set<string> =>
+      new Set(
+        used(t.replace(/pims\s+\./g, "pims.")) // a chained call may break the line before its dot
+          .filter((n) => language !== "go" || /^(New|Get)/.test(n))
+          .filter((n) => !/(Args|Result)$/.test(n))
+          .map((n) => n.replace(/_?[Oo]utput$/, "")),
+      );
+    const mine = calls(text(path.join(REPO_ROOT, "examples", scenario, language, committed)));
+    const theirs = [...calls(text(path.join(dir(), generated)))];
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs.filter((n) => !mine.has(n))).toEqual([]);
   });
 });

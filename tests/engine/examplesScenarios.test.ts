@@ -225,10 +225,7 @@ test("functions in yaml: an app's recent error lines and a build's status, read-
   sim.addLogs(
     p.id,
     app.id,
-    errors.flatMap((logLine, i) => [
-      { logLine: `served request ${i}` },
-      { logLine, stream: "stderr" },
-    ]),
+    errors.flatMap((logLine, i) => [{ logLine: `served request ${i}` }, { logLine, stream: "stderr" }]),
   );
   const ok = sim.addBuild(p.id, app.id, { status: "success", logs: [{ log: "Step 1/1: done" }] });
   const failed = sim.addBuild(p.id, app.id, { status: "build_failure", logs: [{ log: "error: no Dockerfile" }] });
