@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { exampleBlocks, FROM_YAML, SCHEMA_EXAMPLES } from "../../scripts/schemaExamples";
+import { exampleBlocks, FROM_YAML, SCHEMA_EXAMPLES, YAML_NOT_CONVERTED } from "../../scripts/schemaExamples";
 
 const ROOT = path.join(__dirname, "..", "..");
 const ALL = ["typescript", "python", "go", "java", "yaml"];
@@ -44,6 +44,8 @@ test("each language other than YAML says whether it is converted from the YAML e
       .filter(([, f]) => !f.converted)
       .map(([l]) => l),
   ).toEqual(["java"]);
+  for (const scenario of Object.keys(YAML_NOT_CONVERTED))
+    expect(fs.existsSync(path.join(ROOT, "examples", scenario, "yaml", "Pulumi.yaml"))).toBe(true);
 });
 
 test("each example block is the program without its header comment", () => {
