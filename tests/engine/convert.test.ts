@@ -6,6 +6,7 @@
  * Python and Go hosts are not available here; their generators are. Checked: each program imports the package users
  * install (`pulumi-pims`, `pulumi_pims`, the Go SDK's path) and asks for this version, and every class and function
  * it calls is one the SDK in this repository has (the TypeScript program is type-checked against sdk/nodejs).
+ * Then every YAML example of examples/ the same way (below: what its committed programs must call).
  * Needs Go and the Go module proxy on first run (the converter and the generator: minutes; cached after).
  */
 import * as fs from "node:fs";
