@@ -1,5 +1,5 @@
 /**
- * What the example suites share (examplesCompile, examplesQuickstart, examplesScenarios): a copy of an example in
+ * What the example suites share (examples/compile, examples/quickstart, examples/scenarios): a copy of an example in
  * any language made runnable here, the operations of Pulumi's ProgramTest sequence on it, and the checks every run
  * ends with.
  *

@@ -1,13 +1,13 @@
 /**
  * The schema's examples (scripts/generate/schema-examples.ts): which example project each resource and function
  * carries, in which languages, and that the generated SDKs' doc comments show them (`npm run schema && npm run
- * gen-sdk`). Whether the examples compile and run is the engine tier's (tests/engine/examplesCompile,
- * examplesQuickstart, examplesScenarios); whether provider/schema.json holds what they are now is
+ * gen-sdk`). Whether the examples compile and run is the engine tier's (tests/engine/examples/compile,
+ * examples/quickstart, examples/scenarios); whether provider/schema.json holds what they are now is
  * tests/unit/plugin/schema.test.ts's.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { exampleBlocks, SCHEMA_EXAMPLES } from "../../scripts/generate/schema-examples";
+import { exampleBlocks, FROM_YAML, SCHEMA_EXAMPLES, YAML_NOT_CONVERTED } from "../../scripts/generate/schema-examples";
 
 const ROOT = path.join(__dirname, "..", "..");
 const ALL = ["typescript", "python", "go", "java", "yaml"];
@@ -24,7 +24,29 @@ test("every resource's example is in all five languages; and every function's in
     // YAML cannot map over a list: it exports the keys (environments) and invoices (multi-account) whole.
     getApiKeys: ALL,
     getInvoices: ALL,
+    getAppLogs: ALL,
+    getBuildLogs: ALL,
   });
+});
+
+test("cancelRun carries no example, and its description says why", () => {
+  expect(exampleBlocks("cancelRun")).toEqual([]);
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider", "schema.json"), "utf8")) as {
+    functions: Record<string, { description: string }>;
+  };
+  expect(schema.functions["pims:index:cancelRun"].description).toMatch(/No program example: runs are cancelled/);
+});
+
+// Whether the converted ones still convert is tests/engine/convert.test.ts's.
+test("each language other than YAML says whether it is converted from the YAML example; Java is hand-written", () => {
+  expect(Object.keys(FROM_YAML).sort()).toEqual(ALL.filter((l) => l !== "yaml").sort());
+  expect(
+    Object.entries(FROM_YAML)
+      .filter(([, f]) => !f.converted)
+      .map(([l]) => l),
+  ).toEqual(["java"]);
+  for (const scenario of Object.keys(YAML_NOT_CONVERTED))
+    expect(fs.existsSync(path.join(ROOT, "examples", scenario, "yaml", "Pulumi.yaml"))).toBe(true);
 });
 
 test("each example block is the program without its header comment", () => {

@@ -12,6 +12,67 @@ import (
 )
 
 // Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+//
+// ## Example Usage
+// ### An app's recent error lines and a build's status
+//
+// The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"pulumi-pims/sdk/go/pims"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(program)
+//	}
+//
+//	func program(ctx *pulumi.Context) error {
+//		cfg := config.New(ctx, "")
+//		projectID := cfg.Require("projectId")
+//		appName := cfg.Get("appName")
+//		if appName == "" {
+//			appName = "web"
+//		}
+//		appID := projectID + "-" + appName
+//
+//		// The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+//		errorLogs := pims.GetAppLogsOutput(ctx, pims.GetAppLogsOutputArgs{
+//			ProjectId: pulumi.String(projectID),
+//			AppId:     pulumi.String(appID),
+//			Stream:    pulumi.String("stderr"),
+//			Limit:     pulumi.Int(20),
+//		})
+//
+//		// One build's status and log.
+//		build := pims.GetBuildLogsOutput(ctx, pims.GetBuildLogsOutputArgs{
+//			ProjectId: pulumi.String(projectID),
+//			AppId:     pulumi.String(appID),
+//			BuildId:   pulumi.String(cfg.Require("buildId")),
+//		})
+//
+//		ctx.Export("errorLines", errorLogs.Lines().ApplyT(func(lines []pims.AppLogLine) []string {
+//			text := make([]string, len(lines))
+//			for i, l := range lines {
+//				if l.LogLine != nil {
+//					text[i] = *l.LogLine
+//				}
+//			}
+//			return text
+//		}))
+//		ctx.Export("errorLinesTruncated", errorLogs.Truncated())
+//		ctx.Export("buildStatus", build.Status())
+//		ctx.Export("buildSucceeded", build.Succeeded())
+//		return nil
+//	}
+//
+// ```
 func GetAppLogs(ctx *pulumi.Context, args *GetAppLogsArgs, opts ...pulumi.InvokeOption) (*GetAppLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetAppLogsResult

@@ -74,6 +74,31 @@ def get_app_logs(after: Optional[_builtins.str] = None,
     """
     Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
 
+    ## Example Usage
+    ### An app's recent error lines and a build's status
+
+    The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+
+    # The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+    error_logs = pims.get_app_logs_output(project_id=project_id, app_id=app_id, stream="stderr", limit=20)
+
+    # One build's status and log.
+    build = pims.get_build_logs_output(project_id=project_id, app_id=app_id, build_id=config.require("buildId"))
+
+    pulumi.export("errorLines", error_logs.apply(lambda r: [line.log_line for line in r.lines]))
+    pulumi.export("errorLinesTruncated", error_logs.truncated)
+    pulumi.export("buildStatus", build.status)
+    pulumi.export("buildSucceeded", build.succeeded)
+    ```
+
     :param _builtins.str after: Only lines after this instant (RFC 3339 timestamp or Date). Sent as `afterDate`.
     :param _builtins.str app_id: App whose logs are read, e.g. `p-1a2b3c4d-web`.
     :param _builtins.str before: Only lines before this instant (RFC 3339 timestamp or Date). Sent as `beforeDate`.
@@ -118,6 +143,31 @@ def get_app_logs_output(after: pulumi.Input[Optional[Optional[_builtins.str]]] =
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAppLogsResult]:
     """
     Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+
+    ## Example Usage
+    ### An app's recent error lines and a build's status
+
+    The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+
+    # The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+    error_logs = pims.get_app_logs_output(project_id=project_id, app_id=app_id, stream="stderr", limit=20)
+
+    # One build's status and log.
+    build = pims.get_build_logs_output(project_id=project_id, app_id=app_id, build_id=config.require("buildId"))
+
+    pulumi.export("errorLines", error_logs.apply(lambda r: [line.log_line for line in r.lines]))
+    pulumi.export("errorLinesTruncated", error_logs.truncated)
+    pulumi.export("buildStatus", build.status)
+    pulumi.export("buildSucceeded", build.succeeded)
+    ```
 
     :param _builtins.str after: Only lines after this instant (RFC 3339 timestamp or Date). Sent as `afterDate`.
     :param _builtins.str app_id: App whose logs are read, e.g. `p-1a2b3c4d-web`.

@@ -126,6 +126,31 @@ def get_build_logs(app_id: Optional[_builtins.str] = None,
     """
     Reads a build's logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
 
+    ## Example Usage
+    ### An app's recent error lines and a build's status
+
+    The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+
+    # The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+    error_logs = pims.get_app_logs_output(project_id=project_id, app_id=app_id, stream="stderr", limit=20)
+
+    # One build's status and log.
+    build = pims.get_build_logs_output(project_id=project_id, app_id=app_id, build_id=config.require("buildId"))
+
+    pulumi.export("errorLines", error_logs.apply(lambda r: [line.log_line for line in r.lines]))
+    pulumi.export("errorLinesTruncated", error_logs.truncated)
+    pulumi.export("buildStatus", build.status)
+    pulumi.export("buildSucceeded", build.succeeded)
+    ```
+
     :param _builtins.str app_id: App that was built.
     :param _builtins.str build_id: Build whose logs are read.
     :param _builtins.str project_id: Project of the app.
@@ -151,6 +176,31 @@ def get_build_logs_output(app_id: pulumi.Input[Optional[_builtins.str]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBuildLogsResult]:
     """
     Reads a build's logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
+
+    ## Example Usage
+    ### An app's recent error lines and a build's status
+
+    The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+
+    ```python
+    import pulumi
+    import pulumi_pims as pims
+
+    config = pulumi.Config()
+    project_id = config.require("projectId")
+    app_id = f"{project_id}-{config.get('appName') or 'web'}"
+
+    # The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+    error_logs = pims.get_app_logs_output(project_id=project_id, app_id=app_id, stream="stderr", limit=20)
+
+    # One build's status and log.
+    build = pims.get_build_logs_output(project_id=project_id, app_id=app_id, build_id=config.require("buildId"))
+
+    pulumi.export("errorLines", error_logs.apply(lambda r: [line.log_line for line in r.lines]))
+    pulumi.export("errorLinesTruncated", error_logs.truncated)
+    pulumi.export("buildStatus", build.status)
+    pulumi.export("buildSucceeded", build.succeeded)
+    ```
 
     :param _builtins.str app_id: App that was built.
     :param _builtins.str build_id: Build whose logs are read.

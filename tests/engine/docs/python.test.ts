@@ -4,8 +4,8 @@
  * the page's blocks run in the page's order: its commands as written, its files written unchanged. The machine is a
  * user's: an empty plugin cache, no plugin on PATH, a `node` first on PATH that fails if called, no download server.
  *
- * Substitutions, all about this test's sandbox: `python3 -m venv venv` makes the environment with sdkKit's userVenv
- * (which sees the cached `pulumi` and `grpcio`, so pip downloads nothing); `pulumi login --local` logs in to a
+ * Substitutions, all about this test's sandbox: `python3 -m venv venv` makes the environment with tests/kit/sdk.ts's
+ * userVenv (which sees the cached `pulumi` and `grpcio`, so pip downloads nothing); `pulumi login --local` logs in to a
  * temporary `file://` backend; the example address and ids in `pulumi config set` are the simulator's.
  * Replaced step: `pulumi up` runs the page's __main__.py as an Automation API inline program
  * (tests/engine/programs/python/inline.py), as no Python language host can be obtained here. Then, beyond the page,

@@ -8,8 +8,8 @@
  *   argument and function goes through the installed SDK, and the resources it declares are the scenario's;
  * - Go: `go vet` with the generated SDK through a `replace` of the module path sdk/go/go.mod declares;
  * - Java: `mvn compile` with sdk/java installed into the suite's Maven repository (tests/kit/java.ts);
- * - YAML has no compiler: every YAML example runs end to end (examplesScenarios, examplesQuickstart).
- * The end-to-end runs are in examplesQuickstart.test.ts and examplesScenarios.test.ts.
+ * - YAML has no compiler: every YAML example runs end to end (examples/scenarios, examples/quickstart).
+ * The end-to-end runs are in examples/quickstart.test.ts and examples/scenarios.test.ts.
  *
  * Needs Python (scripts/toolchain/ensure-python), Go and Maven 3.9.9 (scripts/toolchain/ensure-maven), cached after the
  * first run.
@@ -25,11 +25,14 @@ import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
 
-const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account"] as const;
+const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
-/** Config that turns every optional part of a scenario on, and the resources it then declares ([type, name]). */
-const FULL: Record<Scenario, { config: Record<string, string>; resources: string[] }> = {
+/**
+ * Config that turns every optional part of a scenario on, the resources it then declares ([type, name]) and the
+ * functions it calls.
+ */
+const FULL: Record<Scenario, { config: Record<string, string>; resources: string[]; calls?: string[] }> = {
   quickstart: {
     config: { appProjectId: "p-1a2b3c4d", rotationTrigger: "2" },
     resources: ["AppSecrets app-secrets", "Project project", "ServiceAccount deployer"],
@@ -68,6 +71,11 @@ const FULL: Record<Scenario, { config: Record<string, string>; resources: string
       "providers:pims scoped",
     ],
   },
+  functions: {
+    config: { projectId: "p-1a2b3c4d", appName: "api", buildId: "build-42" },
+    resources: [],
+    calls: ["pims:index:getAppLogs", "pims:index:getBuildLogs"],
+  },
 };
 
 let scratch: string;
@@ -102,9 +110,13 @@ describe("Python", () => {
         path.join(dir, "__main__.py"),
       ]);
       const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT ")) ?? "";
-      const result = JSON.parse(line.slice("RESULT ".length)) as { resources: Array<[string, string]> };
+      const result = JSON.parse(line.slice("RESULT ".length)) as {
+        resources: Array<[string, string]>;
+        calls: string[];
+      };
       const declared = result.resources.map(([type, name]) => `${type.replace(/^pims:index:|^pulumi:/, "")} ${name}`);
       expect(declared.sort()).toEqual(FULL[scenario].resources);
+      if (FULL[scenario].calls) expect([...new Set(result.calls)].sort()).toEqual(FULL[scenario].calls);
     },
   );
 });

@@ -6,7 +6,8 @@
  * `destroy`. After each step: what the simulators hold, the outputs every language has (YAML's documented exceptions
  * aside: ../../examples/<scenario>/README.md), 0 live accounts of the stack after destroy, no token in plaintext in the
  * state or the engine's output. (TypeScript runs these scenarios in examples.test.ts and multiAccount.test.ts; all
- * five languages run the quickstart in examplesQuickstart.test.ts.)
+ * five languages run the quickstart in examples/quickstart.test.ts.) The functions example (getAppLogs, getBuildLogs)
+ * runs in YAML against a simulator seeded with an app's logs and two builds; its edit reads the other build.
  *
  * Needs the pulumi CLI, the YAML host and Go (the Go SDK's first build: minutes, cached after).
  */
@@ -213,5 +214,48 @@ test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service
       expect(simA.serviceAccounts(projectId)).toEqual([]);
       expect(simB.serviceAccounts(partner.id).map((a) => a.id)).toEqual([partnerAccount.id]); // not the stack's
     },
+  });
+});
+
+test("functions in yaml: an app's recent error lines and a build's status, read-only", async () => {
+  const sim = await simulator();
+  const p = sim.addProject({ name: "functions" });
+  const app = sim.addApp(p.id, "web");
+  // 25 lines on stderr among lines on stdout: the example reads the 20 most recent on stderr.
+  const errors = Array.from({ length: 25 }, (_, i) => `error: request ${i} failed`);
+  sim.addLogs(
+    p.id,
+    app.id,
+    errors.flatMap((logLine, i) => [{ logLine: `served request ${i}` }, { logLine, stream: "stderr" }]),
+  );
+  const ok = sim.addBuild(p.id, app.id, { status: "success", logs: [{ log: "Step 1/1: done" }] });
+  const failed = sim.addBuild(p.id, app.id, { status: "build_failure", logs: [{ log: "error: no Dockerfile" }] });
+  const run = await prepareExample({
+    scenario: "functions",
+    language: "yaml",
+    scratch,
+    stackName: "dev",
+    backendDir: backend("functions-yaml"),
+    baseUrl: sim.baseUrl,
+    token: sim.token,
+    config: { projectId: p.id, buildId: ok.id },
+  });
+  await programTest(run, [sim], {
+    afterUp: (o) => {
+      // YAML exports the lines whole (errorLogLines), not their text (errorLines): ../../examples/functions/README.md.
+      expect(keys(o)).toEqual(["buildStatus", "buildSucceeded", "errorLinesTruncated", "errorLogLines"]);
+      const lines = o.errorLogLines as Array<{ logLine: string; stream: string; appId: string }>;
+      expect(lines).toHaveLength(20);
+      expect(new Set(lines.map((l) => l.stream))).toEqual(new Set(["stderr"]));
+      expect(lines.map((l) => l.logLine).sort()).toEqual(errors.slice(5).sort());
+      expect(o.errorLinesTruncated).toBe(true);
+      expect([o.buildStatus, o.buildSucceeded]).toEqual(["success", true]);
+    },
+    edit: {
+      config: { buildId: failed.id },
+      check: (_before, after) => expect([after.buildStatus, after.buildSucceeded]).toEqual(["build_failure", false]),
+    },
+    // Functions only: the stack never asked the service to change anything.
+    afterDestroy: () => expect(sim.requests.filter((r) => r.method !== "GET")).toEqual([]),
   });
 });

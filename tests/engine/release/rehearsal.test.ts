@@ -9,14 +9,14 @@
  * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s
  * build for this platform; then the publish, twice.
  *
- * Then, as a user (rehearsalKit's userEnv): a fresh HOME holding only each client's own settings file pointing it at
- * its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB, Maven's
- * settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for TypeScript),
- * nothing inherited from this process's environment: each language page's published path verbatim (TypeScript's
- * installation guide, Python, Go, YAML, Java), `pulumi up` with the engine downloading the plugin from the address
- * the SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where the program
- * has both), destroy: tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go module and the
- * Java jar are also fetched from their registries as those clients do and compared with the release.
+ * Then, as a user (tests/kit/rehearsal.ts's userEnv): a fresh HOME holding only each client's own settings file
+ * pointing it at its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB,
+ * Maven's settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for
+ * TypeScript), nothing inherited from this process's environment: each language page's published path verbatim
+ * (TypeScript's installation guide, Python, Go, YAML, Java), `pulumi up` with the engine downloading the plugin from
+ * the address the SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where
+ * the program has both), destroy: tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go
+ * module and the Java jar are also fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -247,7 +247,8 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     const node = stubNode(path.join(user, "stub"));
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
-    // The page's commands, verbatim; `python3 -m venv venv` is sdkKit's userVenv (the cached pulumi and grpcio seen).
+    // The page's commands, verbatim; `python3 -m venv venv` is tests/kit/sdk.ts's userVenv (the cached pulumi and
+    // grpcio seen).
     const commands = readPublished("python.md");
     expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
     const python = await userVenv(path.join(dir, "venv"));

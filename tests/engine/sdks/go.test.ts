@@ -1,9 +1,9 @@
 /**
  * The Go SDK, and docs/go.md followed literally: `go vet` of the generated package (sdk/go); then, from an empty
  * project directory holding this platform's plugin archive from the release (tests/kit/dist.ts), beside what
- * the page calls `../pulumi-pims` (sdkKit's sandboxClone), the page's blocks run in the page's order: its commands
- * as written, its Pulumi.yaml and main.go written unchanged. The machine is a user's: an empty plugin cache, no plugin
- * on PATH, a `node` first on PATH that fails if called.
+ * the page calls `../pulumi-pims` (tests/kit/sdk.ts's sandboxClone), the page's blocks run in the page's order: its
+ * commands as written, its Pulumi.yaml and main.go written unchanged. The machine is a user's: an empty plugin cache,
+ * no plugin on PATH, a `node` first on PATH that fails if called.
  *
  * Substitutions, about the sandbox: `pulumi login --local` logs in to a temporary `file://` backend; the example
  * address and ids in `pulumi config set` are the simulator's. Replaced step: `pulumi up` (no Go language host can be

@@ -30,6 +30,14 @@ COMPUTED = {
     "pims:index:AppSecrets": {"secretNames": ["PIMS_TOKEN"]},
 }
 
+# What each function returns (the result fields programs read).
+CALLED = {
+    "pims:index:getApiKeys": {"keys": []},
+    "pims:index:getInvoices": {"invoices": []},
+    "pims:index:getAppLogs": {"lines": [{"logLine": "error: mock", "stream": "stderr"}], "truncated": False},
+    "pims:index:getBuildLogs": {"status": "success", "finished": True, "succeeded": True, "logs": []},
+}
+
 
 def main() -> None:
     project, stack, config_json, program_file = sys.argv[1:5]
@@ -43,7 +51,7 @@ def main() -> None:
 
         def call(self, args: pulumi.runtime.MockCallArgs):
             called.append(args.token)
-            return {"keys": [], "invoices": []}
+            return CALLED.get(args.token, {})
 
     pulumi.runtime.set_mocks(Mocks(), project=project, stack=stack, preview=False)
     config = json.loads(config_json)

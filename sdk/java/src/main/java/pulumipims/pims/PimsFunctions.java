@@ -28,35 +28,35 @@ import pulumipims.pims.outputs.GetInvoicesResult;
 
 public final class PimsFunctions {
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found.
+     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args) {
         return cancelRun(args, InvokeOptions.Empty);
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found.
+     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static CompletableFuture<CancelRunResult> cancelRunPlain(CancelRunPlainArgs args) {
         return cancelRunPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found.
+     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("pims:index:cancelRun", TypeShape.of(CancelRunResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found.
+     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("pims:index:cancelRun", TypeShape.of(CancelRunResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found.
+     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static CompletableFuture<CancelRunResult> cancelRunPlain(CancelRunPlainArgs args, InvokeOptions options) {
@@ -540,12 +540,114 @@ public final class PimsFunctions {
     /**
      * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
      * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetAppLogsResult> getAppLogs(GetAppLogsArgs args) {
         return getAppLogs(args, InvokeOptions.Empty);
     }
     /**
      * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetAppLogsResult> getAppLogsPlain(GetAppLogsPlainArgs args) {
@@ -554,12 +656,114 @@ public final class PimsFunctions {
     /**
      * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
      * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetAppLogsResult> getAppLogs(GetAppLogsArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("pims:index:getAppLogs", TypeShape.of(GetAppLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetAppLogsResult> getAppLogs(GetAppLogsArgs args, InvokeOutputOptions options) {
@@ -568,12 +772,114 @@ public final class PimsFunctions {
     /**
      * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
      * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetAppLogsResult> getAppLogsPlain(GetAppLogsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("pims:index:getAppLogs", TypeShape.of(GetAppLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads a build&#39;s logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
+     * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetBuildLogsResult> getBuildLogs(GetBuildLogsArgs args) {
@@ -582,12 +888,114 @@ public final class PimsFunctions {
     /**
      * Reads a build&#39;s logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
      * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static CompletableFuture<GetBuildLogsResult> getBuildLogsPlain(GetBuildLogsPlainArgs args) {
         return getBuildLogsPlain(args, InvokeOptions.Empty);
     }
     /**
      * Reads a build&#39;s logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
+     * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetBuildLogsResult> getBuildLogs(GetBuildLogsArgs args, InvokeOptions options) {
@@ -596,12 +1004,114 @@ public final class PimsFunctions {
     /**
      * Reads a build&#39;s logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
      * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetBuildLogsResult> getBuildLogs(GetBuildLogsArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("pims:index:getBuildLogs", TypeShape.of(GetBuildLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
      * Reads a build&#39;s logs and status (`GET /v2/projects/{project_id}/apps/{app_id}/builds/{build_id}/logs`).
+     * 
+     * ## Example Usage
+     * ### An app&#39;s recent error lines and a build&#39;s status
+     * 
+     * The example project `examples/functions` of the pulumi-pims repository, in every language it has.
+     * 
+     * <pre>
+     * {@code
+     * package functions;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import java.util.stream.Collectors;
+     * import pulumipims.pims.PimsFunctions;
+     * import pulumipims.pims.inputs.GetAppLogsArgs;
+     * import pulumipims.pims.inputs.GetBuildLogsArgs;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     static void stack(Context ctx) {
+     *         var config = ctx.config();
+     *         var projectId = config.require("projectId");
+     *         var appId = projectId + "-" + config.get("appName").orElse("web");
+     * 
+     *         // The app's 20 most recent lines on stderr (read page by page; `truncated` says whether more exist).
+     *         var errorLogs = PimsFunctions.getAppLogs(GetAppLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .stream("stderr")
+     *             .limit(20)
+     *             .build());
+     * 
+     *         // One build's status and log.
+     *         var build = PimsFunctions.getBuildLogs(GetBuildLogsArgs.builder()
+     *             .projectId(projectId)
+     *             .appId(appId)
+     *             .buildId(config.require("buildId"))
+     *             .build());
+     * 
+     *         ctx.export("errorLines", errorLogs.applyValue(r ->
+     *             r.lines().stream().map(l -> l.logLine().orElse("")).collect(Collectors.toList())));
+     *         ctx.export("errorLinesTruncated", errorLogs.applyValue(r -> r.truncated()));
+     *         ctx.export("buildStatus", build.applyValue(r -> r.status()));
+     *         ctx.export("buildSucceeded", build.applyValue(r -> r.succeeded()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetBuildLogsResult> getBuildLogsPlain(GetBuildLogsPlainArgs args, InvokeOptions options) {
