@@ -3,6 +3,7 @@
  * back goes through the simulator's own methods (`addProject`, `requests`, `clearFaults`, …).
  */
 import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../../simulator";
+import { testClient } from "./client";
 
 /**
  * A simulator for one suite. The profile is the option, else PIMS_SIM_PROFILE (`default` or `quirky`), else
@@ -11,3 +12,30 @@ import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../../simu
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<PimsSimulator> {
   return PimsSimulator.start({ ...opts, profile: opts.profile ?? profileFromEnv() });
 }
+
+/** An account made as the web console does (POST through a client): no stack's state holds it. */
+export async function consoleAccount(
+  sim: PimsSimulator,
+  projectId: string,
+  name: string,
+  expiresIn = 7_776_000,
+): Promise<{ id: string; token: string }> {
+  const a = await testClient(sim).createServiceAccount(projectId, {
+    name,
+    description: "made in the console",
+    grants: [projectId],
+    expiresIn,
+  });
+  return { id: a.id, token: a.token.secret };
+}
+
+/** The ids of the accounts live in `projectId`, sorted. */
+export const liveIds = (sim: PimsSimulator, projectId: string): string[] =>
+  sim
+    .serviceAccounts(projectId)
+    .map((a) => a.id)
+    .sort();
+
+/** Every request that changed something, as `METHOD /path`, in order. */
+export const writesOf = (sim: PimsSimulator): string[] =>
+  sim.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);

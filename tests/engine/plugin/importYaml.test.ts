@@ -6,16 +6,15 @@
  * takes it over (successor created, the imported account kept as previous, deleted at the next rotation); a preview of
  * a changed AppSecrets naming the secrets, never a value; `pims service-accounts import-file` for a project of 20
  * accounts and one `pulumi import --file`; destroy, with no live account left that the stack made or took over; no
- * token in plaintext in any state, output, file or log. One YAML stack; then the same outcome in TypeScript, where the
- * engine's import cannot reach a dynamic resource: `adoptServiceAccountId` (one inline stack).
+ * token in plaintext in any state, output, file or log. One YAML stack. The same outcome in TypeScript, where the
+ * engine's import cannot reach a dynamic resource, is tests/engine/typescript/adopt.test.ts.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import * as pims from "pulumi-pims";
-import { createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
+import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
 import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../../simulator";
 import {
@@ -29,9 +28,14 @@ import {
   resources,
   shownOutputs,
 } from "../../kit/engine";
-import { startSimulator } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import {
+  consoleAccount as consoleAccountOf,
+  liveIds as liveIdsOf,
+  startSimulator,
+  writesOf,
+} from "../../kit/simulator";
 import { expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { testClient } from "../../kit/client";
 import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
@@ -98,22 +102,10 @@ const ciTakenOver = (): string => `  ci:
 const writeProgram = (resourcesYaml: string): void =>
   void writeYamlProject(workDir, { name: "pims-import", program: `${CONFIG}\n${resourcesYaml}` });
 
-/** An account made as the web console does (POST through the client): no state holds it. */
-async function consoleAccount(projectId: string, name: string, expiresIn = 7_776_000) {
-  const a = await testClient(sim).createServiceAccount(projectId, {
-    name,
-    description: "made in the console",
-    grants: [projectId],
-    expiresIn,
-  });
-  return { id: a.id, token: a.token.secret };
-}
-const liveIds = (projectId: string): string[] =>
-  sim
-    .serviceAccounts(projectId)
-    .map((a) => a.id)
-    .sort();
-const writes = (): string[] => sim.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const consoleAccount = (projectId: string, name: string, expiresIn?: number) =>
+  consoleAccountOf(sim, projectId, name, expiresIn);
+const liveIds = (projectId: string): string[] => liveIdsOf(sim, projectId);
+const writes = (): string[] => writesOf(sim);
 const stateResources = (): string[] =>
   resources(exportEncrypted(stack))
     .map((r) => `${r.type}::${r.urn.split("::").pop()}`)
@@ -339,73 +331,5 @@ ${map}`;
     const secrets = sim.issuedSecrets();
     expect(secrets).toContain(imported.token);
     expectNoSecretsInOutputOrFiles(engine, scratch, secrets);
-  });
-});
-
-describe("TypeScript: adoptServiceAccountId, the dynamic resources' way to the same outcome", () => {
-  let ts: Stack;
-  let adopted: { id: string; token: string };
-  let trigger = "r0";
-  const tsEngine = new EngineOutput();
-  const dynamicType = "dynamic/pims:ServiceAccount";
-
-  beforeAll(async () => {
-    adopted = await consoleAccount(home, "console-ts");
-    ts = await createPimsStack({
-      stackName: "ts",
-      projectName: "pims-adopt",
-      workDir: path.join(scratch, "ts"),
-      backendDir: path.join(scratch, "backend"),
-      baseUrl: sim.baseUrl,
-      token: sim.token,
-      program: async () => {
-        const sa = new pims.ServiceAccount("adopted", {
-          projectId: home,
-          name: "console-ts",
-          description: "made in the console",
-          grants: [home],
-          expiresIn: 7_776_000,
-          keepPreviousToken: true,
-          rotateBeforeExpiry: 3_888_000,
-          rotationTrigger: trigger,
-          adoptServiceAccountId: adopted.id,
-        });
-        return { id: sa.serviceAccountId, held: sa.tokenHeld };
-      },
-    });
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  test("up adopts without a POST; no change next; rotations take it over; destroy leaves nothing live", async () => {
-    sim.clearRequests();
-    const up = await ts.up(tsEngine.opts);
-    expect(up.summary.resourceChanges).toEqual({ create: 2 }); // the stack and the adopted account
-    expect(writes()).toEqual([]);
-    expect(up.outputs.id.value).toBe(adopted.id);
-    expect(up.outputs.held.value).toBe(false);
-    expect(tsEngine.text()).toMatch(
-      /warning: pulumi-pims: service account "console-ts" \(sa-\w+\) in project \S+ adopted without its token/,
-    );
-    await ts.preview({ ...tsEngine.opts, expectNoChanges: true });
-
-    trigger = "r1";
-    sim.clearRequests();
-    await ts.up(tsEngine.opts);
-    const first = await shownOutputs(ts, dynamicType, "adopted");
-    expect(first).toMatchObject({ previousServiceAccountId: adopted.id, tokenHeld: true });
-    expect(writes()).toEqual([`POST /v2/projects/${home}/service-accounts`]);
-    expect(liveIds(home)).toEqual(expect.arrayContaining([adopted.id, first.serviceAccountId as string]));
-
-    trigger = "r2";
-    sim.clearRequests();
-    await ts.up(tsEngine.opts);
-    const second = await shownOutputs(ts, dynamicType, "adopted");
-    expect(writes()).toEqual([
-      `POST /v2/projects/${home}/service-accounts`,
-      `DELETE /v2/projects/${home}/service-accounts/${adopted.id}`,
-    ]);
-    await ts.destroy(tsEngine.opts);
-    for (const id of [adopted.id, first.serviceAccountId, second.serviceAccountId])
-      expect(liveIds(home)).not.toContain(id);
-    expectNoSecretsInOutputOrFiles(tsEngine, scratch, sim.issuedSecrets());
   });
 });

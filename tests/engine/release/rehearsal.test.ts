@@ -19,10 +19,9 @@
  * module and the Java jar are also fetched from their registries as those clients do and compared with the release.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT, tempDir } from "../../../scripts/engine";
+import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../../kit/registries";
 import {
@@ -38,44 +37,40 @@ import {
   rotationInEachMode,
   stubNode,
   VERSION,
-  type DistServer,
   type DistStack,
 } from "../../kit/dist";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import {
   copyCheckout,
   ensureRegistries,
-  freshHome,
   gitIn,
-  mavenMirrorSettings,
   startPypiServer,
   startVerdaccio,
   userEnv,
-  writeJavaPublishedProject,
   yamlPublishedProgram,
   type Registry,
 } from "../../kit/rehearsal";
-import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "../../kit/java";
-import {
-  expectNoTokenLeft,
-  GuideShell,
-  readGuide,
-  readPublished,
-  run,
-  sandboxed,
-  seedPageObjects,
-  userVenv,
-  type Ran,
-} from "../../kit/sdk";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { readPublished, run, userVenv, type Ran } from "../../kit/sdk";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { tearDown } from "../../kit/teardown";
+import {
+  describeGoPublished,
+  describeJavaPublished,
+  downloadsFromNow,
+  REHEARSAL_GROUP,
+  REHEARSAL_HOME,
+  REHEARSAL_MODULE,
+  sh,
+  typescriptPublished,
+  type RehearsalRun,
+} from "../../kit/publishedPaths";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-const HOME = "127.0.0.1/rehearsal/pulumi-pims";
-const MODULE = `${HOME}/sdk/go`;
-const GROUP = "test.rehearsal";
+const HOME = REHEARSAL_HOME;
+const MODULE = REHEARSAL_MODULE;
+const GROUP = REHEARSAL_GROUP;
 const CHECKSUMS = `pulumi-pims-v${VERSION}-checksums.txt`;
 const PROGRAM = path.join(__dirname, "..", "programs", "python", "rotation_program.py");
 const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
@@ -94,26 +89,8 @@ let publishEnv: NodeJS.ProcessEnv;
 let npmrc: string;
 let address: string;
 const published: string[] = [];
-
-/** bash -c `command` in `cwd`; resolves with both streams, rejects naming the command and its output's end. */
-async function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const ran = await run("bash", ["-c", command], { cwd, env }).catch((e: Error & Partial<Ran>) => {
-    throw new Error(`\`${command}\` failed: ${e.message}\n${(e.output ?? "").slice(-4000)}`);
-  });
-  return ran.output;
-}
-
-/** The download address as the dist steps see it: the requests from now on (the engine's downloads), by file name. */
-function downloadsFromNow(): DistServer {
-  const from = download.gets.length;
-  return {
-    url: download.url,
-    get requests() {
-      return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
-    },
-    stop: async () => undefined,
-  };
-}
+/** What the setup started, for the published paths of tests/kit/publishedPaths.ts (read at run time). */
+const rehearsal = {} as RehearsalRun;
 
 /** The files the download address holds (one folder per version). */
 const downloadDir = (): string => path.join(scratch, "download", "releases", `v${VERSION}`);
@@ -172,6 +149,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++)
     published.push(await sh("npm run release:publish -- --yes --rehearsal", checkout, publishEnv));
   sim = await startSimulator({ profile: "default" });
+  Object.assign(rehearsal, { scratch, checkout, sim, download, maven, goProxy, npm });
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -265,7 +243,7 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     await sh(commands[1], dir, env);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
-    const server = downloadsFromNow();
+    const server = downloadsFromNow(download);
     const runProgram = (operation: string): Promise<Ran> =>
       run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
     stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
@@ -305,7 +283,7 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
       },
     );
     await initStack(dir, env, "dev", sim, { projectId });
-    const server = downloadsFromNow();
+    const server = downloadsFromNow(download);
     const pulumi = async (args: string[]): Promise<string> => {
       const ran = await run("pulumi", args, { cwd: dir, env });
       printed += ran.stdout + ran.stderr;
@@ -345,218 +323,6 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
   });
 });
 
-describe("Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address", () => {
-  const GO_NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
-  let stack: DistStack;
-
-  beforeAll(async () => {
-    const projectId = sim.addProject({ name: "rehearsal-go" }).id;
-    const user = path.join(scratch, "go-user");
-    const node = stubNode(path.join(user, "stub"));
-    const dir = path.join(user, "my-infra");
-    fs.mkdirSync(dir, { recursive: true });
-    const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-    const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
-    const sharedCache = goEnv("GOMODCACHE");
-    // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh HOME): GOPROXY lists
-    // it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and build caches
-    // serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from them first.
-    const go = {
-      GOPROXY: `${goProxy.url},https://proxy.golang.org`,
-      GONOSUMDB: "127.0.0.1",
-      GOMODCACHE: sharedCache,
-      GOCACHE: goEnv("GOCACHE"),
-      GOTOOLCHAIN: "local",
-    };
-    const env: NodeJS.ProcessEnv = {
-      ...userEnv(
-        path.join(user, "home"),
-        { go },
-        {
-          home: path.join(user, "pulumi-home"),
-          backend: path.join(user, "backend"),
-          stubDir: node.dir,
-          extraPath: [goBin],
-        },
-      ),
-      CGO_ENABLED: "0",
-    };
-    for (const stale of [path.join(sharedCache, "127.0.0.1"), path.join(sharedCache, "cache", "download", "127.0.0.1")])
-      if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
-    // The page's commands, verbatim but for the home's placeholder.
-    const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", HOME));
-    expect(commands).toEqual(["go mod init my-infra", `go get ${MODULE}/pims@v${VERSION}`]);
-    for (const c of commands) await sh(c, dir, env);
-    // The program imports the SDK by its published path, as the page says.
-    const program = fs.readFileSync(path.join(__dirname, "..", "programs", "go", "rotation", "main.go"), "utf8");
-    expect(program).toContain('"pulumi-pims/sdk/go/pims"');
-    fs.writeFileSync(path.join(dir, "main.go"), program.replace('"pulumi-pims/sdk/go/pims"', `"${MODULE}/pims"`));
-    fs.copyFileSync(path.join(__dirname, "..", "programs", "go", "inline.go"), path.join(dir, "inline.go"));
-    await sh("go mod tidy && go build -o program .", dir, env);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: go\n");
-    await initStack(dir, env, "dev", sim, { projectId, triggerReplace: "1", triggerOverlap: "1" });
-    const server = downloadsFromNow();
-    const runProgram = (operation: string): Promise<Ran> =>
-      run(path.join(dir, "program"), [], {
-        cwd: dir,
-        env: { ...env, PIMS_INLINE_OP: operation, PIMS_INLINE_STACK: "dev", PIMS_INLINE_WORKDIR: dir },
-      });
-    stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  test("up downloads the plugin from the rehearsal's download address; rotations, refresh, destroy", async () => {
-    await firstUpDownloadsPlugin(stack, 3, GO_NAMES);
-    await rotationInEachMode(stack, GO_NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
-    await refreshChangesNothing(stack);
-    await destroyLeavesNothing(stack, 3);
-    await noPlaintextTokens(stack);
-  });
-});
-
-test("TypeScript, the installation guide verbatim: npm install from the registry, up, rotation, destroy", async () => {
-  const guide = readGuide("installation-configuration.md");
-  expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
-  const user = path.join(scratch, "ts-user");
-  const dir = path.join(user, "my-infra");
-  const backend = path.join(user, "backend");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.mkdirSync(backend);
-  for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
-  // A user's machine: the CLI and Node 22 on PATH, a fresh HOME whose ~/.npmrc names the rehearsal's registry (and
-  // the machine's npm cache, so the other packages' tarballs are not downloaded again); nothing else inherited.
-  const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
-  const env: NodeJS.ProcessEnv = {
-    PATH: [ensureEngine(), NODE_BIN, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
-    HOME: freshHome(path.join(user, "home"), { npm: { registry: npm.url, cache: npmCache } }),
-    TMPDIR: process.env.TMPDIR,
-    PULUMI_HOME: path.join(user, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
-    PIMS_TOKEN: sim.token,
-  };
-  if (env.TMPDIR === undefined) delete env.TMPDIR;
-  const shell = new GuideShell();
-  const config = { "pims:baseUrl": sim.baseUrl };
-  for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
-  // The package came from the rehearsal's registry: the lockfile's integrity is the release's tarball's (the only
-  // registry that has pulumi-pims at all).
-  const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
-    packages: Record<string, { version?: string; resolved?: string; integrity?: string }>;
-  };
-  const installed = lock.packages["node_modules/pulumi-pims"];
-  const tgz = fs.readFileSync(path.join(checkout, "dist", `pulumi-pims-${VERSION}.tgz`));
-  expect(installed).toMatchObject({
-    version: VERSION,
-    integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
-  });
-  expect(installed.resolved).toMatch(new RegExp(`^${npm.url}/`));
-  const outputs = async (): Promise<Record<string, unknown>> =>
-    JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
-  const before = await outputs();
-  expect(before.deployerToken).toBe("[secret]");
-  const projectId = before.projectId as string;
-  const [first] = sim.serviceAccounts(projectId);
-  expect(sim.serviceAccounts(projectId)).toHaveLength(1);
-  // A rotation now: the guide's program has no rotation trigger, so the user replaces the account (`--replace`).
-  const urn = (await shell.run("pulumi stack --show-urns", dir, env, false))
-    .split(/\s+/)
-    .find((w) => w.startsWith("urn:pulumi:") && w.endsWith("::deployer"));
-  expect(urn).toBeDefined();
-  await shell.run(`pulumi up --yes --non-interactive --replace '${urn ?? ""}'`, dir, env);
-  const rotated = sim.serviceAccounts(projectId);
-  expect(rotated).toHaveLength(1);
-  expect(rotated[0].id).not.toBe(first.id);
-  expect((await outputs()).deployerToken).toBe("[secret]");
-  await shell.run("pulumi destroy --yes --non-interactive", dir, env);
-  expect(sim.serviceAccounts(projectId)).toEqual([]);
-  const secrets = [sim.token, ...sim.issuedSecrets()];
-  expectNoPlaintextSecrets(shell.printed, secrets, "what the guide's commands printed");
-  expect(expectNoSecretsInFiles(backend, secrets)).toBeGreaterThan(0);
-});
-
-describe("Java, docs/java.md's published path: the dependency through a Maven mirror, the plugin downloaded", () => {
-  const shell = new GuideShell();
-  const seeded = { appProjectId: "", appId: "", volumeId: "" };
-  const GROUP_DIR = path.join(JAVA_LOCAL_REPO, ...GROUP.split("."));
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let backend: string;
-  let pulumiHome: string;
-  let server: DistServer;
-  let node: ReturnType<typeof stubNode>;
-  let mavenGetsBefore = 0;
-  let rotate: string[] = [];
-  const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
-  const follow = (command: string): Promise<string> =>
-    sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
-  const outputs = async (reveal = false): Promise<Record<string, unknown>> =>
-    JSON.parse(await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
-      string,
-      unknown
-    >;
-
-  beforeAll(async () => {
-    ensureJavaHost(ensureEngine());
-    const mavenDir = ensureMaven();
-    Object.assign(seeded, seedPageObjects(sim));
-    const user = path.join(scratch, "java-user");
-    dir = path.join(user, "my-infra");
-    backend = path.join(user, "backend");
-    pulumiHome = path.join(user, "pulumi-home");
-    node = stubNode(path.join(user, "stub"));
-    fs.mkdirSync(dir, { recursive: true });
-    // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh HOME. The suite's
-    // local repository keeps the Pulumi SDK and Maven's plugins cached; the rehearsal's group is removed from it
-    // first, so the jar must come from the loopback repository.
-    fs.rmSync(GROUP_DIR, { recursive: true, force: true });
-    env = {
-      ...userEnv(
-        path.join(user, "home"),
-        { mavenSettings: mavenMirrorSettings(JAVA_LOCAL_REPO, `${maven.url}/maven2`) },
-        {
-          home: pulumiHome,
-          backend,
-          stubDir: node.dir,
-          extraPath: [mavenDir],
-        },
-      ),
-      PIMS_TOKEN: sim.token,
-    };
-    const page = writeJavaPublishedProject(dir, GROUP);
-    // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
-    server = downloadsFromNow();
-    mavenGetsBefore = maven.gets.length; // the publishes' own checks aside
-    for (const command of page.commands) await follow(command);
-    rotate = page.rotate;
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
-    const jar = `/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`;
-    expect(maven.gets.slice(mavenGetsBefore).filter((g) => g.path === jar)).toEqual([
-      expect.objectContaining({ status: 200 }),
-    ]);
-    expect(
-      fs
-        .readFileSync(path.join(GROUP_DIR, "pims", VERSION, `pims-${VERSION}.jar`))
-        .equals(fs.readFileSync(path.join(checkout, "dist", `pims-${VERSION}.jar`))),
-    ).toBe(true);
-    expect(server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
-    expect(installedPlugins(pulumiHome)).toEqual([`resource-pims-v${VERSION}`]);
-    const out = await outputs();
-    expect(out.deployerToken).toBe("[secret]");
-    expect(sim.serviceAccounts(out.projectId as string)).toHaveLength(2);
-    expect(node.calls()).toEqual([]);
-  });
-
-  test("a rotation, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-    const before = await outputs();
-    expect(rotate).toEqual(["pulumi config set rotation 2", "pulumi up"]);
-    for (const command of rotate) await follow(command);
-    const after = await outputs();
-    expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
-    expect(after.workerPreviousAccountId).toBe(before.workerAccountId);
-    await follow("pulumi destroy --yes --non-interactive");
-    expect(sim.serviceAccounts(before.projectId as string)).toEqual([]);
-    expectNoTokenLeft({ printed: shell.printed, secrets: [sim.token, ...sim.issuedSecrets()], backend, project: dir });
-  });
-});
+describeGoPublished(rehearsal);
+typescriptPublished(rehearsal);
+describeJavaPublished(rehearsal);

@@ -1,0 +1,100 @@
+/**
+ * Adoption in TypeScript (issue 39), with the real engine and the simulator: the engine's `pulumi import` cannot reach
+ * a dynamic resource, so a program names an account made in the console (no state holds it) in
+ * `adoptServiceAccountId`. `up` adopts it without a POST (tokenHeld false, a warning), the next preview changes
+ * nothing, two rotations take it over (the adopted account kept as previous, then deleted), destroy leaves nothing
+ * live, and no token is in plaintext in the output or any file. The YAML side (the engine's import through the plugin)
+ * is tests/engine/plugin/importYaml.test.ts.
+ */
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import * as pims from "pulumi-pims";
+import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "../../kit/engine";
+import { expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { consoleAccount, liveIds, startSimulator, writesOf } from "../../kit/simulator";
+import { tearDown } from "../../kit/teardown";
+
+jest.setTimeout(E2E_TIMEOUT_MS);
+
+let sim: PimsSimulator;
+let scratch: string;
+let home: string; // the project the console account lives in
+
+beforeAll(async () => {
+  ensureEngine();
+  sim = await startSimulator();
+  home = sim.addProject({ name: "console-home" }).id;
+  scratch = tempDir("pims-e2e-adopt-");
+}, ENGINE_SETUP_TIMEOUT_MS);
+
+afterAll(() => tearDown([sim], scratch));
+
+describe("adoptServiceAccountId, the dynamic resources' way to what pulumi import does", () => {
+  let ts: Stack;
+  let adopted: { id: string; token: string };
+  let trigger = "r0";
+  const tsEngine = new EngineOutput();
+  const dynamicType = "dynamic/pims:ServiceAccount";
+
+  beforeAll(async () => {
+    adopted = await consoleAccount(sim, home, "console-ts");
+    ts = await createPimsStack({
+      stackName: "ts",
+      projectName: "pims-adopt",
+      workDir: path.join(scratch, "ts"),
+      backendDir: path.join(scratch, "backend"),
+      baseUrl: sim.baseUrl,
+      token: sim.token,
+      program: async () => {
+        const sa = new pims.ServiceAccount("adopted", {
+          projectId: home,
+          name: "console-ts",
+          description: "made in the console",
+          grants: [home],
+          expiresIn: 7_776_000,
+          keepPreviousToken: true,
+          rotateBeforeExpiry: 3_888_000,
+          rotationTrigger: trigger,
+          adoptServiceAccountId: adopted.id,
+        });
+        return { id: sa.serviceAccountId, held: sa.tokenHeld };
+      },
+    });
+  }, ENGINE_SETUP_TIMEOUT_MS);
+
+  test("up adopts without a POST; no change next; rotations take it over; destroy leaves nothing live", async () => {
+    sim.clearRequests();
+    const up = await ts.up(tsEngine.opts);
+    expect(up.summary.resourceChanges).toEqual({ create: 2 }); // the stack and the adopted account
+    expect(writesOf(sim)).toEqual([]);
+    expect(up.outputs.id.value).toBe(adopted.id);
+    expect(up.outputs.held.value).toBe(false);
+    expect(tsEngine.text()).toMatch(
+      /warning: pulumi-pims: service account "console-ts" \(sa-\w+\) in project \S+ adopted without its token/,
+    );
+    await ts.preview({ ...tsEngine.opts, expectNoChanges: true });
+
+    trigger = "r1";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const first = await shownOutputs(ts, dynamicType, "adopted");
+    expect(first).toMatchObject({ previousServiceAccountId: adopted.id, tokenHeld: true });
+    expect(writesOf(sim)).toEqual([`POST /v2/projects/${home}/service-accounts`]);
+    expect(liveIds(sim, home)).toEqual(expect.arrayContaining([adopted.id, first.serviceAccountId as string]));
+
+    trigger = "r2";
+    sim.clearRequests();
+    await ts.up(tsEngine.opts);
+    const second = await shownOutputs(ts, dynamicType, "adopted");
+    expect(writesOf(sim)).toEqual([
+      `POST /v2/projects/${home}/service-accounts`,
+      `DELETE /v2/projects/${home}/service-accounts/${adopted.id}`,
+    ]);
+    await ts.destroy(tsEngine.opts);
+    for (const id of [adopted.id, first.serviceAccountId, second.serviceAccountId])
+      expect(liveIds(sim, home)).not.toContain(id);
+    expectNoSecretsInOutputOrFiles(tsEngine, scratch, sim.issuedSecrets());
+  });
+});

@@ -1,0 +1,318 @@
+/**
+ * The language pages' published paths as the release rehearsal (tests/engine/release/rehearsal.test.ts) follows them
+ * once its release is in the loopback registries: Go (`go get` from the module proxy), TypeScript (the installation
+ * guide verbatim, `npm install` from the registry) and Java (the dependency through a Maven mirror). Each runs as a
+ * user would, in a fresh HOME whose only settings are its client's own, with the engine downloading the plugin from
+ * the address the SDK names; each rotates, destroys, and leaves no live account and no plaintext token. Python and
+ * YAML, which share the dist steps' program, stay in the suite.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ensureEngine, NODE_BIN, randomSecret } from "../../scripts/engine";
+import type { PimsSimulator } from "../../simulator";
+import {
+  archiveName,
+  destroyLeavesNothing,
+  firstUpDownloadsPlugin,
+  initStack,
+  inlineStack,
+  installedPlugins,
+  noPlaintextTokens,
+  refreshChangesNothing,
+  rotationInEachMode,
+  stubNode,
+  VERSION,
+  type DistServer,
+  type DistStack,
+} from "./dist";
+import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
+import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./java";
+import type { Served } from "./registries";
+import { freshHome, mavenMirrorSettings, userEnv, writeJavaPublishedProject, type Registry } from "./rehearsal";
+import {
+  expectNoTokenLeft,
+  GuideShell,
+  readGuide,
+  readPublished,
+  run,
+  sandboxed,
+  seedPageObjects,
+  type Ran,
+} from "./sdk";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
+
+/** The rehearsal's test home, the Go module path and the Maven group that follow from it. */
+export const REHEARSAL_HOME = "127.0.0.1/rehearsal/pulumi-pims";
+export const REHEARSAL_MODULE = `${REHEARSAL_HOME}/sdk/go`;
+export const REHEARSAL_GROUP = "test.rehearsal";
+
+/** What the rehearsal's setup started and built, filled in by its `beforeAll` (read by the tests, at run time). */
+export interface RehearsalRun {
+  scratch: string;
+  checkout: string;
+  sim: PimsSimulator;
+  download: Served;
+  maven: Served;
+  goProxy: Served;
+  npm: Registry;
+}
+
+/** bash -c `command` in `cwd`; resolves with both streams, rejects naming the command and its output's end. */
+export async function sh(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const ran = await run("bash", ["-c", command], { cwd, env }).catch((e: Error & Partial<Ran>) => {
+    throw new Error(`\`${command}\` failed: ${e.message}\n${(e.output ?? "").slice(-4000)}`);
+  });
+  return ran.output;
+}
+
+/** The download address as the dist steps see it: the requests from now on (the engine's downloads), by file name. */
+export function downloadsFromNow(download: Served): DistServer {
+  const from = download.gets.length;
+  return {
+    url: download.url,
+    get requests() {
+      return download.gets.slice(from).map((g) => ({ path: `GET /${path.basename(g.path)}`, status: g.status }));
+    },
+    stop: async () => undefined,
+  };
+}
+
+export function describeGoPublished(r: RehearsalRun): void {
+  describe("Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address", () => {
+    const GO_NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
+    let stack: DistStack;
+
+    beforeAll(async () => {
+      const projectId = r.sim.addProject({ name: "rehearsal-go" }).id;
+      const user = path.join(r.scratch, "go-user");
+      const node = stubNode(path.join(user, "stub"));
+      const dir = path.join(user, "my-infra");
+      fs.mkdirSync(dir, { recursive: true });
+      const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
+      const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
+      const sharedCache = goEnv("GOMODCACHE");
+      // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh REHEARSAL_HOME):
+      // GOPROXY lists it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and
+      // build caches serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from
+      // them first.
+      const go = {
+        GOPROXY: `${r.goProxy.url},https://proxy.golang.org`,
+        GONOSUMDB: "127.0.0.1",
+        GOMODCACHE: sharedCache,
+        GOCACHE: goEnv("GOCACHE"),
+        GOTOOLCHAIN: "local",
+      };
+      const env: NodeJS.ProcessEnv = {
+        ...userEnv(
+          path.join(user, "home"),
+          { go },
+          {
+            home: path.join(user, "pulumi-home"),
+            backend: path.join(user, "backend"),
+            stubDir: node.dir,
+            extraPath: [goBin],
+          },
+        ),
+        CGO_ENABLED: "0",
+      };
+      for (const stale of [
+        path.join(sharedCache, "127.0.0.1"),
+        path.join(sharedCache, "cache", "download", "127.0.0.1"),
+      ])
+        if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
+      // The page's commands, verbatim but for the home's placeholder.
+      const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", REHEARSAL_HOME));
+      expect(commands).toEqual(["go mod init my-infra", `go get ${REHEARSAL_MODULE}/pims@v${VERSION}`]);
+      for (const c of commands) await sh(c, dir, env);
+      // The program imports the SDK by its published path, as the page says.
+      const program = fs.readFileSync(
+        path.join(__dirname, "..", "engine", "programs", "go", "rotation", "main.go"),
+        "utf8",
+      );
+      expect(program).toContain('"pulumi-pims/sdk/go/pims"');
+      fs.writeFileSync(
+        path.join(dir, "main.go"),
+        program.replace('"pulumi-pims/sdk/go/pims"', `"${REHEARSAL_MODULE}/pims"`),
+      );
+      fs.copyFileSync(path.join(__dirname, "..", "engine", "programs", "go", "inline.go"), path.join(dir, "inline.go"));
+      await sh("go mod tidy && go build -o program .", dir, env);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: go\n");
+      await initStack(dir, env, "dev", r.sim, { projectId, triggerReplace: "1", triggerOverlap: "1" });
+      const server = downloadsFromNow(r.download);
+      const runProgram = (operation: string): Promise<Ran> =>
+        run(path.join(dir, "program"), [], {
+          cwd: dir,
+          env: { ...env, PIMS_INLINE_OP: operation, PIMS_INLINE_STACK: "dev", PIMS_INLINE_WORKDIR: dir },
+        });
+      stack = inlineStack({ sim: r.sim, projectId, server, node, dir, env, runProgram });
+    }, ENGINE_SETUP_TIMEOUT_MS);
+
+    test("up downloads the plugin from the rehearsal's download address; rotations, refresh, destroy", async () => {
+      await firstUpDownloadsPlugin(stack, 3, GO_NAMES);
+      await rotationInEachMode(stack, GO_NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
+      await refreshChangesNothing(stack);
+      await destroyLeavesNothing(stack, 3);
+      await noPlaintextTokens(stack);
+    });
+  });
+}
+
+export function typescriptPublished(r: RehearsalRun): void {
+  test("TypeScript, the installation guide verbatim: npm install from the registry, up, rotate, destroy", async () => {
+    const guide = readGuide("installation-configuration.md");
+    expect(guide.commands[0]).toMatch(/^npm install pulumi-pims @pulumi\/pulumi /);
+    const user = path.join(r.scratch, "ts-user");
+    const dir = path.join(user, "my-infra");
+    const backend = path.join(user, "backend");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(backend);
+    for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
+    // A user's machine: the CLI and Node 22 on PATH, a fresh REHEARSAL_HOME whose ~/.npmrc names the rehearsal's
+    // registry (and the machine's npm cache, so the other packages' tarballs are not downloaded again); nothing else
+    // inherited.
+    const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
+    const env: NodeJS.ProcessEnv = {
+      PATH: [ensureEngine(), NODE_BIN, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
+      REHEARSAL_HOME: freshHome(path.join(user, "home"), { npm: { registry: r.npm.url, cache: npmCache } }),
+      TMPDIR: process.env.TMPDIR,
+      PULUMI_HOME: path.join(user, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
+      PIMS_TOKEN: r.sim.token,
+    };
+    if (env.TMPDIR === undefined) delete env.TMPDIR;
+    const shell = new GuideShell();
+    const config = { "pims:baseUrl": r.sim.baseUrl };
+    for (const command of guide.commands) await shell.run(sandboxed(command, backend, config), dir, env);
+    // The package came from the rehearsal's registry: the lockfile's integrity is the release's tarball's (the only
+    // registry that has pulumi-pims at all).
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version?: string; resolved?: string; integrity?: string }>;
+    };
+    const installed = lock.packages["node_modules/pulumi-pims"];
+    const tgz = fs.readFileSync(path.join(r.checkout, "dist", `pulumi-pims-${VERSION}.tgz`));
+    expect(installed).toMatchObject({
+      version: VERSION,
+      integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
+    });
+    expect(installed.resolved).toMatch(new RegExp(`^${r.npm.url}/`));
+    const outputs = async (): Promise<Record<string, unknown>> =>
+      JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+    const before = await outputs();
+    expect(before.deployerToken).toBe("[secret]");
+    const projectId = before.projectId as string;
+    const [first] = r.sim.serviceAccounts(projectId);
+    expect(r.sim.serviceAccounts(projectId)).toHaveLength(1);
+    // A rotation now: the guide's program has no rotation trigger, so the user replaces the account (`--replace`).
+    const urn = (await shell.run("pulumi stack --show-urns", dir, env, false))
+      .split(/\s+/)
+      .find((w) => w.startsWith("urn:pulumi:") && w.endsWith("::deployer"));
+    expect(urn).toBeDefined();
+    await shell.run(`pulumi up --yes --non-interactive --replace '${urn ?? ""}'`, dir, env);
+    const rotated = r.sim.serviceAccounts(projectId);
+    expect(rotated).toHaveLength(1);
+    expect(rotated[0].id).not.toBe(first.id);
+    expect((await outputs()).deployerToken).toBe("[secret]");
+    await shell.run("pulumi destroy --yes --non-interactive", dir, env);
+    expect(r.sim.serviceAccounts(projectId)).toEqual([]);
+    const secrets = [r.sim.token, ...r.sim.issuedSecrets()];
+    expectNoPlaintextSecrets(shell.printed, secrets, "what the guide's commands printed");
+    expect(expectNoSecretsInFiles(backend, secrets)).toBeGreaterThan(0);
+  });
+}
+
+export function describeJavaPublished(r: RehearsalRun): void {
+  describe("Java, docs/java.md's published path: the dependency through a Maven mirror, the plugin downloaded", () => {
+    const shell = new GuideShell();
+    const seeded = { appProjectId: "", appId: "", volumeId: "" };
+    const GROUP_DIR = path.join(JAVA_LOCAL_REPO, ...REHEARSAL_GROUP.split("."));
+    let dir: string;
+    let env: NodeJS.ProcessEnv;
+    let backend: string;
+    let pulumiHome: string;
+    let server: DistServer;
+    let node: ReturnType<typeof stubNode>;
+    let mavenGetsBefore = 0;
+    let rotate: string[] = [];
+    const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
+    const follow = (command: string): Promise<string> =>
+      sh(sandboxed(command, backend, { "pims:baseUrl": r.sim.baseUrl, ...seeded }));
+    const outputs = async (reveal = false): Promise<Record<string, unknown>> =>
+      JSON.parse(await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
+        string,
+        unknown
+      >;
+
+    beforeAll(async () => {
+      ensureJavaHost(ensureEngine());
+      const mavenDir = ensureMaven();
+      Object.assign(seeded, seedPageObjects(r.sim));
+      const user = path.join(r.scratch, "java-user");
+      dir = path.join(user, "my-infra");
+      backend = path.join(user, "backend");
+      pulumiHome = path.join(user, "pulumi-home");
+      node = stubNode(path.join(user, "stub"));
+      fs.mkdirSync(dir, { recursive: true });
+      // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh REHEARSAL_HOME. The
+      // suite's local repository keeps the Pulumi SDK and Maven's plugins cached; the rehearsal's group is removed from
+      // it first, so the jar must come from the loopback repository.
+      fs.rmSync(GROUP_DIR, { recursive: true, force: true });
+      env = {
+        ...userEnv(
+          path.join(user, "home"),
+          { mavenSettings: mavenMirrorSettings(JAVA_LOCAL_REPO, `${r.maven.url}/maven2`) },
+          {
+            home: pulumiHome,
+            backend,
+            stubDir: node.dir,
+            extraPath: [mavenDir],
+          },
+        ),
+        PIMS_TOKEN: r.sim.token,
+      };
+      const page = writeJavaPublishedProject(dir, REHEARSAL_GROUP);
+      // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
+      server = downloadsFromNow(r.download);
+      mavenGetsBefore = r.maven.gets.length; // the publishes' own checks aside
+      for (const command of page.commands) await follow(command);
+      rotate = page.rotate;
+    }, ENGINE_SETUP_TIMEOUT_MS);
+
+    test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
+      const jar = `/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`;
+      expect(r.maven.gets.slice(mavenGetsBefore).filter((g) => g.path === jar)).toEqual([
+        expect.objectContaining({ status: 200 }),
+      ]);
+      expect(
+        fs
+          .readFileSync(path.join(GROUP_DIR, "pims", VERSION, `pims-${VERSION}.jar`))
+          .equals(fs.readFileSync(path.join(r.checkout, "dist", `pims-${VERSION}.jar`))),
+      ).toBe(true);
+      expect(server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+      expect(installedPlugins(pulumiHome)).toEqual([`resource-pims-v${VERSION}`]);
+      const out = await outputs();
+      expect(out.deployerToken).toBe("[secret]");
+      expect(r.sim.serviceAccounts(out.projectId as string)).toHaveLength(2);
+      expect(node.calls()).toEqual([]);
+    });
+
+    test("a rotation, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+      const before = await outputs();
+      expect(rotate).toEqual(["pulumi config set rotation 2", "pulumi up"]);
+      for (const command of rotate) await follow(command);
+      const after = await outputs();
+      expect(after.deployerAccountId).not.toBe(before.deployerAccountId);
+      expect(after.workerPreviousAccountId).toBe(before.workerAccountId);
+      await follow("pulumi destroy --yes --non-interactive");
+      expect(r.sim.serviceAccounts(before.projectId as string)).toEqual([]);
+      expectNoTokenLeft({
+        printed: shell.printed,
+        secrets: [r.sim.token, ...r.sim.issuedSecrets()],
+        backend,
+        project: dir,
+      });
+    });
+  });
+}
