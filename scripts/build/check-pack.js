@@ -11,10 +11,12 @@ const path = require("node:path");
  * types; the native plugin, its schema and the functions it shares with the SDK bring it to about 610 kB; 0.4.0 ships
  * the plugin's schema as provider/schema.json, 37 kB, which GetSchema serves, plus the run-plugin entry and the
  * startup-error plugin of the launcher: 700 kB; the schema's examples (every example project in every language, so
- * the registry and the SDKs' doc comments show them) bring the schema to 116 kB and the package to 810 kB. The limit
- * leaves 10 % for growth; past it, look at what grew first).
+ * the registry and the SDKs' doc comments show them) bring the schema to 116 kB and the package to 810 kB; the
+ * functions' examples (getAppLogs, getBuildLogs in five languages) and the config block rendered from the settings
+ * table bring the schema to 144 kB and the package to 870 kB. The limit leaves about 8 % for growth; past it, look at
+ * what grew first).
  */
-const MAX_UNPACKED_BYTES = 870 * 1024;
+const MAX_UNPACKED_BYTES = 940 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^bin\/provider\/schema\.json$/,
