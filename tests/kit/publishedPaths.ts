@@ -93,7 +93,7 @@ export function describeGoPublished(r: RehearsalRun): void {
       const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
       const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
       const sharedCache = goEnv("GOMODCACHE");
-      // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh REHEARSAL_HOME):
+      // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh HOME):
       // GOPROXY lists it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and
       // build caches serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from
       // them first.
@@ -169,13 +169,13 @@ export function typescriptPublished(r: RehearsalRun): void {
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(backend);
     for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
-    // A user's machine: the CLI and Node 22 on PATH, a fresh REHEARSAL_HOME whose ~/.npmrc names the rehearsal's
+    // A user's machine: the CLI and Node 22 on PATH, a fresh HOME whose ~/.npmrc names the rehearsal's
     // registry (and the machine's npm cache, so the other packages' tarballs are not downloaded again); nothing else
     // inherited.
     const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
     const env: NodeJS.ProcessEnv = {
       PATH: [ensureEngine(), NODE_BIN, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
-      REHEARSAL_HOME: freshHome(path.join(user, "home"), { npm: { registry: r.npm.url, cache: npmCache } }),
+      HOME: freshHome(path.join(user, "home"), { npm: { registry: r.npm.url, cache: npmCache } }),
       TMPDIR: process.env.TMPDIR,
       PULUMI_HOME: path.join(user, "pulumi-home"),
       PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -255,7 +255,7 @@ export function describeJavaPublished(r: RehearsalRun): void {
       pulumiHome = path.join(user, "pulumi-home");
       node = stubNode(path.join(user, "stub"));
       fs.mkdirSync(dir, { recursive: true });
-      // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh REHEARSAL_HOME. The
+      // The user's Maven settings (a <mirror> to the rehearsal's loopback repository) in a fresh HOME. The
       // suite's local repository keeps the Pulumi SDK and Maven's plugins cached; the rehearsal's group is removed from
       // it first, so the jar must come from the loopback repository.
       fs.rmSync(GROUP_DIR, { recursive: true, force: true });
