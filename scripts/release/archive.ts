@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as tar from "tar";
-import { filesUnder, sha256 } from "./bundle";
+import { filesUnder, sha256 } from "./common";
 
 /** The time every archive entry carries (2000-01-01T00:00:00Z): fixed, so archives do not change with the clock. */
 export const ARCHIVE_MTIME = new Date(Date.UTC(2000, 0, 1));

@@ -11,29 +11,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
-
-/**
- * Where the release build caches Node binaries, bundles and executables: `PIMS_RELEASE_CACHE_DIR`, else `release/`
- * in the cache of the other scripts (`PIMS_CACHE_DIR`, else ~/.cache/pulumi-pims).
- */
-export const CACHE_DIR =
-  process.env.PIMS_RELEASE_CACHE_DIR ??
-  path.join(process.env.PIMS_CACHE_DIR ?? path.join(process.env.HOME ?? "/tmp", ".cache", "pulumi-pims"), "release");
-
-const STARTED = Date.now();
-/** Progress on stderr, with the seconds since the start (stdout stays free for the list of files written). */
-export const log = (line: string): void =>
-  void process.stderr.write(`[release +${Math.round((Date.now() - STARTED) / 1000)}s] ${line}\n`);
-
-/** The hex SHA-256 of some bytes. */
-export const sha256 = (data: crypto.BinaryLike): string => crypto.createHash("sha256").update(data).digest("hex");
-
-/** Files under `dir`, sorted, relative to it. */
-export function filesUnder(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => fs.statSync(path.join(dir, f)).isFile())
-    .sort();
-}
+import { CACHE_DIR, filesUnder, log } from "./common";
 
 /** The package's facts the bundle carries (provider/plugin/tokens.ts's PIMS_BUNDLED_PACKAGE). */
 export function packageFacts(root: string): { version: string; release: { pluginDownloadURL: string } } {

@@ -15,7 +15,7 @@ import { unsign } from "macho-unsign";
 import { signatureGet, signatureSet } from "portable-executable-signature";
 import { inject } from "postject";
 import * as tar from "tar";
-import { CACHE_DIR, log, sha256 } from "./bundle";
+import { CACHE_DIR, log, sha256 } from "./common";
 import { executableName, platformName, PLATFORMS, type Platform } from "./platforms";
 
 /** Node's single-executable fuse (the sentinel postject flips). */

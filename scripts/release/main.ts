@@ -19,7 +19,8 @@ import { errorText } from "../../provider/client/errors";
 import { pluginDownloadURL } from "../../provider/plugin/schema";
 import { packageVersion } from "../../provider/plugin/tokens";
 import { thirdPartyLicenses, writeArchive, writeChecksums } from "./archive";
-import { bundlePlugin, log, packageFacts } from "./bundle";
+import { bundlePlugin } from "./bundle";
+import { log } from "./common";
 import { buildExecutable, nodeBinary } from "./executable";
 import { javaPackages, npmPack, pythonPackages } from "./packages";
 import { archiveName, executableName, hostPlatform, platformName, selectedPlatforms } from "./platforms";
@@ -77,7 +78,7 @@ export function smokeTest(exe: string, timeoutMs = 30_000): Promise<number> {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const { version } = packageFacts(ROOT);
+  const version = packageVersion();
   checkSchema();
   const platforms = selectedPlatforms();
   log(`pulumi-pims ${version}: ${platforms.map(platformName).join(", ")} into ${path.relative(process.cwd(), DIST)}/`);

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ARCHIVE_MTIME, normalizeTarGz } from "./archive";
-import { log } from "./bundle";
+import { log } from "./common";
 
 /** The `build` frontend the Python packages are made with (PyPI), added to the ensure-python venv when missing. */
 const PYTHON_BUILD = "build==1.6.1";

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as tar from "tar";
 import { REPO_ROOT } from "../../../scripts/engine";
-import { CACHE_DIR } from "../../../scripts/release/bundle";
+import { CACHE_DIR } from "../../../scripts/release/common";
 import { checksumsName } from "../../../scripts/release/main";
 import { packageVersion } from "../../../provider/plugin/tokens";
 
