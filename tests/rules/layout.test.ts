@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { drawingRows, drawnFolders, foldersOf, mapProblems, tableRows, type Depths } from "./layoutMaps";
+import { drawingRows, drawnFolders, mapProblems, tableRows, type Depths } from "./layoutMaps";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
@@ -27,11 +27,7 @@ const DEPTHS: Depths = {
 
 const MAPS = {
   "CONTRIBUTING.md": (text: string) => tableRows(text),
-  "docs/design.md": (text: string) =>
-    drawingRows(
-      text,
-      foldersOf(tracked).filter((f) => f.split("/").length === 2),
-    ),
+  "docs/design.md": (text: string) => drawingRows(text, tracked),
 };
 const drawn = drawnFolders(tracked, DEPTHS);
 
@@ -62,15 +58,7 @@ test("every examples/<scenario>/ holds only its language folders (the maps name 
 });
 
 describe("the check bites", () => {
-  const files = [
-    "a/x.ts",
-    "a/b/y.ts",
-    "a/b/c/z.ts",
-    "d/e/w.ts",
-    "ex/one/ts/i.ts",
-    "ex/one/README.md",
-    "ex/two/go/m.go",
-  ];
+  const files = "a/x.ts a/b/y.ts a/b/c/z.ts d/e/w.ts ex/one/ts/i.ts ex/one/README.md ex/two/go/m.go".split(" ");
   const depths: Depths = { "": 1, "a/": Infinity, "ex/": 3 };
   const table = (...rows: string[]) => ["| Folder | Holds |", "|---|---|", ...rows, ""].join("\n");
   const problems = (rows: string[]) =>
@@ -85,17 +73,8 @@ describe("the check bites", () => {
   ];
 
   test("a whole map passes; the depth table decides which folders must be named", () => {
-    expect(drawnFolders(files, depths)).toEqual([
-      "a/",
-      "a/b/",
-      "a/b/c/",
-      "d/",
-      "ex/",
-      "ex/one/",
-      "ex/one/ts/",
-      "ex/two/",
-      "ex/two/go/",
-    ]);
+    const drawnHere = "a/ a/b/ a/b/c/ d/ ex/ ex/one/ ex/one/ts/ ex/two/ ex/two/go/".split(" ");
+    expect(drawnFolders(files, depths)).toEqual(drawnHere);
     expect(problems(whole)).toEqual([]);
   });
 
@@ -113,6 +92,24 @@ describe("the check bites", () => {
     ]);
   });
 
+  test("the drawing: names from the line's folder, a line without one continues the one above", () => {
+    const drawing = (...lines: string[]) => `## Layout\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`;
+    const lines = [
+      " a/  x.ts · b/ · b/c/ · b/c/z.ts",
+      "     b/y.ts",
+      " d/ · ex/ one/ · two/ (in each: <scenario>/ts/,",
+      "           <scenario>/go/, <scenario>/README.md)",
+    ];
+    const check = (text: string) => mapProblems("MAP", drawingRows(text, files), files, drawnFolders(files, depths));
+    expect(check(drawing(...lines))).toEqual([]);
+    lines[0] = " a/  x.ts · b/ · bogus/ · z.ts";
+    expect(check(drawing(...lines))).toEqual([
+      "MAP does not name a/b/c/",
+      "MAP names a/bogus/, which git does not track",
+      "MAP names a/z.ts, which git does not track",
+    ]);
+  });
+
   test("the real maps with one row removed and a bogus folder added fail, naming both", () => {
     const contributing = read("CONTRIBUTING.md")
       .replace(/^\| `scripts\/live\/` .*\n/m, "")
@@ -121,10 +118,10 @@ describe("the check bites", () => {
       "CONTRIBUTING.md does not name scripts/live/",
       "CONTRIBUTING.md names scripts/bogus/, which git does not track",
     ]);
-    const design = read("docs/design.md").replace("gen-sdk/", "bogus/");
+    const design = read("docs/design.md").replace("· generate/gen-sdk/ (", "· generate/bogus/ (");
     expect(mapProblems("docs/design.md", MAPS["docs/design.md"](design), tracked, drawn)).toEqual([
       "docs/design.md does not name scripts/generate/gen-sdk/",
-      expect.stringMatching(/^docs\/design\.md names scripts\/.*bogus\/, which git does not track$/),
+      "docs/design.md names scripts/generate/bogus/, which git does not track",
     ]);
   });
 });

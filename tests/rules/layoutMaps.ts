@@ -59,7 +59,8 @@ export function tableRows(markdown: string): Row[] {
 }
 
 /** docs/design.md's drawing: the first code block of its "## Layout" section, one row per line. */
-export function drawingRows(markdown: string, topLevel: string[]): Row[] {
+export function drawingRows(markdown: string, tracked: string[]): Row[] {
+  const topLevel = topLevelOf(tracked);
   const section = markdown.slice(markdown.indexOf("## Layout"));
   const block = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   let folders: string[] = [];
@@ -71,6 +72,7 @@ export function drawingRows(markdown: string, topLevel: string[]): Row[] {
   });
 }
 
+const topLevelOf = (tracked: string[]) => foldersOf(tracked).filter((f) => f.split("/").length === 2);
 const isFromRoot = (name: string, topLevel: string[]) => topLevel.includes(`${name.split("/")[0]}/`);
 const matcher = (pattern: string) =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/<[^>/]*>|\*/g, "[^/]+")}$`);
@@ -82,19 +84,24 @@ const namesEachFolder = (pattern: string) => !/(<[^>/]*>|\*)\/?$/.test(pattern);
  * track where the row says. Each message names the map and the folder or file.
  */
 export function mapProblems(map: string, rows: Row[], tracked: string[], drawn: string[]): string[] {
-  const topLevel = foldersOf(tracked).filter((f) => f.split("/").length === 2);
-  const existing = new Set([...tracked, ...foldersOf(tracked)]);
+  const topLevel = topLevelOf(tracked);
+  const existing = [...tracked, ...foldersOf(tracked)];
+  const exists = (pattern: string) => {
+    const re = matcher(pattern);
+    return existing.some((e) => re.test(e));
+  };
   const named: string[] = [];
   const problems: string[] = [];
   for (const { folders, names } of rows) {
     for (const name of names) {
       const bases = isFromRoot(name, topLevel) || folders.length === 0 ? [""] : folders;
       const paths = bases.map((base) => base + name);
-      const found = paths.filter((p) => [...existing].some((e) => matcher(p).test(e)));
+      const found = paths.filter(exists);
       if (found.length === 0) problems.push(`${map} names ${paths.join(" or ")}, which git does not track`);
       named.push(...found.filter((p) => p.endsWith("/") && namesEachFolder(p)));
     }
   }
-  const missing = drawn.filter((folder) => !named.some((p) => matcher(p).test(folder)));
+  const namedMatchers = [...new Set(named)].map(matcher);
+  const missing = drawn.filter((folder) => !namedMatchers.some((re) => re.test(folder)));
   return [...new Set([...missing.map((f) => `${map} does not name ${f}`), ...problems])];
 }
