@@ -15,7 +15,7 @@
  *
  * One job per file, in lifecycle order:
  * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete);
- * - ./checks: the inputs and their rules (check, and again before a create);
+ * - ./inputs: the inputs and their rules (check, and again before a create);
  * - ./outputs: what the state holds, and the output, secret and computed key lists;
  * - ./rotation: when a token is due, which inputs need a new account, the overlap (previous and retired accounts);
  * - ./create: creating an account, and what a failed or lost create proves;
