@@ -103,33 +103,38 @@ async function checkAgainstOracle(
   return invalid.length === 0;
 }
 
-/** Counts valid and invalid inputs so a generator that stops producing one of them fails the test. */
-function tally(): { valid: number; invalid: number; add(ok: boolean): void } {
-  return {
-    valid: 0,
-    invalid: 0,
-    add(ok: boolean) {
-      if (ok) this.valid++;
-      else this.invalid++;
-    },
-  };
+/**
+ * Checks every generated (olds, news) of one kind against the oracle's verdicts, and that the generator produced
+ * both valid and invalid inputs (a generator that stops producing one of them fails the test).
+ */
+async function fuzzCheckAgainstRules(
+  kind: Kind,
+  inputs: fc.Arbitrary<{ olds: Props; news: Props }>,
+  oracle: (olds: Props, news: Props) => Record<string, Verdict>,
+): Promise<void> {
+  let valid = 0;
+  let invalid = 0;
+  await fc.assert(
+    fc.asyncProperty(inputs, async ({ olds, news }) => {
+      if (await checkAgainstOracle(kind, olds, news, oracle(olds, news))) valid++;
+      else invalid++;
+    }),
+    fcParams,
+  );
+  expect(valid).toBeGreaterThan(RUNS / 20);
+  expect(invalid).toBeGreaterThan(RUNS / 20);
 }
+
+/** News alone (no previous inputs), as the (olds, news) pairs fuzzCheckAgainstRules takes. */
+const created = (news: fc.Arbitrary<Props>): fc.Arbitrary<{ olds: Props; news: Props }> =>
+  news.map((n) => ({ olds: {}, news: n }));
 
 describe("check() against the rules, with fuzzed inputs", () => {
   test("Project", async () => {
-    const t = tally();
-    await fc.assert(
-      fc.asyncProperty(projectNews, async (news) =>
-        t.add(await checkAgainstOracle("Project", {}, news, projectOracle(news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("Project", created(projectNews), (_olds, news) => projectOracle(news));
   });
 
   test("ServiceAccount", async () => {
-    const t = tally();
     const allValidFields = fc.record({
       projectId: idLike,
       name: fc.integer({ min: 1, max: 100 }).chain(stringOfLength),
@@ -137,36 +142,20 @@ describe("check() against the rules, with fuzzed inputs", () => {
       grants: fc.array(idLike, { minLength: 1, maxLength: 3 }).map((g) => [...new Set(g)]),
       expiresIn: fc.integer({ min: 0, max: 31_536_000 }),
     });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          { weight: 3, arbitrary: serviceAccountNews },
-          { weight: 1, arbitrary: allValidFields },
-          { weight: 1, arbitrary: rotationEdge },
-        ),
-        async (news) => t.add(await checkAgainstOracle("ServiceAccount", {}, news, serviceAccountOracle(news))),
-      ),
-      fcParams,
+    const news = fc.oneof(
+      { weight: 3, arbitrary: serviceAccountNews },
+      { weight: 1, arbitrary: allValidFields },
+      { weight: 1, arbitrary: rotationEdge },
     );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("ServiceAccount", created(news), (_olds, n) => serviceAccountOracle(n));
   });
 
   test("VolumeSize (with previous inputs: volumes only grow)", async () => {
-    const t = tally();
     const pair = volumeSizeNews.chain((news) => volumeSizeOlds(news).map((olds) => ({ olds, news })));
-    await fc.assert(
-      fc.asyncProperty(pair, async ({ olds, news }) =>
-        t.add(await checkAgainstOracle("VolumeSize", olds, news, volumeSizeOracle(olds, news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("VolumeSize", pair, volumeSizeOracle);
   });
 
   test("AppSecrets (no secret value in any reason)", async () => {
-    const t = tally();
     const allValidFields = fc.record({
       projectId: idLike,
       appId: idLike,
@@ -176,15 +165,8 @@ describe("check() against the rules, with fuzzed inputs", () => {
         { minKeys: 1, maxKeys: 5 },
       ),
     });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields }),
-        async (news) => t.add(await checkAgainstOracle("AppSecrets", {}, news, appSecretsOracle(news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    const news = fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields });
+    await fuzzCheckAgainstRules("AppSecrets", created(news), (_olds, n) => appSecretsOracle(n));
   });
 });
 
