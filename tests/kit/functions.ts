@@ -5,10 +5,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PimsCallOptions } from "../../sdk/nodejs/functions";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { startSimulator } from "./simulator";
+import { currentSimulator, startSimulator } from "./simulator";
 
 export interface FunctionsSuite {
-  /** The current test's simulator. */
+  /** The current test's simulator (a handle that follows the current test: destructure it once, at the top). */
   readonly sim: PimsSimulator;
   /** Explicit credentials for `sim` plus fast retries (tests must not sleep). */
   opts(extra?: PimsCallOptions): PimsCallOptions;
@@ -40,9 +40,7 @@ export function useFunctionsSuite(simOptions: SimulatorOptions = {}): FunctionsS
   });
 
   return {
-    get sim() {
-      return sim();
-    },
+    sim: currentSimulator(() => current, "useFunctionsSuite"),
     opts: (extra: PimsCallOptions = {}): PimsCallOptions => ({
       baseUrl: sim().baseUrl,
       token: sim().token,

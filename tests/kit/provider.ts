@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PimsSimulator } from "../../simulator";
 import type { AppSecretsInputs } from "../../provider/appSecrets";
 import type { PimsProviderBase } from "../../provider/providerBase";
-import { startSimulator } from "./simulator";
+import { currentSimulator, startSimulator } from "./simulator";
 
 /** The ConfigureRequest the dynamic-provider host would pass, from a plain stack-config map. */
 export function configureRequest(config: Record<string, string | undefined>): pulumi.dynamic.ConfigureRequest {
@@ -32,7 +32,7 @@ export function simConfig(sim: PimsSimulator): Record<string, string> {
  * The suite's simulator and, per test, a configured provider and a silenced console.warn (see useProviderSuite).
  */
 export interface ProviderSuite<P> {
-  /** The simulator, started once for the enclosing describe block. */
+  /** The simulator, started once for the enclosing describe block (a handle: destructure it once, at the top). */
   readonly sim: PimsSimulator;
   /** A new provider for each test, configured for `sim`. */
   readonly provider: P;
@@ -98,9 +98,7 @@ export function useProviderSuite<P extends PimsProviderBase>(
   });
 
   return {
-    get sim() {
-      return ready(sim, "the simulator");
-    },
+    sim: currentSimulator(() => sim, "useProviderSuite"),
     get provider() {
       return ready(provider, "the provider");
     },

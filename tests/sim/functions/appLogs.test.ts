@@ -4,17 +4,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "../../../sdk/nodejs/functions";
-import type { PimsSimulator } from "../../../simulator";
 import { useFunctionsSuite } from "../../kit/functions";
 import { rejectionOf } from "../../kit/rejection";
 import { outputValue } from "../../kit/mocks";
 
-const suite = useFunctionsSuite();
-const { opts } = suite;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { opts, sim } = useFunctionsSuite();
 
 const LOGS_PATH = /\/logs$/;
 const logRequests = (): number => sim.countRequests({ method: "GET", path: LOGS_PATH });
