@@ -44,6 +44,14 @@ const fcParams = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) 
 
 type Kind = ResourceKind;
 
+/** The input fields check() validates, per kind. */
+const CHECKED_FIELDS: Record<Kind, string[]> = {
+  Project: ["name"],
+  ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
+  VolumeSize: ["projectId", "volumeId", "sizeGb"],
+  AppSecrets: ["projectId", "appId", "secrets"],
+};
+
 // ---- the properties --------------------------------------------------------------------------------------
 
 const providers = {} as Record<Kind, ReturnType<typeof newProvider>>;
@@ -195,20 +203,12 @@ describe("check() never throws, whatever JSON it is given", () => {
       { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) },
       { weight: 4, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...keys), trickyKeys), member) },
     );
+  // The checked fields plus the outputs a state may carry back as olds.
   const keysOf: Record<Kind, string[]> = {
-    Project: ["name", "projectId"],
-    ServiceAccount: [
-      "projectId",
-      "name",
-      "description",
-      "grants",
-      "expiresIn",
-      "rotationTrigger",
-      "rotateBeforeExpiry",
-      "token",
-    ],
-    VolumeSize: ["projectId", "volumeId", "sizeGb"],
-    AppSecrets: ["projectId", "appId", "secrets", "secretNames"],
+    Project: [...CHECKED_FIELDS.Project, "projectId"],
+    ServiceAccount: [...CHECKED_FIELDS.ServiceAccount, "token"],
+    VolumeSize: CHECKED_FIELDS.VolumeSize,
+    AppSecrets: [...CHECKED_FIELDS.AppSecrets, "secretNames"],
   };
 
   test.each(Object.keys(keysOf) as Kind[])("%s", async (kind) => {
@@ -232,22 +232,8 @@ describe("check() with JSON objects whose keys shadow Object.prototype (found by
   // into text with String(v) or `${v}` throws "Cannot convert object to primitive value": a crash instead of a
   // failure naming the field.
   const shadowing: Props[] = [{ toString: 0 }, { valueOf: [] }, { toString: {}, valueOf: null }];
-  const fieldsOf: Record<Kind, string[]> = {
-    Project: ["name"],
-    ServiceAccount: [
-      "projectId",
-      "name",
-      "description",
-      "grants",
-      "expiresIn",
-      "rotationTrigger",
-      "rotateBeforeExpiry",
-    ],
-    VolumeSize: ["projectId", "volumeId", "sizeGb"],
-    AppSecrets: ["projectId", "appId", "secrets"],
-  };
-  const cases = (Object.keys(fieldsOf) as Kind[]).flatMap((kind) =>
-    fieldsOf[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)),
+  const cases = RESOURCE_KINDS.flatMap((kind) =>
+    CHECKED_FIELDS[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)),
   );
   test.each(cases)("%s.%s = %j is rejected with a failure naming the field", async (kind, f, value) => {
     const result = await providers[kind].check!({}, { [f]: value });
