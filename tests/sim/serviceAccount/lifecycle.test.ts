@@ -77,13 +77,14 @@ describe("lifecycle against the simulator", () => {
       expect(r.failures).toEqual([]);
       return { ...(r.inputs as Props | undefined), __provider: "serialized-shim" };
     };
-    const inputs = await check({
+    const first: Props = {
       projectId: project.id,
       name: "ci-deployer",
       description: "deploys from CI",
       grants: [project.id, other.id],
       expiresIn: 86_400,
-    });
+    };
+    const inputs = await check(first);
 
     // create
     suite.sim.clearRequests();
@@ -152,14 +153,7 @@ describe("lifecycle against the simulator", () => {
     expect(suite.sim.requests).toHaveLength(0);
 
     // replace: diff says replace, create-before-delete; the engine creates the new one, then deletes the old one
-    const news = await check({
-      projectId: project.id,
-      name: "ci-deployer",
-      description: "deploys from CI",
-      grants: [other.id, project.id],
-      expiresIn: 86_400,
-      rotationTrigger: "2025-06",
-    });
+    const news = await check({ ...first, grants: [other.id, project.id], rotationTrigger: "2025-06" });
     expect(await provider.diff(created.id, state, news)).toEqual({
       changes: true,
       replaces: ["rotationTrigger"],
