@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PimsCallOptions } from "../../sdk/nodejs/functions";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
+import { useEnv } from "./env";
 import { currentSimulator, startSimulator } from "./simulator";
 
 export interface FunctionsSuite {
@@ -21,22 +22,16 @@ export function useFunctionsSuite(simOptions: SimulatorOptions = {}): FunctionsS
     if (!current) throw new Error("useFunctionsSuite: the simulator exists only inside tests");
     return current;
   };
-  const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
+  useEnv("each", { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined });
 
   beforeEach(async () => {
     current = await startSimulator(simOptions);
-    delete process.env.PIMS_TOKEN;
-    delete process.env.PIMS_BASE_URL;
     pulumi.runtime.setAllConfig({});
   });
   afterEach(async () => {
     await sim().stop();
     current = undefined;
     pulumi.runtime.setAllConfig({});
-  });
-  afterAll(() => {
-    if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
-    if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
   });
 
   return {

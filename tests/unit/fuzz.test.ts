@@ -37,6 +37,7 @@ import {
 } from "./fuzz/inputs";
 import { appSecretsOracle, projectOracle, serviceAccountOracle, volumeSizeOracle, type Verdict } from "./fuzz/oracles";
 import { configureRequest } from "../kit/provider";
+import { useEnv } from "../kit/env";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -55,20 +56,14 @@ const CHECKED_FIELDS: Record<Kind, string[]> = {
 // ---- the properties --------------------------------------------------------------------------------------
 
 const providers = {} as Record<Kind, ReturnType<typeof newProvider>>;
-const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
+// No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
+useEnv("all", { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined });
 
 beforeAll(async () => {
-  // No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
-  delete process.env.PIMS_TOKEN;
-  delete process.env.PIMS_BASE_URL;
   for (const kind of RESOURCE_KINDS) {
     providers[kind] = newProvider(kind);
     await providers[kind].configure?.(configureRequest({}));
   }
-});
-afterAll(() => {
-  if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
-  if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
 });
 
 /** Runs check and compares its failures with the oracle's verdicts; returns whether the input was valid. */
