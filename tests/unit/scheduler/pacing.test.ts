@@ -62,10 +62,7 @@ describe("Scheduler: adaptive pacing", () => {
   it("lifts the limit after a quiet period without 429", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 2, recoveryMs: 30_000 });
     const refuse = refusedOnce("1");
-    const first = scheduler.schedule(async () => {
-      refuse();
-      return 1;
-    }, info);
+    const first = scheduler.schedule(async () => refuse(), info);
     await clock.advance(2000);
     await first;
     expect(scheduler.stats().rate).toBeLessThan(Infinity);
@@ -77,10 +74,7 @@ describe("Scheduler: adaptive pacing", () => {
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     // One refused request: the pace falls to 0.7 × the 1 request/s sent, and climbs back to 1/s while it waits.
     const refuse = refusedOnce("0");
-    const once = scheduler.schedule(async () => {
-      refuse();
-      return 0;
-    }, info);
+    const once = scheduler.schedule(async () => refuse(), info);
     await clock.advance(3000);
     await once;
     const low = scheduler.stats().rate;
