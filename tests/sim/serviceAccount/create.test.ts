@@ -10,7 +10,12 @@
 import { ServerError, TimeoutError, ValidationError } from "../../../provider/client";
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../../simulator";
+import {
+  READABLE_TOKEN_LAYOUT_NAMES,
+  UNREADABLE_TOKEN_LAYOUT_NAMES,
+  type FaultRule,
+  type PimsSimulator,
+} from "../../../simulator";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
 import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
@@ -46,6 +51,21 @@ async function failure<T extends Error>(p: Promise<unknown>, cls: abstract new (
   const err = await rejectionOf(p, cls);
   texts.push(err.message, String(err.stack));
   return err;
+}
+/**
+ * A create of the account `name` in a new project under these faults, the request log cleared first: the project's id
+ * and the error the create fails with (of class `cls`).
+ */
+async function failedCreate<T extends Error>(
+  name: string,
+  faults: FaultRule[],
+  cls: abstract new (...args: never[]) => T,
+): Promise<{ projectId: string; err: T }> {
+  const project = sim.addProject();
+  const provider = await configured();
+  for (const f of faults) sim.addFault(f);
+  sim.clearRequests();
+  return { projectId: project.id, err: await failure(provider.create(inputsFor(project.id, name)), cls) };
 }
 /** An account named `name` created outside this provider `ms` ago (simulator clock set back, then forward again). */
 async function createdAgo(projectId: string, name: string, ms: number): Promise<{ id: string }> {
@@ -98,11 +118,11 @@ describe("creates that fail", () => {
   });
 
   test("a POST dropped without an answer: never resent; the listing watched; the error says how to check", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "drop", times: 1 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "dropped")), UncertainCreateError);
+    const { projectId, err } = await failedCreate(
+      "dropped",
+      [{ method: "POST", path: POST_SA, kind: "drop", times: 1 }],
+      UncertainCreateError,
+    );
     expect(err.look).toBe("none");
     expect(log()[0]).toBe("POST service-accounts 0");
     expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(1); // at most one unknown account
@@ -115,8 +135,8 @@ describe("creates that fail", () => {
     expect(err.message).toMatch(
       /The service did not answer, so it may still create the account: no account named "dropped" appeared/,
     );
-    expect(err.message).toContain(`pims service-accounts list ${project.id}`);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(err.message).toContain(`pims service-accounts list ${projectId}`);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
     const watching = warnings().mock.calls.map((c: unknown[]) => String(c[0]));
     expect(watching).toEqual([
       expect.stringMatching(
@@ -142,19 +162,19 @@ describe("creates that fail", () => {
   });
 
   test("commit then 503: the account made is named, without its token; nothing is retried or deleted", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "committed")), UncertainCreateError);
-    const live = sim.serviceAccounts(project.id);
+    const { projectId, err } = await failedCreate(
+      "committed",
+      [{ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 }],
+      UncertainCreateError,
+    );
+    const live = sim.serviceAccounts(projectId);
     expect(live).toHaveLength(1);
     expect(err.original).toBeInstanceOf(ServerError);
     expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
     const lines = err.message.split("\n");
-    expect(lines[0]).toBe(`creating service account "committed" in project ${project.id}: 503 injected fault`);
+    expect(lines[0]).toBe(`creating service account "committed" in project ${projectId}: 503 injected fault`);
     expect(err.message).toContain(`${live[0].id} (created ${live[0].createdAt})`);
-    expect(err.message).toContain(`pims service-accounts delete ${project.id} <id>`);
+    expect(err.message).toContain(`pims service-accounts delete ${projectId} <id>`);
     expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
   });
 
@@ -242,15 +262,15 @@ describe("creates that fail", () => {
   });
 
   test("retries are bounded: always 503 means 8 attempts, then the error; nothing created", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "never")), ServerError);
-    expect(err.message).toBe(`creating service account "never" in project ${project.id}: 503 injected fault`);
+    const { projectId, err } = await failedCreate(
+      "never",
+      [{ method: "POST", path: POST_SA, kind: "status", status: 503 }],
+      ServerError,
+    );
+    expect(err.message).toBe(`creating service account "never" in project ${projectId}: 503 injected fault`);
     expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(8);
     expect(sim.countRequests({ method: "GET", path: API_KEYS })).toBe(8);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 });
 
