@@ -22,6 +22,7 @@ import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";
 import { startSimulator } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
+import { withEnv } from "../../kit/env";
 
 const POST_SA = /\/service-accounts$/;
 const API_KEYS = /\/api-keys$/;
@@ -211,54 +212,53 @@ describe("creates that fail", () => {
   });
 
   test("created but the response was lost (client timeout): named as a possible orphan, not retried", async () => {
-    const project = sim.addProject();
-    process.env.PIMS_TIMEOUT_MS = "1000"; // read by the provider's client at call time
-    try {
-      const provider = await configured();
+    // PIMS_TIMEOUT_MS is read by the provider's client at call time.
+    await withEnv({ PIMS_TIMEOUT_MS: "1000" }, async () => {
       // The POST is handled 1.3 s after it arrives, after the client gave up at 1 s; the listing sent at ~1 s is
       // answered at ~1.6 s, so it sees the account the POST created meanwhile.
-      sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 1300, times: 1 });
-      sim.addFault({ method: "GET", path: API_KEYS, kind: "delay", delayMs: 600, times: 1 });
-      sim.clearRequests();
-      const err = await failure(provider.create(inputsFor(project.id, "slow-ci")), UncertainCreateError);
-      const live = sim.serviceAccounts(project.id);
+      const { projectId, err } = await failedCreate(
+        "slow-ci",
+        [
+          { method: "POST", path: POST_SA, kind: "delay", delayMs: 1300, times: 1 },
+          { method: "GET", path: API_KEYS, kind: "delay", delayMs: 600, times: 1 },
+        ],
+        UncertainCreateError,
+      );
+      const live = sim.serviceAccounts(projectId);
       expect(live).toHaveLength(1); // created, and not deleted by the provider
       expect(err.original).toBeInstanceOf(TimeoutError);
       expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
       expect(err.message.split("\n")[0]).toBe(
-        `creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`,
+        `creating service account "slow-ci" in project ${projectId}: timed out waiting for the service`,
       );
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
       expect(err.look).toBe("found");
       // no retry of the POST; named at the first look
       expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]);
-    } finally {
-      delete process.env.PIMS_TIMEOUT_MS;
-    }
+    });
   });
 
   test("the listing fails too: the error says it may exist, unchecked, with the command; no resend", async () => {
-    const project = sim.addProject();
-    process.env.PIMS_MAX_RETRIES = "1";
-    try {
-      const provider = await configured();
-      sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 });
-      sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
-      sim.clearRequests();
-      const err = await failure(provider.create(inputsFor(project.id, "blind")), UncertainCreateError);
+    await withEnv({ PIMS_MAX_RETRIES: "1" }, async () => {
+      const { projectId, err } = await failedCreate(
+        "blind",
+        [
+          { method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 },
+          { method: "GET", path: API_KEYS, kind: "status", status: 503 },
+        ],
+        UncertainCreateError,
+      );
       expect(err.original).toBeInstanceOf(ServerError);
       expect(err.look).toBe("unchecked");
       const [first, second] = err.message.split("\n");
-      expect(first).toBe(`creating service account "blind" in project ${project.id}: 500 injected fault`);
+      expect(first).toBe(`creating service account "blind" in project ${projectId}: 500 injected fault`);
       expect(second).toMatch(
         /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed \(.*503/,
       );
-      expect(second).toContain(`\`pims service-accounts list ${project.id}\``);
+      expect(second).toContain(`\`pims service-accounts list ${projectId}\``);
       expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 503", "GET api-keys 503"]);
-      expect(sim.serviceAccounts(project.id)).toEqual([]);
-    } finally {
-      delete process.env.PIMS_MAX_RETRIES;
-    }
+      expect(sim.serviceAccounts(projectId)).toEqual([]);
+    });
   });
 
   test("retries are bounded: always 503 means 8 attempts, then the error; nothing created", async () => {
