@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
-import { startSimulator } from "./simulator";
+import { currentSimulator, startSimulator } from "./simulator";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 const CLI = path.join(ROOT, "bin", "cli", "pims.js");
@@ -31,7 +31,7 @@ export interface RunOptions {
 }
 
 export interface CliSuite {
-  /** The current test's simulator. */
+  /** The current test's simulator (a handle that follows the current test: destructure it once, at the top). */
   readonly sim: PimsSimulator;
   /** Runs `pims <args>` asynchronously (the simulator lives in this process and must keep serving). */
   pims(args: string[], o?: RunOptions): Promise<RunResult>;
@@ -75,9 +75,7 @@ export function useCliSuite(simOptions: SimulatorOptions = {}): CliSuite {
   }
 
   return {
-    get sim() {
-      return sim();
-    },
+    sim: currentSimulator(() => current, "useCliSuite"),
     pims,
     seedApp() {
       const p = sim().addProject().id;

@@ -3,6 +3,7 @@
  * compat/plugin.test.ts (the `pims` plugin's). Both import an old state into a fresh stack, serve a simulator that
  * holds what that stack held (same ids, token ids and tokens), then check refresh and destroy the same way. Only the
  * stack (a TypeScript or a YAML project), the type tokens and where the provider's settings are stored differ.
+ * The scripts that write the fixtures share tests/kit/fixtureMaker.ts.
  */
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";

@@ -5,10 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PimsCallOptions } from "../../sdk/nodejs/functions";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { startSimulator } from "./simulator";
+import { useEnv } from "./env";
+import { currentSimulator, startSimulator } from "./simulator";
 
 export interface FunctionsSuite {
-  /** The current test's simulator. */
+  /** The current test's simulator (a handle that follows the current test: destructure it once, at the top). */
   readonly sim: PimsSimulator;
   /** Explicit credentials for `sim` plus fast retries (tests must not sleep). */
   opts(extra?: PimsCallOptions): PimsCallOptions;
@@ -21,12 +22,10 @@ export function useFunctionsSuite(simOptions: SimulatorOptions = {}): FunctionsS
     if (!current) throw new Error("useFunctionsSuite: the simulator exists only inside tests");
     return current;
   };
-  const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
+  useEnv("each", { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined });
 
   beforeEach(async () => {
     current = await startSimulator(simOptions);
-    delete process.env.PIMS_TOKEN;
-    delete process.env.PIMS_BASE_URL;
     pulumi.runtime.setAllConfig({});
   });
   afterEach(async () => {
@@ -34,15 +33,9 @@ export function useFunctionsSuite(simOptions: SimulatorOptions = {}): FunctionsS
     current = undefined;
     pulumi.runtime.setAllConfig({});
   });
-  afterAll(() => {
-    if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
-    if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
-  });
 
   return {
-    get sim() {
-      return sim();
-    },
+    sim: currentSimulator(() => current, "useFunctionsSuite"),
     opts: (extra: PimsCallOptions = {}): PimsCallOptions => ({
       baseUrl: sim().baseUrl,
       token: sim().token,

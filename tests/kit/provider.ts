@@ -1,11 +1,13 @@
 /**
  * A dynamic provider under test, configured against the simulator: the ConfigureRequest the host passes, the stack
- * config for a simulator, the per-suite hook `useProviderSuite`, and the recording of the providers' progress lines.
+ * config for a simulator, the per-suite hook `useProviderSuite`, the recording of the providers' progress lines, and
+ * the secret values the AppSecrets suites scan for.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { PimsSimulator } from "../../simulator";
+import type { AppSecretsInputs } from "../../provider/appSecrets";
 import type { PimsProviderBase } from "../../provider/providerBase";
-import { startSimulator } from "./simulator";
+import { currentSimulator, startSimulator } from "./simulator";
 
 /** The ConfigureRequest the dynamic-provider host would pass, from a plain stack-config map. */
 export function configureRequest(config: Record<string, string | undefined>): pulumi.dynamic.ConfigureRequest {
@@ -30,7 +32,7 @@ export function simConfig(sim: PimsSimulator): Record<string, string> {
  * The suite's simulator and, per test, a configured provider and a silenced console.warn (see useProviderSuite).
  */
 export interface ProviderSuite<P> {
-  /** The simulator, started once for the enclosing describe block. */
+  /** The simulator, started once for the enclosing describe block (a handle: destructure it once, at the top). */
   readonly sim: PimsSimulator;
   /** A new provider for each test, configured for `sim`. */
   readonly provider: P;
@@ -96,9 +98,7 @@ export function useProviderSuite<P extends PimsProviderBase>(
   });
 
   return {
-    get sim() {
-      return ready(sim, "the simulator");
-    },
+    sim: currentSimulator(() => sim, "useProviderSuite"),
     get provider() {
       return ready(provider, "the provider");
     },
@@ -127,3 +127,18 @@ export function recordWarnings(lines: string[]): () => jest.SpyInstance {
     return warn;
   };
 }
+
+/**
+ * AppSecrets' secret values in its unit and simulator suites: long enough for the scanner (≥ 8 characters) and
+ * unlikely anywhere else, so a scan for them finds only a leak.
+ */
+export const APP_SECRET_VALUES = {
+  db1: "postgres://u:Pa55-db-one@db/x",
+  db2: "postgres://u:Pa55-db-two@db/x",
+  api: "sk_live_4f9a7c2e11b0d3",
+  key: "hmac-9c1e77aa0b5d42f0",
+  num: "98765432123456789",
+};
+
+/** Loose test inputs (invalid ones too) typed as AppSecrets' inputs. */
+export const appSecretsInputs = (o: Record<string, unknown>): AppSecretsInputs => o as unknown as AppSecretsInputs;

@@ -73,6 +73,18 @@ export function useRotationSuite() {
   }
 
   /**
+   * One update in place, as the engine runs it: diff says update (never replace), then `update` in a run of its own
+   * (a provider process of its own) with the request log cleared, so what it sent is all the log holds.
+   */
+  async function updateInPlace(id: string, state: Props, news: Props): Promise<ServiceAccountOutputs> {
+    const p = provider();
+    expect(await p.diff(id, state, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    suite.sim.clearRequests();
+    newRun(); // each step is an engine operation of its own: a provider process, a run
+    return p.update(id, state, news);
+  }
+
+  /**
    * One rotation with the option on: diff says update (never replace), update makes exactly one POST and, when there
    * was a previous account, exactly one DELETE (of it, two rotations old). Afterwards the simulator holds exactly the
    * new and the former current account, the outputs point at their tokens, and the deleted account's token is refused.
@@ -84,12 +96,8 @@ export function useRotationSuite() {
     news: Props,
     reasons: string[],
   ): Promise<ServiceAccountOutputs> {
-    const p = provider();
     const before = state as unknown as ServiceAccountOutputs;
-    expect(await p.diff(id, state, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    suite.sim.clearRequests();
-    newRun(); // each step is an engine operation of its own: a provider process, a run
-    const outs = await p.update(id, state, news);
+    const outs = await updateInPlace(id, state, news);
 
     const old = before.previousServiceAccountId;
     expect(calls()).toEqual([
@@ -129,7 +137,11 @@ export function useRotationSuite() {
         `previous account ${before.serviceAccountId} kept until the next rotation${old ? `, ${old} deleted` : ""}`,
     );
     // Right after the rotation nothing is due: the next up changes nothing.
-    expect(await p.diff(id, asState(outs), news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await provider().diff(id, asState(outs), news)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     return outs;
   }
 
@@ -166,6 +178,7 @@ export function useRotationSuite() {
     asState,
     checked,
     rejection,
+    updateInPlace,
     rotate,
     rotatedOnce,
     expectNoSecretsSeen,

@@ -48,6 +48,16 @@ export const refusal = (retryAfter?: string): Error =>
     response: { status: 429, headers: { "retry-after": retryAfter } },
   });
 
+/** A guard that throws {@link refusal} (with this Retry-After) the first time it is called, and nothing after. */
+export function refusedOnce(retryAfter?: string): () => void {
+  let refused = false;
+  return () => {
+    if (refused) return;
+    refused = true;
+    throw refusal(retryAfter);
+  };
+}
+
 /**
  * A rate-limited service on the fake clock: a token bucket (rate per second, burst), `latencyMs` per answer, 429 with
  * `Retry-After: 1` when the bucket is empty. Records what it saw.

@@ -6,22 +6,12 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
+import { AppSecretsProvider, type AppSecretsOutputs } from "../../provider/appSecrets";
 import type { SecretsMode } from "../../simulator";
-import { configureRequest, useProviderSuite } from "../kit/provider";
+import { APP_SECRET_VALUES, appSecretsInputs, configureRequest, useProviderSuite } from "../kit/provider";
 import { expectNoPlaintextSecrets } from "../kit/secrets";
 
-type Loose = Record<string, unknown>;
-const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;
-
-/** Values long enough for the scanner (≥ 8 characters) and unlikely anywhere else. */
-const VAL = {
-  db1: "postgres://u:Pa55-db-one@db/x",
-  db2: "postgres://u:Pa55-db-two@db/x",
-  api: "sk_live_4f9a7c2e11b0d3",
-  key: "hmac-9c1e77aa0b5d42f0",
-  num: "98765432123456789",
-};
+const VAL = APP_SECRET_VALUES;
 const ALL_VALUES = Object.values(VAL);
 
 // ---- against the simulator -----------------------------------------------------------------------------
@@ -54,7 +44,7 @@ describe("AppSecrets against the simulator", () => {
       { projectId: "p", appId: "a", secrets: { "1x": VAL.db1 } },
       { projectId: "p", appId: "a", secrets: { A: 5 } },
     ]) {
-      const r = await ctx.provider.check(asInputs({}), asInputs(news));
+      const r = await ctx.provider.check(appSecretsInputs({}), appSecretsInputs(news));
       expect(r.failures?.length).toBeGreaterThan(0);
     }
     expect(ctx.sim.requests).toHaveLength(0);

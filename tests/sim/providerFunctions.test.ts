@@ -24,11 +24,7 @@ import { captureRegistrations, outputValue } from "../kit/mocks";
 import { rejectionOf } from "../kit/rejection";
 import { startSimulator } from "../kit/simulator";
 
-const suite = useFunctionsSuite();
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { sim } = useFunctionsSuite();
 
 captureRegistrations({
   // A ServiceAccount's token is left out of its state: under a preview it is then unknown, as before a create.

@@ -5,22 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/checks";
-import { AppSecretsProvider, type AppSecretsInputs, type AppSecretsOutputs } from "../../provider/appSecrets";
+import { AppSecretsProvider, type AppSecretsOutputs } from "../../provider/appSecrets";
 import { AppSecrets } from "../../sdk/nodejs/appSecrets";
 import { captureRegistrations, outputValue } from "../kit/mocks";
+import { APP_SECRET_VALUES, appSecretsInputs } from "../kit/provider";
 import { expectNoPlaintextSecrets } from "../kit/secrets";
 
 type Loose = Record<string, unknown>;
-const asInputs = (o: Loose): AppSecretsInputs => o as unknown as AppSecretsInputs;
-
-/** Values long enough for the scanner (≥ 8 characters) and unlikely anywhere else. */
-const VAL = {
-  db1: "postgres://u:Pa55-db-one@db/x",
-  db2: "postgres://u:Pa55-db-two@db/x",
-  api: "sk_live_4f9a7c2e11b0d3",
-  key: "hmac-9c1e77aa0b5d42f0",
-  num: "98765432123456789",
-};
+const VAL = APP_SECRET_VALUES;
 const ALL_VALUES = Object.values(VAL);
 
 // ---- check ---------------------------------------------------------------------------------------------
@@ -99,7 +91,7 @@ describe("AppSecrets check", () => {
   ];
 
   test.each(cases)("%s", async (_label, news, expected) => {
-    const result = await provider.check(asInputs({}), asInputs(news));
+    const result = await provider.check(appSecretsInputs({}), appSecretsInputs(news));
     expect((result.failures ?? []).map((f) => [f.property, f.reason])).toEqual(expected);
     expect(result.inputs).toEqual(news);
     expectNoPlaintextSecrets(
@@ -150,7 +142,9 @@ describe("AppSecrets diff", () => {
     ],
   ];
   test.each(cases)("%s", async (_label, o, news, expected) => {
-    expect(await provider.diff("p-1/p-1-web", o as unknown as AppSecretsOutputs, asInputs(news))).toEqual(expected);
+    expect(await provider.diff("p-1/p-1-web", o as unknown as AppSecretsOutputs, appSecretsInputs(news))).toEqual(
+      expected,
+    );
   });
 });
 

@@ -17,16 +17,9 @@ import {
 } from "../../sdk/nodejs/functions";
 import { ArgumentError, PimsError } from "../../provider/client";
 import { rejectionOf } from "../kit/rejection";
+import { useEnv } from "../kit/env";
 
-const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
-beforeEach(() => {
-  delete process.env.PIMS_TOKEN;
-  delete process.env.PIMS_BASE_URL;
-});
-afterAll(() => {
-  if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
-  if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
-});
+useEnv("each", { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined });
 
 describe("argument checks before any request", () => {
   it("bad arguments are reported even without credentials", async () => {

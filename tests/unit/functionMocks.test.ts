@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as pims from "../../sdk/nodejs";
 import { outputValue } from "../kit/mocks";
+import { useEnv } from "../kit/env";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
 
@@ -22,11 +23,7 @@ const ANSWERS: Record<string, Record<string, unknown>> = {
   "pims:index:cancelRun": { message: "run r-1 cancelled" },
 };
 
-const savedToken = process.env.PIMS_TOKEN;
-beforeAll(() => delete process.env.PIMS_TOKEN);
-afterAll(() => {
-  if (savedToken !== undefined) process.env.PIMS_TOKEN = savedToken;
-});
+useEnv("all", { PIMS_TOKEN: undefined });
 
 test("without mocks, a function goes to the service: here none is configured", async () => {
   await expect(pims.getApiKeys({ projectId: "p-1" })).rejects.toThrow(/not configured/);

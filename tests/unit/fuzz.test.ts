@@ -37,6 +37,7 @@ import {
 } from "./fuzz/inputs";
 import { appSecretsOracle, projectOracle, serviceAccountOracle, volumeSizeOracle, type Verdict } from "./fuzz/oracles";
 import { configureRequest } from "../kit/provider";
+import { useEnv } from "../kit/env";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -44,23 +45,25 @@ const fcParams = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) 
 
 type Kind = ResourceKind;
 
+/** The input fields check() validates, per kind. */
+const CHECKED_FIELDS: Record<Kind, string[]> = {
+  Project: ["name"],
+  ServiceAccount: ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
+  VolumeSize: ["projectId", "volumeId", "sizeGb"],
+  AppSecrets: ["projectId", "appId", "secrets"],
+};
+
 // ---- the properties --------------------------------------------------------------------------------------
 
 const providers = {} as Record<Kind, ReturnType<typeof newProvider>>;
-const savedEnv = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
+// No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
+useEnv("all", { PIMS_TOKEN: undefined, PIMS_BASE_URL: undefined });
 
 beforeAll(async () => {
-  // No credentials anywhere: a check() that tried to build a client (let alone call the service) would throw.
-  delete process.env.PIMS_TOKEN;
-  delete process.env.PIMS_BASE_URL;
   for (const kind of RESOURCE_KINDS) {
     providers[kind] = newProvider(kind);
     await providers[kind].configure?.(configureRequest({}));
   }
-});
-afterAll(() => {
-  if (savedEnv.token !== undefined) process.env.PIMS_TOKEN = savedEnv.token;
-  if (savedEnv.baseUrl !== undefined) process.env.PIMS_BASE_URL = savedEnv.baseUrl;
 });
 
 /** Runs check and compares its failures with the oracle's verdicts; returns whether the input was valid. */
@@ -103,33 +106,38 @@ async function checkAgainstOracle(
   return invalid.length === 0;
 }
 
-/** Counts valid and invalid inputs so a generator that stops producing one of them fails the test. */
-function tally(): { valid: number; invalid: number; add(ok: boolean): void } {
-  return {
-    valid: 0,
-    invalid: 0,
-    add(ok: boolean) {
-      if (ok) this.valid++;
-      else this.invalid++;
-    },
-  };
+/**
+ * Checks every generated (olds, news) of one kind against the oracle's verdicts, and that the generator produced
+ * both valid and invalid inputs (a generator that stops producing one of them fails the test).
+ */
+async function fuzzCheckAgainstRules(
+  kind: Kind,
+  inputs: fc.Arbitrary<{ olds: Props; news: Props }>,
+  oracle: (olds: Props, news: Props) => Record<string, Verdict>,
+): Promise<void> {
+  let valid = 0;
+  let invalid = 0;
+  await fc.assert(
+    fc.asyncProperty(inputs, async ({ olds, news }) => {
+      if (await checkAgainstOracle(kind, olds, news, oracle(olds, news))) valid++;
+      else invalid++;
+    }),
+    fcParams,
+  );
+  expect(valid).toBeGreaterThan(RUNS / 20);
+  expect(invalid).toBeGreaterThan(RUNS / 20);
 }
+
+/** News alone (no previous inputs), as the (olds, news) pairs fuzzCheckAgainstRules takes. */
+const created = (news: fc.Arbitrary<Props>): fc.Arbitrary<{ olds: Props; news: Props }> =>
+  news.map((n) => ({ olds: {}, news: n }));
 
 describe("check() against the rules, with fuzzed inputs", () => {
   test("Project", async () => {
-    const t = tally();
-    await fc.assert(
-      fc.asyncProperty(projectNews, async (news) =>
-        t.add(await checkAgainstOracle("Project", {}, news, projectOracle(news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("Project", created(projectNews), (_olds, news) => projectOracle(news));
   });
 
   test("ServiceAccount", async () => {
-    const t = tally();
     const allValidFields = fc.record({
       projectId: idLike,
       name: fc.integer({ min: 1, max: 100 }).chain(stringOfLength),
@@ -137,36 +145,20 @@ describe("check() against the rules, with fuzzed inputs", () => {
       grants: fc.array(idLike, { minLength: 1, maxLength: 3 }).map((g) => [...new Set(g)]),
       expiresIn: fc.integer({ min: 0, max: 31_536_000 }),
     });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          { weight: 3, arbitrary: serviceAccountNews },
-          { weight: 1, arbitrary: allValidFields },
-          { weight: 1, arbitrary: rotationEdge },
-        ),
-        async (news) => t.add(await checkAgainstOracle("ServiceAccount", {}, news, serviceAccountOracle(news))),
-      ),
-      fcParams,
+    const news = fc.oneof(
+      { weight: 3, arbitrary: serviceAccountNews },
+      { weight: 1, arbitrary: allValidFields },
+      { weight: 1, arbitrary: rotationEdge },
     );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("ServiceAccount", created(news), (_olds, n) => serviceAccountOracle(n));
   });
 
   test("VolumeSize (with previous inputs: volumes only grow)", async () => {
-    const t = tally();
     const pair = volumeSizeNews.chain((news) => volumeSizeOlds(news).map((olds) => ({ olds, news })));
-    await fc.assert(
-      fc.asyncProperty(pair, async ({ olds, news }) =>
-        t.add(await checkAgainstOracle("VolumeSize", olds, news, volumeSizeOracle(olds, news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    await fuzzCheckAgainstRules("VolumeSize", pair, volumeSizeOracle);
   });
 
   test("AppSecrets (no secret value in any reason)", async () => {
-    const t = tally();
     const allValidFields = fc.record({
       projectId: idLike,
       appId: idLike,
@@ -176,15 +168,8 @@ describe("check() against the rules, with fuzzed inputs", () => {
         { minKeys: 1, maxKeys: 5 },
       ),
     });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields }),
-        async (news) => t.add(await checkAgainstOracle("AppSecrets", {}, news, appSecretsOracle(news))),
-      ),
-      fcParams,
-    );
-    expect(t.valid).toBeGreaterThan(RUNS / 20);
-    expect(t.invalid).toBeGreaterThan(RUNS / 20);
+    const news = fc.oneof({ weight: 3, arbitrary: appSecretsNews }, { weight: 1, arbitrary: allValidFields });
+    await fuzzCheckAgainstRules("AppSecrets", created(news), (_olds, n) => appSecretsOracle(n));
   });
 });
 
@@ -213,20 +198,12 @@ describe("check() never throws, whatever JSON it is given", () => {
       { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined)) },
       { weight: 4, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...keys), trickyKeys), member) },
     );
+  // The checked fields plus the outputs a state may carry back as olds.
   const keysOf: Record<Kind, string[]> = {
-    Project: ["name", "projectId"],
-    ServiceAccount: [
-      "projectId",
-      "name",
-      "description",
-      "grants",
-      "expiresIn",
-      "rotationTrigger",
-      "rotateBeforeExpiry",
-      "token",
-    ],
-    VolumeSize: ["projectId", "volumeId", "sizeGb"],
-    AppSecrets: ["projectId", "appId", "secrets", "secretNames"],
+    Project: [...CHECKED_FIELDS.Project, "projectId"],
+    ServiceAccount: [...CHECKED_FIELDS.ServiceAccount, "token"],
+    VolumeSize: CHECKED_FIELDS.VolumeSize,
+    AppSecrets: [...CHECKED_FIELDS.AppSecrets, "secretNames"],
   };
 
   test.each(Object.keys(keysOf) as Kind[])("%s", async (kind) => {
@@ -250,22 +227,8 @@ describe("check() with JSON objects whose keys shadow Object.prototype (found by
   // into text with String(v) or `${v}` throws "Cannot convert object to primitive value": a crash instead of a
   // failure naming the field.
   const shadowing: Props[] = [{ toString: 0 }, { valueOf: [] }, { toString: {}, valueOf: null }];
-  const fieldsOf: Record<Kind, string[]> = {
-    Project: ["name"],
-    ServiceAccount: [
-      "projectId",
-      "name",
-      "description",
-      "grants",
-      "expiresIn",
-      "rotationTrigger",
-      "rotateBeforeExpiry",
-    ],
-    VolumeSize: ["projectId", "volumeId", "sizeGb"],
-    AppSecrets: ["projectId", "appId", "secrets"],
-  };
-  const cases = (Object.keys(fieldsOf) as Kind[]).flatMap((kind) =>
-    fieldsOf[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)),
+  const cases = RESOURCE_KINDS.flatMap((kind) =>
+    CHECKED_FIELDS[kind].flatMap((f) => shadowing.map((v) => [kind, f, v] as const)),
   );
   test.each(cases)("%s.%s = %j is rejected with a failure naming the field", async (kind, f, value) => {
     const result = await providers[kind].check!({}, { [f]: value });

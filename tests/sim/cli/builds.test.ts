@@ -1,15 +1,9 @@
 /**
  * `pims build-logs` (with --follow and its exit codes) and `pims runs cancel` against the simulator.
  */
-import type { PimsSimulator } from "../../../simulator";
 import { lines, useCliSuite, waitFor } from "../../kit/cli";
 
-const cli = useCliSuite();
-const { pims, seedApp } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, seedApp, sim } = useCliSuite();
 
 // ---- build-logs --------------------------------------------------------------------------------------------
 

@@ -3,17 +3,11 @@
  * credentials, service errors and --verbose.
  */
 import { MissingCredentialsError } from "../../../provider/configErrors";
-import type { PimsSimulator } from "../../../simulator";
 import { lines, useCliSuite } from "../../kit/cli";
 import { packageVersion } from "../../../provider/plugin/tokens";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
-const cli = useCliSuite();
-const { pims, seedApp } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, seedApp, sim } = useCliSuite();
 
 // ---- general -----------------------------------------------------------------------------------------------
 

@@ -1,15 +1,9 @@
 /**
  * `pims api-keys` and `pims invoices` against the simulator: tables, masking, JSON.
  */
-import type { PimsSimulator } from "../../../simulator";
 import { lines, useCliSuite } from "../../kit/cli";
 
-const cli = useCliSuite();
-const { pims, seedApp } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, seedApp, sim } = useCliSuite();
 
 // ---- api-keys and invoices ---------------------------------------------------------------------------------
 

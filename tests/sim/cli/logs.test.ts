@@ -1,15 +1,9 @@
 /**
  * `pims logs` against the simulator: filters, limits, paging, and --follow (no line lost or repeated).
  */
-import type { PimsSimulator } from "../../../simulator";
 import { lines, useCliSuite, waitFor } from "../../kit/cli";
 
-const cli = useCliSuite();
-const { pims, seedApp } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, seedApp, sim } = useCliSuite();
 
 // ---- logs --------------------------------------------------------------------------------------------------
 

@@ -2,15 +2,9 @@
  * The `pims` CLI against the simulator's `quirky` profile, which sends nulls, extra members and other shapes the
  * service's documentation leaves open: --json keeps what the service left empty as `null`, tables show `-`.
  */
-import type { PimsSimulator } from "../../../simulator";
 import { lines, useCliSuite } from "../../kit/cli";
 
-const cli = useCliSuite({ profile: "quirky" });
-const { pims, seedApp } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, seedApp, sim } = useCliSuite({ profile: "quirky" });
 
 describe("pims api-keys (quirky profile)", () => {
   it('--json: a key of no service account has principalId null (not "", not missing); the table shows -', async () => {

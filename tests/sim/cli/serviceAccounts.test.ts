@@ -2,17 +2,11 @@
  * `pims service-accounts list|delete|import-file` against the simulator: what is listed (never key material), what is
  * deleted, what `pulumi import --file` is given.
  */
-import type { PimsSimulator } from "../../../simulator";
 import { lines, type RunResult, useCliSuite } from "../../kit/cli";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { testClient } from "../../kit/client";
 
-const cli = useCliSuite();
-const { pims } = cli;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = cli.sim;
-});
+const { pims, sim } = useCliSuite();
 
 // ---- service-accounts -------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
-import { ArgumentError, validateLogsQuery, type AppLogsQuery } from "../../../provider/client";
+import { ArgumentError, validateLogsQuery, type AppLogLine, type AppLogsQuery } from "../../../provider/client";
 import { PimsSimulator } from "../../../simulator";
 import { collectLines, seedApp, useClientSuite } from "../../kit/client";
 import { rejectionOf } from "../../kit/rejection";
@@ -9,13 +9,13 @@ const suite = useClientSuite();
 const seed = (opts: { protected?: boolean; id?: string } = {}) => seedApp(suite.sim, opts);
 
 describe("app log paging", () => {
-  function seedLogs(
-    count: number,
-    opts: Parameters<PimsSimulator["generateLogs"]>[3] = {},
-  ): { projectId: string; appId: string } {
+  /** An app with `count` generated log lines, and `collect(query, limit)`: its lines for a query, at most `limit`. */
+  function seedLogs(count: number, opts: Parameters<PimsSimulator["generateLogs"]>[3] = {}) {
     const ids = seed();
     suite.sim.generateLogs(ids.projectId, ids.appId, count, { containers: ["web", "worker"], ...opts });
-    return ids;
+    const collect = (query: AppLogsQuery, limit: number): Promise<AppLogLine[]> =>
+      collectLines(suite.client, ids.projectId, ids.appId, query, limit);
+    return { ...ids, collect };
   }
 
   it("1000 lines, two containers, container filter, pageSize 100: 5 GETs, 500 lines, newest first, once", async () => {
@@ -43,16 +43,10 @@ describe("app log paging", () => {
   });
 
   it("forward returns the same lines as backward, oldest first", async () => {
-    const { projectId, appId } = seedLogs(1000);
-    const backward = await collectLines(suite.client, projectId, appId, { container: "worker", pageSize: 100 }, 10_000);
+    const { collect } = seedLogs(1000);
+    const backward = await collect({ container: "worker", pageSize: 100 }, 10_000);
     suite.sim.clearRequests();
-    const forward = await collectLines(
-      suite.client,
-      projectId,
-      appId,
-      { container: "worker", pageSize: 100, direction: "forward" },
-      10_000,
-    );
+    const forward = await collect({ container: "worker", pageSize: 100, direction: "forward" }, 10_000);
     expect(forward).toHaveLength(500);
     expect(forward).toEqual([...backward].reverse());
     expect(forward[0].logLine).toContain("(line 1)");
@@ -61,43 +55,28 @@ describe("app log paging", () => {
   });
 
   it("combined filters: worker + stderr, pageSize 30 → 100 lines in 4 GETs", async () => {
-    const { projectId, appId } = seedLogs(1000);
-    const lines = await collectLines(
-      suite.client,
-      projectId,
-      appId,
-      { container: "worker", stream: "stderr", pageSize: 30 },
-      10_000,
-    );
+    const { collect } = seedLogs(1000);
+    const lines = await collect({ container: "worker", stream: "stderr", pageSize: 30 }, 10_000);
     expect(lines).toHaveLength(100);
     expect(lines.every((l) => l.stream === "stderr" && l.containerName === "worker")).toBe(true);
     expect(suite.sim.requests).toHaveLength(4);
 
     suite.sim.clearRequests();
-    const web = await collectLines(suite.client, projectId, appId, { container: "web", stream: "stderr" }, 10);
+    const web = await collect({ container: "web", stream: "stderr" }, 10);
     expect(web).toEqual([]); // web holds even lines only, stderr lines are the odd ones ending in 9
     expect(suite.sim.requests.map((r) => r.status)).toEqual([204]);
   });
 
   it("runId and date filters", async () => {
     const start = new Date("2024-05-01T00:00:00.000Z");
-    const { projectId, appId } = seedLogs(400, { runIds: ["run-a", "run-b"], startTime: start, stepMs: 1000 });
-    const runB = await collectLines(
-      suite.client,
-      projectId,
-      appId,
-      { runId: "run-b", pageSize: 50, direction: "forward" },
-      1000,
-    );
+    const { collect } = seedLogs(400, { runIds: ["run-a", "run-b"], startTime: start, stepMs: 1000 });
+    const runB = await collect({ runId: "run-b", pageSize: 50, direction: "forward" }, 1000);
     expect(runB).toHaveLength(200);
     expect(runB[0].logLine).toContain("(line 200)");
     expect(suite.sim.requests).toHaveLength(4);
 
     suite.sim.clearRequests();
-    const window = await collectLines(
-      suite.client,
-      projectId,
-      appId,
+    const window = await collect(
       { afterDate: "2024-05-01T00:00:10Z", beforeDate: "2024-05-01T00:00:20Z", direction: "forward" },
       1000,
     );
@@ -108,25 +87,25 @@ describe("app log paging", () => {
   });
 
   it("the iterator stops at the limit: only the pages it needs are fetched", async () => {
-    const { projectId, appId } = seedLogs(1000);
-    const first250 = await collectLines(suite.client, projectId, appId, { pageSize: 100 }, 250);
+    const { collect } = seedLogs(1000);
+    const first250 = await collect({ pageSize: 100 }, 250);
     expect(first250).toHaveLength(250);
     expect(suite.sim.requests).toHaveLength(3);
 
     suite.sim.clearRequests();
-    const all = await collectLines(suite.client, projectId, appId, { pageSize: 250 }, 250);
+    const all = await collect({ pageSize: 250 }, 250);
     expect(all).toEqual(first250);
     expect(suite.sim.requests).toHaveLength(1);
     expect(suite.sim.requests[0].query.pageSize).toBe("250");
 
     suite.sim.clearRequests();
-    expect(await collectLines(suite.client, projectId, appId, { pageSize: 1000 }, 1)).toHaveLength(1);
+    expect(await collect({ pageSize: 1000 }, 1)).toHaveLength(1);
     expect(suite.sim.requests).toHaveLength(1);
   });
 
   it("an exact multiple of the page size ends without an extra request", async () => {
-    const { projectId, appId } = seedLogs(300, { containers: ["web"] });
-    const lines = await collectLines(suite.client, projectId, appId, { pageSize: 100 }, 1000);
+    const { collect } = seedLogs(300, { containers: ["web"] });
+    const lines = await collect({ pageSize: 100 }, 1000);
     expect(lines).toHaveLength(300);
     expect(suite.sim.requests).toHaveLength(3);
   });

@@ -3,16 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { getApiKeys, getApiKeysOutput, getInvoices, getInvoicesOutput } from "../../../sdk/nodejs/functions";
-import type { PimsSimulator } from "../../../simulator";
 import { useFunctionsSuite } from "../../kit/functions";
 import { outputValue } from "../../kit/mocks";
 
-const suite = useFunctionsSuite();
-const { opts } = suite;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { opts, sim } = useFunctionsSuite();
 
 // ---- API keys ----------------------------------------------------------------------------------------------
 

@@ -3,18 +3,12 @@
  * limits, argument checks before any request.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput } from "../../../sdk/nodejs/functions";
-import type { PimsSimulator } from "../../../simulator";
+import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput, type GetAppLogsArgs } from "../../../sdk/nodejs/functions";
 import { useFunctionsSuite } from "../../kit/functions";
 import { rejectionOf } from "../../kit/rejection";
 import { outputValue } from "../../kit/mocks";
 
-const suite = useFunctionsSuite();
-const { opts } = suite;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { opts, sim } = useFunctionsSuite();
 
 const LOGS_PATH = /\/logs$/;
 const logRequests = (): number => sim.countRequests({ method: "GET", path: LOGS_PATH });
@@ -54,18 +48,27 @@ describe("getAppLogs", () => {
     expect(lastQuery()).toEqual({ pageSize: String(DEFAULT_LOG_LIMIT) });
   });
 
-  it("before → beforeDate", async () => {
+  // Each filter under the service's query name (a Date is sent as RFC 3339), and the lines it keeps.
+  it.each([
+    [
+      "before → beforeDate",
+      { before: "2024-05-01T12:00:02Z" },
+      ["boot worker", "boot web"],
+      { beforeDate: "2024-05-01T12:00:02Z" },
+    ],
+    [
+      "after → afterDate (a Date is sent as RFC 3339)",
+      { after: new Date("2024-05-01T12:00:03Z") },
+      ["shutdown", "ERROR timeout"],
+      { afterDate: "2024-05-01T12:00:03.000Z" },
+    ],
+    ["runId", { runId: "run-a" }, ["ERROR disk full", "boot worker", "boot web"], { runId: "run-a" }],
+    ["search", { search: "ERROR" }, ["ERROR timeout", "ERROR disk full"], { search: "ERROR" }],
+  ])("%s", async (_title, filter: Partial<GetAppLogsArgs>, expected: string[], query: Record<string, string>) => {
     seedSix();
-    const r = await getAppLogs({ projectId: p, appId: app, before: "2024-05-01T12:00:02Z" }, opts());
-    expect(texts(r)).toEqual(["boot worker", "boot web"]);
-    expect(lastQuery().beforeDate).toBe("2024-05-01T12:00:02Z");
-  });
-
-  it("after → afterDate (a Date is sent as RFC 3339)", async () => {
-    seedSix();
-    const r = await getAppLogs({ projectId: p, appId: app, after: new Date("2024-05-01T12:00:03Z") }, opts());
-    expect(texts(r)).toEqual(["shutdown", "ERROR timeout"]);
-    expect(lastQuery().afterDate).toBe("2024-05-01T12:00:03.000Z");
+    const r = await getAppLogs({ projectId: p, appId: app, ...filter }, opts());
+    expect(texts(r)).toEqual(expected);
+    expect(lastQuery()).toMatchObject(query);
   });
 
   it("containerId → container (by id or name)", async () => {
@@ -76,20 +79,6 @@ describe("getAppLogs", () => {
     const workerId = byName.lines[0].containerId;
     const byId = await getAppLogs({ projectId: p, appId: app, containerId: workerId }, opts());
     expect(texts(byId)).toEqual(["ERROR timeout", "boot worker"]);
-  });
-
-  it("runId", async () => {
-    seedSix();
-    const r = await getAppLogs({ projectId: p, appId: app, runId: "run-a" }, opts());
-    expect(texts(r)).toEqual(["ERROR disk full", "boot worker", "boot web"]);
-    expect(lastQuery().runId).toBe("run-a");
-  });
-
-  it("search", async () => {
-    seedSix();
-    const r = await getAppLogs({ projectId: p, appId: app, search: "ERROR" }, opts());
-    expect(texts(r)).toEqual(["ERROR timeout", "ERROR disk full"]);
-    expect(lastQuery().search).toBe("ERROR");
   });
 
   it("stream", async () => {

@@ -3,17 +3,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { cancelRun, getBuildLogs, getBuildLogsOutput } from "../../../sdk/nodejs/functions";
-import type { PimsSimulator } from "../../../simulator";
 import { useFunctionsSuite } from "../../kit/functions";
 import { rejectionOf } from "../../kit/rejection";
 import { outputValue } from "../../kit/mocks";
 
-const suite = useFunctionsSuite();
-const { opts } = suite;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { opts, sim } = useFunctionsSuite();
 
 // ---- build logs --------------------------------------------------------------------------------------------
 

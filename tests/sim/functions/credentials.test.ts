@@ -13,18 +13,12 @@ import {
 } from "../../../sdk/nodejs/functions";
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { processScheduler } from "../../../provider/client/scheduler";
-import type { PimsSimulator } from "../../../simulator";
 import { useFunctionsSuite } from "../../kit/functions";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";
 import { outputValue } from "../../kit/mocks";
 
-const suite = useFunctionsSuite();
-const { opts } = suite;
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { opts, sim } = useFunctionsSuite();
 
 // ---- errors and credentials --------------------------------------------------------------------------------
 

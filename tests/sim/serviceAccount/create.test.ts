@@ -10,13 +10,19 @@
 import { ServerError, TimeoutError, ValidationError } from "../../../provider/client";
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES, type PimsSimulator } from "../../../simulator";
+import {
+  READABLE_TOKEN_LAYOUT_NAMES,
+  UNREADABLE_TOKEN_LAYOUT_NAMES,
+  type FaultRule,
+  type PimsSimulator,
+} from "../../../simulator";
 import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
 import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";
 import { startSimulator } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
+import { withEnv } from "../../kit/env";
 
 const POST_SA = /\/service-accounts$/;
 const API_KEYS = /\/api-keys$/;
@@ -46,6 +52,21 @@ async function failure<T extends Error>(p: Promise<unknown>, cls: abstract new (
   const err = await rejectionOf(p, cls);
   texts.push(err.message, String(err.stack));
   return err;
+}
+/**
+ * A create of the account `name` in a new project under these faults, the request log cleared first: the project's id
+ * and the error the create fails with (of class `cls`).
+ */
+async function failedCreate<T extends Error>(
+  name: string,
+  faults: FaultRule[],
+  cls: abstract new (...args: never[]) => T,
+): Promise<{ projectId: string; err: T }> {
+  const project = sim.addProject();
+  const provider = await configured();
+  for (const f of faults) sim.addFault(f);
+  sim.clearRequests();
+  return { projectId: project.id, err: await failure(provider.create(inputsFor(project.id, name)), cls) };
 }
 /** An account named `name` created outside this provider `ms` ago (simulator clock set back, then forward again). */
 async function createdAgo(projectId: string, name: string, ms: number): Promise<{ id: string }> {
@@ -98,11 +119,11 @@ describe("creates that fail", () => {
   });
 
   test("a POST dropped without an answer: never resent; the listing watched; the error says how to check", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "drop", times: 1 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "dropped")), UncertainCreateError);
+    const { projectId, err } = await failedCreate(
+      "dropped",
+      [{ method: "POST", path: POST_SA, kind: "drop", times: 1 }],
+      UncertainCreateError,
+    );
     expect(err.look).toBe("none");
     expect(log()[0]).toBe("POST service-accounts 0");
     expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(1); // at most one unknown account
@@ -115,8 +136,8 @@ describe("creates that fail", () => {
     expect(err.message).toMatch(
       /The service did not answer, so it may still create the account: no account named "dropped" appeared/,
     );
-    expect(err.message).toContain(`pims service-accounts list ${project.id}`);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(err.message).toContain(`pims service-accounts list ${projectId}`);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
     const watching = warnings().mock.calls.map((c: unknown[]) => String(c[0]));
     expect(watching).toEqual([
       expect.stringMatching(
@@ -142,19 +163,19 @@ describe("creates that fail", () => {
   });
 
   test("commit then 503: the account made is named, without its token; nothing is retried or deleted", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "committed")), UncertainCreateError);
-    const live = sim.serviceAccounts(project.id);
+    const { projectId, err } = await failedCreate(
+      "committed",
+      [{ method: "POST", path: POST_SA, kind: "status", status: 503, afterCommit: true, times: 1 }],
+      UncertainCreateError,
+    );
+    const live = sim.serviceAccounts(projectId);
     expect(live).toHaveLength(1);
     expect(err.original).toBeInstanceOf(ServerError);
     expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
     const lines = err.message.split("\n");
-    expect(lines[0]).toBe(`creating service account "committed" in project ${project.id}: 503 injected fault`);
+    expect(lines[0]).toBe(`creating service account "committed" in project ${projectId}: 503 injected fault`);
     expect(err.message).toContain(`${live[0].id} (created ${live[0].createdAt})`);
-    expect(err.message).toContain(`pims service-accounts delete ${project.id} <id>`);
+    expect(err.message).toContain(`pims service-accounts delete ${projectId} <id>`);
     expect(log()).toEqual(["POST service-accounts 503", "GET api-keys 200"]);
   });
 
@@ -191,66 +212,65 @@ describe("creates that fail", () => {
   });
 
   test("created but the response was lost (client timeout): named as a possible orphan, not retried", async () => {
-    const project = sim.addProject();
-    process.env.PIMS_TIMEOUT_MS = "1000"; // read by the provider's client at call time
-    try {
-      const provider = await configured();
+    // PIMS_TIMEOUT_MS is read by the provider's client at call time.
+    await withEnv({ PIMS_TIMEOUT_MS: "1000" }, async () => {
       // The POST is handled 1.3 s after it arrives, after the client gave up at 1 s; the listing sent at ~1 s is
       // answered at ~1.6 s, so it sees the account the POST created meanwhile.
-      sim.addFault({ method: "POST", path: POST_SA, kind: "delay", delayMs: 1300, times: 1 });
-      sim.addFault({ method: "GET", path: API_KEYS, kind: "delay", delayMs: 600, times: 1 });
-      sim.clearRequests();
-      const err = await failure(provider.create(inputsFor(project.id, "slow-ci")), UncertainCreateError);
-      const live = sim.serviceAccounts(project.id);
+      const { projectId, err } = await failedCreate(
+        "slow-ci",
+        [
+          { method: "POST", path: POST_SA, kind: "delay", delayMs: 1300, times: 1 },
+          { method: "GET", path: API_KEYS, kind: "delay", delayMs: 600, times: 1 },
+        ],
+        UncertainCreateError,
+      );
+      const live = sim.serviceAccounts(projectId);
       expect(live).toHaveLength(1); // created, and not deleted by the provider
       expect(err.original).toBeInstanceOf(TimeoutError);
       expect(err.candidates).toEqual([{ id: live[0].id, createdAt: live[0].createdAt }]);
       expect(err.message.split("\n")[0]).toBe(
-        `creating service account "slow-ci" in project ${project.id}: timed out waiting for the service`,
+        `creating service account "slow-ci" in project ${projectId}: timed out waiting for the service`,
       );
       expect(err.message).toContain("Their tokens are unknown to Pulumi");
       expect(err.look).toBe("found");
       // no retry of the POST; named at the first look
       expect(log()).toEqual(["POST service-accounts 201", "GET api-keys 200"]);
-    } finally {
-      delete process.env.PIMS_TIMEOUT_MS;
-    }
+    });
   });
 
   test("the listing fails too: the error says it may exist, unchecked, with the command; no resend", async () => {
-    const project = sim.addProject();
-    process.env.PIMS_MAX_RETRIES = "1";
-    try {
-      const provider = await configured();
-      sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 });
-      sim.addFault({ method: "GET", path: API_KEYS, kind: "status", status: 503 });
-      sim.clearRequests();
-      const err = await failure(provider.create(inputsFor(project.id, "blind")), UncertainCreateError);
+    await withEnv({ PIMS_MAX_RETRIES: "1" }, async () => {
+      const { projectId, err } = await failedCreate(
+        "blind",
+        [
+          { method: "POST", path: POST_SA, kind: "status", status: 500, times: 1 },
+          { method: "GET", path: API_KEYS, kind: "status", status: 503 },
+        ],
+        UncertainCreateError,
+      );
       expect(err.original).toBeInstanceOf(ServerError);
       expect(err.look).toBe("unchecked");
       const [first, second] = err.message.split("\n");
-      expect(first).toBe(`creating service account "blind" in project ${project.id}: 500 injected fault`);
+      expect(first).toBe(`creating service account "blind" in project ${projectId}: 500 injected fault`);
       expect(second).toMatch(
         /may have created the account anyway, and that could not be checked: GET \/v2\/projects\/.*\/api-keys failed \(.*503/,
       );
-      expect(second).toContain(`\`pims service-accounts list ${project.id}\``);
+      expect(second).toContain(`\`pims service-accounts list ${projectId}\``);
       expect(log()).toEqual(["POST service-accounts 500", "GET api-keys 503", "GET api-keys 503"]);
-      expect(sim.serviceAccounts(project.id)).toEqual([]);
-    } finally {
-      delete process.env.PIMS_MAX_RETRIES;
-    }
+      expect(sim.serviceAccounts(projectId)).toEqual([]);
+    });
   });
 
   test("retries are bounded: always 503 means 8 attempts, then the error; nothing created", async () => {
-    const project = sim.addProject();
-    const provider = await configured();
-    sim.addFault({ method: "POST", path: POST_SA, kind: "status", status: 503 });
-    sim.clearRequests();
-    const err = await failure(provider.create(inputsFor(project.id, "never")), ServerError);
-    expect(err.message).toBe(`creating service account "never" in project ${project.id}: 503 injected fault`);
+    const { projectId, err } = await failedCreate(
+      "never",
+      [{ method: "POST", path: POST_SA, kind: "status", status: 503 }],
+      ServerError,
+    );
+    expect(err.message).toBe(`creating service account "never" in project ${projectId}: 503 injected fault`);
     expect(sim.countRequests({ method: "POST", path: POST_SA })).toBe(8);
     expect(sim.countRequests({ method: "GET", path: API_KEYS })).toBe(8);
-    expect(sim.serviceAccounts(project.id)).toEqual([]);
+    expect(sim.serviceAccounts(projectId)).toEqual([]);
   });
 });
 

@@ -6,23 +6,14 @@ import { MissingCredentialsError } from "../../../provider/configErrors";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { configureRequest } from "../../kit/provider";
 import { loose, useServiceAccountSuite } from "../../kit/serviceAccount";
+import { restoreEnvAfter } from "../../kit/env";
 
 const suite = useServiceAccountSuite();
 
 // ---- credentials -----------------------------------------------------------------------------------------------
 
 describe("credentials", () => {
-  const saved = { token: process.env.PIMS_TOKEN, baseUrl: process.env.PIMS_BASE_URL };
-  const restore = () => {
-    for (const [k, v] of [
-      ["PIMS_TOKEN", saved.token],
-      ["PIMS_BASE_URL", saved.baseUrl],
-    ] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-  afterEach(restore);
+  restoreEnvAfter("each", ["PIMS_TOKEN", "PIMS_BASE_URL"]);
 
   test("no configure and no env: MissingCredentialsError naming pims:token and PIMS_TOKEN", async () => {
     delete process.env.PIMS_TOKEN;

@@ -13,6 +13,7 @@ import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";
 import { startSimulator } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
+import { restoreEnvAfter } from "../../kit/env";
 
 describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s profile", (profile) => {
   let sim: PimsSimulator;
@@ -136,11 +137,7 @@ describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s prof
   });
 
   describe("a project deleted outside Pulumi", () => {
-    const savedEnv = process.env.PIMS_GONE_PROJECTS;
-    afterEach(() => {
-      if (savedEnv === undefined) delete process.env.PIMS_GONE_PROJECTS;
-      else process.env.PIMS_GONE_PROJECTS = savedEnv;
-    });
+    restoreEnvAfter("each", ["PIMS_GONE_PROJECTS"]);
 
     test("fails without the setting; with pims:goneProjects completes, warning the account was dropped", async () => {
       const project = sim.addProject();

@@ -8,6 +8,7 @@ import { UNKNOWN } from "../../../provider/checks";
 import type { ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { newRun } from "../../../provider/serviceAccount/run";
 import {
+  inputsFor,
   isPlainJson,
   withoutToken,
   useServiceAccountSuite,
@@ -17,6 +18,10 @@ import {
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
 const suite = useServiceAccountSuite();
+
+/** A provider whose clock is the simulator's: its rotation window follows `suite.sim.advanceClock`. */
+const simClockProvider = (): Promise<LooseServiceAccountProvider> =>
+  suite.configured({ now: () => suite.sim.now().getTime() });
 
 /** create(), with the outputs it must return. */
 async function createAccount(
@@ -72,13 +77,14 @@ describe("lifecycle against the simulator", () => {
       expect(r.failures).toEqual([]);
       return { ...(r.inputs as Props | undefined), __provider: "serialized-shim" };
     };
-    const inputs = await check({
+    const first: Props = {
       projectId: project.id,
       name: "ci-deployer",
       description: "deploys from CI",
       grants: [project.id, other.id],
       expiresIn: 86_400,
-    });
+    };
+    const inputs = await check(first);
 
     // create
     suite.sim.clearRequests();
@@ -147,14 +153,7 @@ describe("lifecycle against the simulator", () => {
     expect(suite.sim.requests).toHaveLength(0);
 
     // replace: diff says replace, create-before-delete; the engine creates the new one, then deletes the old one
-    const news = await check({
-      projectId: project.id,
-      name: "ci-deployer",
-      description: "deploys from CI",
-      grants: [other.id, project.id],
-      expiresIn: 86_400,
-      rotationTrigger: "2025-06",
-    });
+    const news = await check({ ...first, grants: [other.id, project.id], rotationTrigger: "2025-06" });
     expect(await provider.diff(created.id, state, news)).toEqual({
       changes: true,
       replaces: ["rotationTrigger"],
@@ -203,15 +202,8 @@ describe("lifecycle against the simulator", () => {
 
   test("rotateBeforeExpiry: the replacement shows up once the simulator clock enters the window", async () => {
     const project = suite.sim.addProject();
-    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
-    const inputs: Props = {
-      projectId: project.id,
-      name: "rotating",
-      description: "",
-      grants: [project.id],
-      expiresIn: 3600,
-      rotateBeforeExpiry: 600,
-    };
+    const provider = await simClockProvider();
+    const inputs = inputsFor(project.id, "rotating", { expiresIn: 3600, rotateBeforeExpiry: 600 });
     const { id, outs } = await createAccount(provider, inputs);
     expect(await provider.diff(id, outs, inputs)).toMatchObject({ changes: false });
     suite.sim.advanceClock(2999 * 1000);
@@ -226,15 +218,8 @@ describe("lifecycle against the simulator", () => {
 
   test("expiresIn 0: the token never expires and is never rotated", async () => {
     const project = suite.sim.addProject();
-    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
-    const inputs: Props = {
-      projectId: project.id,
-      name: "forever",
-      description: "",
-      grants: [project.id],
-      expiresIn: 0,
-      rotateBeforeExpiry: 0,
-    };
+    const provider = await simClockProvider();
+    const inputs = inputsFor(project.id, "forever", { expiresIn: 0, rotateBeforeExpiry: 0 });
     const { id, outs } = await createAccount(provider, inputs);
     expect(outs.tokenExpiresAt).toBe("never");
     suite.sim.advanceClock(10 * 365 * 24 * 3600 * 1000);
@@ -282,15 +267,8 @@ describe("lifecycle against the simulator", () => {
 describe("rotateBeforeExpiry changed alone", () => {
   test("is an update that makes no call and keeps the account id and its token", async () => {
     const project = suite.sim.addProject();
-    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
-    const inputs: Props = {
-      projectId: project.id,
-      name: "policy",
-      description: "",
-      grants: [project.id],
-      expiresIn: 86_400,
-      rotateBeforeExpiry: 600,
-    };
+    const provider = await simClockProvider();
+    const inputs = inputsFor(project.id, "policy", { expiresIn: 86_400, rotateBeforeExpiry: 600 });
     const { id, outs } = await createAccount(provider, inputs);
     const state: Props = { ...outs, __provider: "serialized-shim" };
     const news: Props = { ...inputs, rotateBeforeExpiry: 3600, __provider: "serialized-shim" };
@@ -317,15 +295,8 @@ describe("rotateBeforeExpiry changed alone", () => {
 
   test("a new window already reached replaces (the rotation)", async () => {
     const project = suite.sim.addProject();
-    const provider = await suite.configured({ now: () => suite.sim.now().getTime() });
-    const inputs: Props = {
-      projectId: project.id,
-      name: "policy-due",
-      description: "",
-      grants: [project.id],
-      expiresIn: 3600,
-      rotateBeforeExpiry: 60,
-    };
+    const provider = await simClockProvider();
+    const inputs = inputsFor(project.id, "policy-due", { expiresIn: 3600, rotateBeforeExpiry: 60 });
     const { id, outs } = await createAccount(provider, inputs);
     suite.sim.advanceClock(3000 * 1000); // 600 s left: the 60 s window is not reached, a 1200 s one is
     suite.sim.clearRequests();

@@ -10,7 +10,6 @@ import { TimeoutError } from "../../../provider/client";
 import { ProjectProvider } from "../../../provider/project";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
-import type { PimsSimulator } from "../../../simulator";
 import { waitFor } from "../../kit/cli";
 import { inputsFor, loose } from "../../kit/serviceAccount";
 import { configureRequest, simConfig, useProviderSuite } from "../../kit/provider";
@@ -43,10 +42,7 @@ const suite = useProviderSuite(ServiceAccountProvider, {
   beforeStop: (sim) =>
     expectNoPlaintextSecrets(texts.join("\n"), [...sim.issuedSecrets(), sim.token], "create errors and progress lines"),
 });
-let sim: PimsSimulator;
-beforeEach(() => {
-  sim = suite.sim;
-});
+const { sim } = suite;
 const serviceAccounts = (): ReturnType<typeof loose> => loose(suite.provider);
 
 async function uncertain(p: Promise<unknown>): Promise<UncertainCreateError> {

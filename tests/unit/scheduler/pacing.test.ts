@@ -1,5 +1,5 @@
 /** The scheduler's adaptive pacing (falls on 429, climbs back, lifted after a quiet period) and its progress lines. */
-import { FakeService, info, refusal, setup, START } from "../../kit/scheduler";
+import { FakeService, info, refusedOnce, setup, START } from "../../kit/scheduler";
 
 describe("Scheduler: adaptive pacing", () => {
   it("a 429 slows the whole process to a fraction of the pace refused, then the pace climbs back", async () => {
@@ -61,11 +61,8 @@ describe("Scheduler: adaptive pacing", () => {
 
   it("lifts the limit after a quiet period without 429", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 2, recoveryMs: 30_000 });
-    let refuse = 1;
-    const first = scheduler.schedule(async () => {
-      if (refuse-- > 0) throw refusal("1");
-      return 1;
-    }, info);
+    const refuse = refusedOnce("1");
+    const first = scheduler.schedule(async () => refuse(), info);
     await clock.advance(2000);
     await first;
     expect(scheduler.stats().rate).toBeLessThan(Infinity);
@@ -76,11 +73,8 @@ describe("Scheduler: adaptive pacing", () => {
   it("grows the pace only while requests wait for it", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 8 });
     // One refused request: the pace falls to 0.7 × the 1 request/s sent, and climbs back to 1/s while it waits.
-    let refuse = 1;
-    const once = scheduler.schedule(async () => {
-      if (refuse-- > 0) throw refusal("0");
-      return 0;
-    }, info);
+    const refuse = refusedOnce("0");
+    const once = scheduler.schedule(async () => refuse(), info);
     await clock.advance(3000);
     await once;
     const low = scheduler.stats().rate;
@@ -134,14 +128,11 @@ describe("Scheduler: progress", () => {
 
   it("keeps reporting during a long pause", async () => {
     const { clock, scheduler, lines } = setup({ maxConcurrency: 1, progressIntervalMs: 5000 });
-    let refuse = true;
+    const refuse = refusedOnce("20");
     const all = Promise.all(
       Array.from({ length: 3 }, (_, i) =>
         scheduler.schedule(async () => {
-          if (refuse) {
-            refuse = false;
-            throw refusal("20");
-          }
+          refuse();
           return i;
         }, info),
       ),

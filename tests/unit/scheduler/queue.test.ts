@@ -7,7 +7,7 @@ import { formatDuration } from "../../../provider/client/values";
 import { processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../../provider/client/scheduler";
 import { clientFor, schedulerSettings } from "../../../provider/settings";
 import { VolumeSizeProvider } from "../../../provider/volumeSize";
-import { FakeService, info, refusal, setup, START } from "../../kit/scheduler";
+import { FakeService, info, refusal, refusedOnce, setup, START } from "../../kit/scheduler";
 
 describe("Scheduler: concurrency and order", () => {
   it("never has more than maxConcurrency requests in flight, and uses all of them", async () => {
@@ -26,15 +26,12 @@ describe("Scheduler: concurrency and order", () => {
   it("starts requests in arrival order; a refused request keeps its place ahead of later ones", async () => {
     const { clock, scheduler } = setup({ maxConcurrency: 1 });
     const starts: string[] = [];
-    let refusedOnce = false;
+    const refuse = refusedOnce("1");
     const done = Promise.all(
       ["a", "b", "c", "d"].map((name) =>
         scheduler.schedule(async () => {
           starts.push(name);
-          if (name === "b" && !refusedOnce) {
-            refusedOnce = true;
-            throw refusal("1");
-          }
+          if (name === "b") refuse();
           return name;
         }, info),
       ),
@@ -100,15 +97,12 @@ describe("Scheduler: Retry-After", () => {
   ])("pauses every request until the time the service named (%s)", async (_form, header) => {
     const { clock, scheduler } = setup({ maxConcurrency: 4 });
     const starts: Array<[number, number]> = [];
-    let refuse = true;
+    const refuse = refusedOnce(header());
     const all = Promise.all(
       Array.from({ length: 3 }, (_, i) =>
         scheduler.schedule(async () => {
           starts.push([i, clock.now() - START]);
-          if (i === 0 && refuse) {
-            refuse = false;
-            throw refusal(header());
-          }
+          if (i === 0) refuse();
           return i;
         }, info),
       ),

@@ -25,6 +25,7 @@ import { providerShim } from "../../../sdk/nodejs/shim";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { captureRegistrations, outputValue } from "../../kit/mocks";
 import { configureRequest } from "../../kit/provider";
+import { restoreEnvAfter } from "../../kit/env";
 
 // ---- which failures are ambiguous -------------------------------------------------------------------------------
 
@@ -212,11 +213,7 @@ describe("parseGoneProjects", () => {
 // ---- the serialized provider ------------------------------------------------------------------------------------
 
 describe("serialized provider", () => {
-  const saved = process.env.PIMS_TOKEN;
-  afterAll(() => {
-    if (saved === undefined) delete process.env.PIMS_TOKEN;
-    else process.env.PIMS_TOKEN = saved;
-  });
+  restoreEnvAfter("all", ["PIMS_TOKEN"]);
 
   test("holds no token and stays small", async () => {
     const envToken = `pims_env_${"7f3a".repeat(10)}`;
