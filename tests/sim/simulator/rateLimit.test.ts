@@ -96,20 +96,4 @@ describe("rate limit", () => {
     expect(() => sim.setRateLimit({ rate: 0, burst: 1 })).toThrow("rate must be a number > 0");
     expect(() => sim.setRateLimit({ rate: 1, burst: 0.5 })).toThrow("burst must be a number >= 1");
   });
-
-  it("under a steady stream allows about burst + rate × elapsed requests", async () => {
-    sim = await PimsSimulator.start({ profile: "default", rateLimit: { rate: 20, burst: 5 } });
-    const { projectId } = seedApp();
-    const started = performance.now();
-    let allowed = 0;
-    while (performance.now() - started < 1000) {
-      if ((await call("GET", `/v2/projects/${projectId}/invoices`)).status === 200) allowed++;
-    }
-    const elapsed = (performance.now() - started) / 1000;
-    expect(allowed).toBeGreaterThanOrEqual(5 + Math.floor(20 * 0.9) - 1);
-    expect(allowed).toBeLessThanOrEqual(5 + Math.ceil(20 * elapsed) + 1);
-    const stats = sim.stats();
-    expect(stats.requests - stats.refused).toBe(allowed);
-    expect(stats.refused).toBeGreaterThan(0);
-  });
 });

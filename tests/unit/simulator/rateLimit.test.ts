@@ -16,6 +16,21 @@ describe("RateLimiter", () => {
     expect(after).toEqual([undefined, undefined, undefined, "1"]);
   });
 
+  it("under a steady stream allows burst + rate × elapsed requests, and refuses the rest", () => {
+    // A request every 25 ms for 2 s at 20/s with a burst of 5: the clock is the test's, so the count is exact (the
+    // simulator's own clock is performance.now(), which a loaded machine's request loop cannot pace).
+    let now = 0;
+    const limiter = new RateLimiter({ rate: 20, burst: 5 }, () => now);
+    let allowed = 0;
+    let refused = 0;
+    for (; now <= 2000; now += 25) {
+      if (limiter.take("k") === undefined) allowed++;
+      else refused++;
+    }
+    expect(allowed).toBe(5 + 20 * 2);
+    expect(refused).toBe(2000 / 25 + 1 - allowed);
+  });
+
   it("says how long until one request is allowed, in whole seconds rounded up", () => {
     let now = 0;
     const limiter = new RateLimiter({ rate: 0.25, burst: 1 }, () => now);
