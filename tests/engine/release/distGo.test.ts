@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describeDist } from "../../kit/distTable";
+import { describeDist, ROTATION_OUTPUTS } from "../../kit/distTable";
 import { run, sandboxClone } from "../../kit/sdk";
 
 jest.setTimeout(20 * 60_000);
@@ -21,10 +21,10 @@ const PROGRAMS = path.join(__dirname, "..", "programs", "go");
 
 describeDist({
   name: "dist-go",
+  kind: "inline",
   creates: "both accounts",
   resources: 3,
-  /** The program's outputs naming the accounts (tests/engine/programs/go/rotation/main.go). */
-  names: { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" },
+  names: ROTATION_OUTPUTS,
   install: async ({ scratch, dir, makeEnv }) => {
     // The clone lands beside the project: `../pulumi-pims/sdk/go` below is the path docs/go.md gives.
     sandboxClone(scratch);

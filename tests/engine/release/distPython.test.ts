@@ -11,7 +11,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describeDist } from "../../kit/distTable";
+import { describeDist, ROTATION_OUTPUTS } from "../../kit/distTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
 import { run, userVenv } from "../../kit/sdk";
 
@@ -22,10 +22,10 @@ const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
 
 const suite = describeDist({
   name: "dist-python",
+  kind: "inline",
   creates: "every resource",
   resources: 7,
-  /** The program's outputs naming the accounts. */
-  names: { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" },
+  names: ROTATION_OUTPUTS,
   withApp: true,
   install: async ({ dist, scratch, dir, makeEnv }) => {
     const python = await userVenv(path.join(scratch, "venv"));
