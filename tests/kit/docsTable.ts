@@ -23,6 +23,9 @@ import { expectNoTokenLeft, GuideShell, readSteps, run, sandboxed } from "./sdk"
 import { startSimulator } from "./simulator";
 import { tearDown } from "./teardown";
 
+/** What an inline program printed on its RESULT line: the changes and the outputs (whether each is secret). */
+export type InlineResult = ReturnType<typeof inlineResult>;
+
 /** A docs page being followed: what the row's own steps and tests use. */
 export interface DocsPage {
   sim: PimsSimulator;
@@ -42,7 +45,7 @@ export interface DocsPage {
   /** The stack's outputs: secrets as `[secret]`, or revealed (the test's own look, not recorded). */
   outputs(reveal?: boolean): Promise<Record<string, unknown>>;
   /** Runs an Automation API inline program (the replaced `pulumi up`, or destroy after the page); its RESULT line. */
-  inline(cmd: string, args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<ReturnType<typeof inlineResult>>;
+  inline(cmd: string, args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<InlineResult>;
 }
 
 /** One docs page of the table. */
