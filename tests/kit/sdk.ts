@@ -17,6 +17,17 @@ import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
 export const JAVA_SDK_DIR = path.join(REPO_ROOT, "sdk", "java");
+/** The Automation API driver of the Python programs (tests/engine/programs/python/inline.py). */
+export const PYTHON_INLINE_DRIVER = path.join(__dirname, "..", "engine", "programs", "python", "inline.py");
+/** The Python program of the SDK, dist and rehearsal suites: two accounts rotated each way, an app, getApiKeys. */
+export const PYTHON_ROTATION_PROGRAM = path.join(
+  __dirname,
+  "..",
+  "engine",
+  "programs",
+  "python",
+  "rotation_program.py",
+);
 
 /** What a child process printed and how it ended. */
 export interface Ran {

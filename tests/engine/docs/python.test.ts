@@ -15,17 +15,16 @@ import * as path from "node:path";
 import { VERSION } from "../../kit/dist";
 import { describeDocsPage, seedAppProject, type DocsPage } from "../../kit/docsTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
-import { readSteps, userVenv } from "../../kit/sdk";
+import { PYTHON_INLINE_DRIVER, readSteps, userVenv } from "../../kit/sdk";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
 const steps = readSteps("python.md");
 
 /** Runs the inline program (the replaced `pulumi up`, or destroy after the page). */
 const inline = (page: DocsPage, operation: "up" | "destroy") =>
   page.inline(path.join(page.dir, "venv", "bin", "python"), [
-    DRIVER,
+    PYTHON_INLINE_DRIVER,
     page.dir,
     "dev",
     operation,

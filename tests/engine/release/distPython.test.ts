@@ -13,12 +13,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describeDist, ROTATION_OUTPUTS } from "../../kit/distTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
-import { run, userVenv } from "../../kit/sdk";
+import { PYTHON_INLINE_DRIVER, PYTHON_ROTATION_PROGRAM, run, userVenv } from "../../kit/sdk";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
-
-const PROGRAM = path.join(__dirname, "..", "programs", "python", "rotation_program.py");
-const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
 
 const suite = describeDist({
   name: "dist-python",
@@ -32,7 +29,8 @@ const suite = describeDist({
     await run(python, ["-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check", dist.wheel]);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: pims-dist-python\nruntime: python\n");
     const env = makeEnv([path.dirname(python)]);
-    const runProgram = (operation: string) => run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
+    const runProgram = (operation: string) =>
+      run(python, [PYTHON_INLINE_DRIVER, dir, "dev", operation, PYTHON_ROTATION_PROGRAM], { cwd: dir, env });
     return { env, runProgram };
   },
 });

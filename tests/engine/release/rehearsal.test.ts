@@ -45,7 +45,7 @@ import {
   yamlPublishedProgram,
   type Registry,
 } from "../../kit/rehearsal";
-import { readPublished, run, userVenv, type Ran } from "../../kit/sdk";
+import { PYTHON_INLINE_DRIVER, PYTHON_ROTATION_PROGRAM, type Ran, readPublished, run, userVenv } from "../../kit/sdk";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { tearDown } from "../../kit/teardown";
@@ -65,8 +65,6 @@ import {
 jest.setTimeout(E2E_TIMEOUT_MS);
 
 const CHECKSUMS = `pulumi-pims-v${VERSION}-checksums.txt`;
-const PROGRAM = path.join(__dirname, "..", "programs", "python", "rotation_program.py");
-const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
 
 let scratch: string;
 let checkout: string;
@@ -239,7 +237,7 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
     const server = downloadsFromNow(download);
     const runProgram = (operation: string): Promise<Ran> =>
-      run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
+      run(python, [PYTHON_INLINE_DRIVER, dir, "dev", operation, PYTHON_ROTATION_PROGRAM], { cwd: dir, env });
     stack = distStack({ sim, projectId, server, node, dir, env, runProgram });
   }, ENGINE_SETUP_TIMEOUT_MS);
 
