@@ -1,12 +1,15 @@
 /**
- * Installs like every Pulumi provider, Go: a module that adds the SDK with `go get` (from a clone beside it, as
- * docs/go.md says: the module has no public address yet) and a Pulumi.yaml naming no plugin, run with an empty plugin
- * cache, no plugin on PATH and a `node` first on PATH that fails if anything calls it (tests/kit/dist.ts). The
- * program (tests/engine/programs/go/rotation/main.go) runs as an Automation API inline program
- * (tests/engine/programs/go/inline.go beside it: no Go language host can be obtained here, so `pulumi up` is the one
- * step replaced); the engine downloads the plugin from the loopback server serving the release on the first run. One
- * stack: up, a rotation by replacement, one with overlap, refresh, destroy (the steps of tests/kit/dist.ts every dist
- * suite takes); checked against the simulator; state, backend files and output scanned.
+ * Installs like every Pulumi provider, Go: a module that adds the SDK with `go get` from a clone beside it, as
+ * docs/go.md's "Before a release is published, or from a clone" says (a build without a release home names the module
+ * `pulumi-pims/sdk/go`, which Go never looks up; the page's published path, `go get <home>/sdk/go/pims@v<version>`
+ * from a module proxy, is the rehearsal's: tests/engine/release/rehearsal.test.ts), and a Pulumi.yaml naming no
+ * plugin, run with an empty plugin cache, no plugin on PATH and a `node` first on PATH that fails if anything calls
+ * it (tests/kit/dist.ts). The program (tests/engine/programs/go/rotation/main.go) runs as an Automation API inline
+ * program (tests/engine/programs/go/inline.go beside it: no Go language host can be obtained here, so `pulumi up` is
+ * the one step replaced). Unlike that section of the page, the plugin is not installed from the archive with
+ * `--file`: the engine downloads it from the loopback server serving the release on the first run. An `inline` row of
+ * the dist table (tests/kit/distTable.ts), one stack: up, a rotation by replacement, one with overlap, refresh,
+ * destroy; checked against the simulator; state, backend files and output scanned.
  * Needs Go and the Go module proxy (the first build compiles the Pulumi Go SDK: minutes).
  */
 import { execFileSync } from "node:child_process";

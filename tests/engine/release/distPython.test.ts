@@ -5,9 +5,9 @@
  * (tests/engine/programs/python/rotation_program.py) runs as an Automation API inline program
  * (tests/engine/programs/python/inline.py: no Python language host can be obtained here, so `pulumi up` is the one step
  * replaced); the engine downloads the plugin from the loopback server on the first run, as it does for any registry
- * provider. One stack: up, a rotation by replacement, one with overlap, refresh, destroy (the steps of
- * tests/kit/dist.ts every dist suite takes); checked against the simulator; the state, the backend's files and the
- * engine's output are scanned for tokens.
+ * provider. An `inline` row of the dist table (tests/kit/distTable.ts), one stack: up, a rotation by replacement, one
+ * with overlap, refresh, destroy (the steps of tests/kit/dist.ts every dist suite takes); checked against the
+ * simulator; the state, the backend's files and the engine's output are scanned for tokens.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
