@@ -20,9 +20,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, REPO_ROOT } from "../../../scripts/engine";
 import { VERSION } from "../../kit/dist";
-import { describeDocsPage, type DocsPage } from "../../kit/docsTable";
+import { describeDocsPage } from "../../kit/docsTable";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "../../kit/java";
-import { JAVA_SDK_DIR, readSteps, sandboxed, seedPageObjects } from "../../kit/sdk";
+import { JAVA_SDK_DIR, readSteps, seedPageObjects } from "../../kit/sdk";
 
 jest.setTimeout(15 * 60_000);
 
@@ -54,9 +54,9 @@ describeDocsPage(
     },
     replaced: {
       // Skipped when the suite's local repository already holds a build of the same sdk/java.
-      [INSTALL_SDK]: async (page: DocsPage) => {
+      [INSTALL_SDK]: async (page) => {
         if (fs.existsSync(sdkInstalledStamp())) return;
-        await page.sh(sandboxed(INSTALL_SDK, page.backend, {}));
+        await page.sh(INSTALL_SDK);
         fs.writeFileSync(sdkInstalledStamp(), "");
       },
     },
