@@ -80,8 +80,9 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
 
   beforeAll(async () => {
     const dist = ensureDist();
-    sim = await startSimulator(row.simulator);
-    const seeded = row.seed(sim);
+    const service = await startSimulator(row.simulator);
+    sim = service;
+    const seeded = row.seed(service);
     scratch = tempDir(`pims-docs-${row.page.replace(/\.md$/, "")}-`);
     const dir = path.join(scratch, row.project);
     fs.mkdirSync(dir);
@@ -92,12 +93,11 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
     const env: NodeJS.ProcessEnv = {
       ...distEnv({ home: path.join(scratch, "home"), backend, stubDir: node.dir, override: "", ...machine }),
       ...machine.env,
-      PIMS_TOKEN: sim.token,
+      PIMS_TOKEN: service.token,
     };
     delete env.PULUMI_BACKEND_URL; // the page logs in itself
-    const service = sim;
     page = {
-      sim,
+      sim: service,
       scratch,
       dir,
       backend,
@@ -110,11 +110,10 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
         if (own) await own(page);
         else await page.sh(sandboxed(line, backend, { "pims:baseUrl": service.baseUrl, ...seeded }));
       },
-      outputs: async (reveal = false) =>
-        JSON.parse(await page.sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
-          string,
-          unknown
-        >,
+      outputs: async (reveal = false) => {
+        const out = await page.sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal);
+        return JSON.parse(out) as Record<string, unknown>;
+      },
       inline: async (cmd, args, extraEnv = {}) => {
         const ran = await run(cmd, args, { cwd: dir, env: { ...env, ...extraEnv } });
         shell.printed += ran.stderr + ran.stdout;
