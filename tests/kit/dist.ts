@@ -18,7 +18,7 @@
  *
  * The steps every dist suite (Go, Python, YAML) takes with its one stack, whatever runs the program:
  * {@link firstUpDownloadsPlugin}, {@link refreshChangesNothing}, {@link rotationInEachMode},
- * {@link destroyLeavesNothing} and {@link noPlaintextTokens}, over a {@link DistStack}.
+ * {@link destroyLeavesNothing} and {@link noPlaintextTokens}, over a {@link distStack} (an inline program or the CLI).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -50,9 +50,8 @@ export function archiveName(version: string = VERSION): string {
 /** What the release directory holds that the tests use. */
 export interface Dist {
   dir: string;
-  /** This platform's plugin archive. */
+  /** This platform's plugin archive, and the Python wheel. */
   archive: string;
-  /** The Python wheel. */
   wheel: string;
   /** The schema's `pluginDownloadURL` (the release setting), or undefined when the release names none. */
   downloadUrl: string | undefined;
@@ -62,8 +61,7 @@ export interface Dist {
  * The release in `dist/`; when it lacks this platform's archive or the wheel of this version, or is older than what
  * it is made of, the release (scripts/release/main.ts, what `npm run release` runs after its build) writes it for this
  * platform (minutes the first time: the release caches its Node binaries and executables), one test file at a time
- * (`flock`). `PIMS_DIST_DIR` names another release directory, used as it is. Throws naming what is
- * missing.
+ * (`flock`). `PIMS_DIST_DIR` names another release directory, used as it is. Throws naming what is missing.
  */
 export function ensureDist(): Dist {
   const dir = process.env.PIMS_DIST_DIR ?? path.join(REPO_ROOT, "dist");
@@ -223,15 +221,12 @@ export type Changes = Record<string, number>;
 /** One dist suite's stack, as the shared steps below drive it. */
 export interface DistStack {
   sim: PimsSimulator;
-  /** The simulator's project the stack's service accounts live in. */
+  /** The simulator's project holding the stack's accounts; the release's server (a request = a download); the stub. */
   projectId: string;
-  /** The loopback server of the release (each of its requests is a download). */
   server: DistServer;
-  /** The `node` that must never be called. */
   node: ReturnType<typeof stubNode>;
-  /** The stack's `file://` backend directory. */
+  /** The `file://` backend directory; the `PULUMI_HOME` the engine installs plugins into (empty at first). */
   backend: string;
-  /** The `PULUMI_HOME` the engine installs plugins into (empty at first). */
   home: string;
   /** `pulumi <args>` in the project directory, with the suite's environment; resolves with its stdout. */
   pulumi(args: string[]): Promise<string>;
@@ -241,38 +236,49 @@ export interface DistStack {
   printed(): string;
 }
 
+/** The `RESULT {"changes": …, "outputs": …}` line an inline program (tests/engine/programs/*\/inline.*) prints. */
+export function inlineResult(ran: Ran): { changes: Changes; outputs?: Record<string, { secret: boolean }> } {
+  const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT "));
+  if (!line) throw new Error(`no RESULT line from the program:\n${ran.stdout}\n${ran.stderr}`);
+  return JSON.parse(line.slice("RESULT ".length)) as { changes: Changes };
+}
+
 /**
- * The stack of a suite whose program runs as an Automation API inline program (Go, Python: no language host for them
- * can be obtained here): `runProgram` runs it for one operation and prints `RESULT {"changes": …}`; `pulumi` commands
- * run in `dir` with `env`, whose PULUMI_HOME and backend the stack's are.
+ * The stack of a dist suite, its program in `dir` with `env` (whose PULUMI_HOME and backend the stack's are). With
+ * `runProgram`, the program runs as an Automation API inline program (Go, Python: no language host for them can be
+ * obtained here), which prints `RESULT {"changes": …}`; without, with the CLI (`pulumi up|refresh|destroy`, YAML),
+ * its changes read from the stack's history. What every command printed is kept for the scan.
  */
-export function inlineStack(o: {
+export function distStack(o: {
   sim: PimsSimulator;
   projectId: string;
   server: DistServer;
   node: ReturnType<typeof stubNode>;
   dir: string;
   env: NodeJS.ProcessEnv;
-  runProgram(operation: "up" | "refresh" | "destroy"): Promise<Ran>;
+  runProgram?(operation: "up" | "refresh" | "destroy"): Promise<Ran>;
 }): DistStack {
   let printed = "";
-  return {
+  const record = (ran: Ran): Ran => {
+    printed += ran.stdout + ran.stderr;
+    return ran;
+  };
+  const stack: DistStack = {
     sim: o.sim,
     projectId: o.projectId,
     server: o.server,
     node: o.node,
     backend: (o.env.PULUMI_BACKEND_URL ?? "").replace(/^file:\/\//, ""),
     home: o.env.PULUMI_HOME ?? "",
-    pulumi: async (args) => (await run("pulumi", args, { cwd: o.dir, env: o.env })).stdout,
+    pulumi: async (args) => record(await run("pulumi", args, { cwd: o.dir, env: o.env })).stdout,
     op: async (operation) => {
-      const ran = await o.runProgram(operation);
-      printed += ran.stderr + ran.stdout;
-      const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT "));
-      if (!line) throw new Error(`no RESULT line from the program:\n${ran.stdout}\n${ran.stderr}`);
-      return (JSON.parse(line.slice("RESULT ".length)) as { changes: Changes }).changes;
+      if (o.runProgram) return inlineResult(record(await o.runProgram(operation))).changes;
+      await stack.pulumi([operation, "--yes", "--non-interactive"]);
+      return lastChanges(stack);
     },
     printed: () => printed,
   };
+  return stack;
 }
 
 /** The outputs naming the two accounts: `ci` rotated by replacement, `app` with its previous account kept. */
@@ -311,10 +317,21 @@ function accountCalls(sim: PimsSimulator, from: number): { created: number; dele
 /**
  * The first `up` into an empty plugin cache: the engine downloads this platform's archive from the release's server
  * (once) and installs it; `created` resources are created; the token output is a secret; the simulator holds
- * exactly the two accounts the outputs name.
+ * exactly the two accounts the outputs name. With `install`, `pulumi install` downloads it first and `up` uses it.
  */
-export async function firstUpDownloadsPlugin(stack: DistStack, created: number, names: AccountOutputs): Promise<void> {
+export async function firstUpDownloadsPlugin(
+  stack: DistStack,
+  created: number,
+  names: AccountOutputs,
+  install = false,
+): Promise<void> {
   expect(installedPlugins(stack.home)).toEqual([]);
+  if (install) {
+    await stack.pulumi(["install"]);
+    expect(stack.server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
+    expect(installedPlugins(stack.home)).toEqual([`resource-pims-v${VERSION}`]);
+    expect(stack.node.calls()).toEqual([]);
+  }
   expect(await stack.op("up")).toEqual({ create: created });
   const out = await stackOutputs(stack);
   expect(out[names.token]).toBe("[secret]");

@@ -1,8 +1,11 @@
 /**
- * The dist suites of the inline-program languages (Go, Python) written once: `describeDist(row)` starts the release's
- * loopback server and a simulator, makes the stub `node`, the environment (tests/kit/dist.ts) and the stack, and
- * registers the shared steps (first up, a rotation in each mode, refresh and destroy, the token scan). A row says only
- * what differs per language: how its SDK and program are installed and how the program is driven.
+ * The dist suites (Go, Python, YAML) written once: `describeDist(row)` starts the release's loopback server and a
+ * simulator, makes the stub `node`, the environment (tests/kit/dist.ts) and the stack, and registers the shared steps
+ * (first up, a rotation in each mode, refresh and destroy, the token scan). A row says only what differs per language:
+ * how its SDK and program are installed, and its kind: `inline`, the program run as an Automation API inline program
+ * (Go, Python: no language host for them can be obtained here), or `cli`, the program run by the pulumi CLI under its
+ * language host (YAML), where `pulumi install` downloads the plugin before the first up and a no-change preview
+ * follows the refresh.
  */
 import * as path from "node:path";
 import * as fs from "node:fs";
@@ -15,7 +18,7 @@ import {
   ensureDist,
   firstUpDownloadsPlugin,
   initStack,
-  inlineStack,
+  distStack,
   noPlaintextTokens,
   refreshChangesNothing,
   rotationInEachMode,
@@ -31,6 +34,17 @@ import type { Ran } from "./sdk";
 import { startSimulator } from "./simulator";
 import { tearDown } from "./teardown";
 
+/**
+ * The outputs naming the accounts in the rotation programs of the inline rows and the published paths
+ * (tests/engine/programs/go/rotation/main.go, tests/engine/programs/python/rotation_program.py).
+ */
+export const ROTATION_OUTPUTS: AccountOutputs = {
+  ci: "ciAccountId",
+  app: "appAccountId",
+  appPrevious: "appPreviousAccountId",
+  token: "appToken",
+};
+
 /** What a row's `install` is given: the release, a scratch directory, the empty project directory. */
 export interface DistInstallContext {
   dist: Dist;
@@ -41,8 +55,26 @@ export interface DistInstallContext {
   makeEnv(extraPath: string[], extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 }
 
-/** One language of the dist table. */
-export interface DistLanguage {
+/** One language of the dist table: an inline program, or a program the pulumi CLI runs (see the top of this file). */
+export type DistLanguage = DistRow &
+  (
+    | {
+        kind: "inline";
+        /** Installs the SDK and program into `ctx.dir` and writes Pulumi.yaml; resolves with the env and the driver. */
+        install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv; runProgram: DistProgram }>;
+      }
+    | {
+        kind: "cli";
+        /** Writes the project into `ctx.dir`; resolves with the env of every `pulumi` command. */
+        install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv }>;
+      }
+  );
+
+/** Runs an inline program for one operation; it prints `RESULT {"changes": …}`. */
+export type DistProgram = (operation: "up" | "refresh" | "destroy") => Promise<Ran>;
+
+/** What every row of the dist table says. */
+interface DistRow {
   /** The simulator project's name and the scratch directory's prefix (`dist-go`). */
   name: string;
   /** What the first up creates, as the test's name says it ("both accounts"). */
@@ -53,15 +85,12 @@ export interface DistLanguage {
   names: AccountOutputs;
   /** Whether the stack's config names an app (`appId`) of the project. */
   withApp?: boolean;
-  /** Installs the SDK and program into `ctx.dir` and writes Pulumi.yaml; resolves with the env and the driver. */
-  install(ctx: DistInstallContext): Promise<{
-    env: NodeJS.ProcessEnv;
-    runProgram(operation: "up" | "refresh" | "destroy"): Promise<Ran>;
-  }>;
 }
 
-/** The project directory and environment of a dist suite, for the tests a row adds after the shared ones. */
+/** The release, scratch and project directories and environment of a dist suite, for the tests a row adds after. */
 export interface DistSuite {
+  dist: Dist;
+  scratch: string;
   dir: string;
   env: NodeJS.ProcessEnv;
   stack: DistStack;
@@ -95,15 +124,24 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
       }),
       ...extra,
     });
-    const { env, runProgram } = await lang.install({ dist, scratch, dir, makeEnv });
+    const { env, runProgram }: { env: NodeJS.ProcessEnv; runProgram?: DistProgram } = await lang.install({
+      dist,
+      scratch,
+      dir,
+      makeEnv,
+    });
     await initStack(dir, env, "dev", sim, config);
-    suite = { dir, env, stack: inlineStack({ sim, projectId, server, node, dir, env, runProgram }) };
+    suite = { dist, scratch, dir, env, stack: distStack({ sim, projectId, server, node, dir, env, runProgram }) };
   }, ENGINE_SETUP_TIMEOUT_MS);
 
   afterAll(() => tearDown([sim, server], scratch));
 
-  test(`the first up downloads the plugin into the empty cache and creates ${lang.creates}`, async () => {
-    await firstUpDownloadsPlugin(suite.stack, lang.resources, lang.names);
+  const cli = lang.kind === "cli";
+  const first = cli
+    ? `pulumi install downloads the plugin into the empty cache; up creates ${lang.creates} with it`
+    : `the first up downloads the plugin into the empty cache and creates ${lang.creates}`;
+  test(first, async () => {
+    await firstUpDownloadsPlugin(suite.stack, lang.resources, lang.names, cli);
   });
 
   test("a rotation in each mode: ci replaced, app rotated with its previous account kept live", async () => {
@@ -114,8 +152,10 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
     });
   });
 
-  test("refresh changes nothing; destroy leaves 0 live accounts; node was never called", async () => {
+  const preview = cli ? ", nor does a preview" : "";
+  test(`refresh changes nothing${preview}; destroy leaves 0 live accounts; node was never called`, async () => {
     await refreshChangesNothing(suite.stack);
+    if (cli) await suite.stack.pulumi(["preview", "--expect-no-changes", "--non-interactive"]);
     await destroyLeavesNothing(suite.stack, lang.resources);
   });
 

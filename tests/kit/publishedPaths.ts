@@ -17,16 +17,18 @@ import {
   destroyLeavesNothing,
   firstUpDownloadsPlugin,
   initStack,
-  inlineStack,
+  distStack,
   installedPlugins,
   noPlaintextTokens,
   refreshChangesNothing,
   rotationInEachMode,
   stubNode,
   VERSION,
+  type AccountOutputs,
   type DistServer,
   type DistStack,
 } from "./dist";
+import { ROTATION_OUTPUTS } from "./distTable";
 import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
 import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./java";
 import type { Served } from "./registries";
@@ -79,9 +81,19 @@ export function downloadsFromNow(download: Served): DistServer {
   };
 }
 
+/**
+ * The dist steps (tests/kit/dist.ts) after the first up, on a published path's stack: a rotation in each mode (the
+ * triggers `triggerReplace` and `triggerOverlap` set to 2), refresh, destroy of its `resources`, the token scan.
+ */
+export async function rotateRefreshDestroy(stack: DistStack, resources: number, names: AccountOutputs): Promise<void> {
+  await rotationInEachMode(stack, names, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
+  await refreshChangesNothing(stack);
+  await destroyLeavesNothing(stack, resources);
+  await noPlaintextTokens(stack);
+}
+
 export function describeGoPublished(r: RehearsalRun): void {
   describe("Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address", () => {
-    const GO_NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
     let stack: DistStack;
 
     beforeAll(async () => {
@@ -146,15 +158,12 @@ export function describeGoPublished(r: RehearsalRun): void {
           cwd: dir,
           env: { ...env, PIMS_INLINE_OP: operation, PIMS_INLINE_STACK: "dev", PIMS_INLINE_WORKDIR: dir },
         });
-      stack = inlineStack({ sim: r.sim, projectId, server, node, dir, env, runProgram });
+      stack = distStack({ sim: r.sim, projectId, server, node, dir, env, runProgram });
     }, ENGINE_SETUP_TIMEOUT_MS);
 
     test("up downloads the plugin from the rehearsal's download address; rotations, refresh, destroy", async () => {
-      await firstUpDownloadsPlugin(stack, 3, GO_NAMES);
-      await rotationInEachMode(stack, GO_NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
-      await refreshChangesNothing(stack);
-      await destroyLeavesNothing(stack, 3);
-      await noPlaintextTokens(stack);
+      await firstUpDownloadsPlugin(stack, 3, ROTATION_OUTPUTS);
+      await rotateRefreshDestroy(stack, 3, ROTATION_OUTPUTS);
     });
   });
 }

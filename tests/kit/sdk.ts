@@ -3,8 +3,9 @@
  * `pulumi_pims` wheel built from sdk/python and installed with pip into a fresh virtual environment (as a user installs
  * it), a project directory whose Pulumi.yaml points the engine at this repository's pims plugin, and child processes
  * run without blocking this process (the simulator answers from its event loop). Also what the suites that follow a
- * docs page as a user would share (consumer, yamlGuide, javaDocs, pythonDocs, goSdk): the page's `guide:` blocks, a
- * shell that keeps what the page's commands printed, the sandbox's substitutions, and the final scan for tokens.
+ * docs page as a user would share (the docs table, tests/kit/docsTable.ts; consumer; the published paths): the page's
+ * `guide:` blocks, a shell that keeps what the page's commands printed, the sandbox's substitutions, and the final
+ * scan for tokens.
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,6 +18,17 @@ import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 export const PYTHON_SDK_DIR = path.join(REPO_ROOT, "sdk", "python");
 export const GO_SDK_DIR = path.join(REPO_ROOT, "sdk", "go");
 export const JAVA_SDK_DIR = path.join(REPO_ROOT, "sdk", "java");
+/** The Automation API driver of the Python programs (tests/engine/programs/python/inline.py). */
+export const PYTHON_INLINE_DRIVER = path.join(__dirname, "..", "engine", "programs", "python", "inline.py");
+/** The Python program of the SDK, dist and rehearsal suites: two accounts rotated each way, an app, getApiKeys. */
+export const PYTHON_ROTATION_PROGRAM = path.join(
+  __dirname,
+  "..",
+  "engine",
+  "programs",
+  "python",
+  "rotation_program.py",
+);
 
 /** What a child process printed and how it ended. */
 export interface Ran {

@@ -4,119 +4,90 @@
  * as it is printed (block `<!-- guide:file Pulumi.yaml -->`) and the guide's commands run in order (block
  * `<!-- guide:shell -->`), with the real engine and the official YAML host. The machine is a user's: an empty plugin
  * cache, no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if called. Then a no-change
- * preview and destroy.
+ * preview and destroy. The page's row of the docs table (tests/kit/docsTable.ts), which follows the page and scans
+ * for tokens.
  *
  * Substitutions, all about this test's sandbox: `pulumi login --local` logs in to a temporary `file://` backend; the
  * example ids and address in `pulumi config set` are the simulator's; `pulumi up` gets `--yes`. The token reaches
  * the commands as `PIMS_TOKEN`, as the guide says.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { distEnv, ensureDist, installedPlugins, stubNode, VERSION } from "../../kit/dist";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { expectNoTokenLeft, GuideShell, readGuide, sandboxed, seedPageObjects } from "../../kit/sdk";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
+import { VERSION } from "../../kit/dist";
+import { describeDocsPage } from "../../kit/docsTable";
+import { readGuide, seedPageObjects } from "../../kit/sdk";
 
 jest.setTimeout(15 * 60_000);
 
 const guide = readGuide("yaml.md");
 
-let sim: PimsSimulator;
-let scratch: string;
-let dir: string;
-let env: NodeJS.ProcessEnv;
-let node: ReturnType<typeof stubNode>;
-/** The seeded ids, by the names of the page's config keys. */
-const seeded = { appProjectId: "", appId: "", volumeId: "" };
-const shell = new GuideShell();
-/** Runs one command in the project; its output is kept for the token scan unless `record` is false. */
-const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
+describeDocsPage(
+  {
+    page: "yaml.md",
+    project: "project",
+    seed: (sim) => {
+      const seeded = seedPageObjects(sim);
+      // The page's program also reads the project's invoices and the app's error logs.
+      sim.addInvoice(seeded.appProjectId, { amountDue: 1250, currency: "eur" });
+      sim.addLogs(seeded.appProjectId, seeded.appId, [{ logLine: "boom", stream: "stderr" }]);
+      return seeded;
+    },
+  },
+  (page) => {
+    test("the guide has the program and the commands this test runs", () => {
+      expect(guide.files.map((f) => f.file)).toEqual(["Pulumi.yaml"]);
+      expect(guide.files[0].text).not.toContain("plugins:");
+      expect(guide.files[0].text).toContain(`version: ${VERSION}`);
+      expect(guide.commands[0]).toBe(
+        `pulumi plugin install resource pims ${VERSION} --file pulumi-resource-pims-v${VERSION}-linux-amd64.tar.gz`,
+      );
+      expect(guide.commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
+      expect(guide.commands.at(-1)).toBe("pulumi up");
+    });
 
-beforeAll(async () => {
-  const dist = ensureDist();
-  sim = await startSimulator();
-  Object.assign(seeded, seedPageObjects(sim));
-  // The page's program also reads the project's invoices and the app's error logs.
-  sim.addInvoice(seeded.appProjectId, { amountDue: 1250, currency: "eur" });
-  sim.addLogs(seeded.appProjectId, seeded.appId, [{ logLine: "boom", stream: "stderr" }]);
-  scratch = tempDir("pims-yaml-guide-");
-  dir = path.join(scratch, "project");
-  const backend = path.join(scratch, "backend");
-  fs.mkdirSync(dir);
-  fs.copyFileSync(dist.archive, path.join(dir, path.basename(dist.archive)));
-  node = stubNode(path.join(scratch, "stub"));
-  // A user's machine: the pulumi CLI with the YAML host beside it, nothing of this repository, no Node.js.
-  env = {
-    ...distEnv({ home: path.join(scratch, "home"), backend, stubDir: node.dir, override: "" }),
-    PIMS_TOKEN: sim.token,
-  };
-  delete env.PULUMI_BACKEND_URL; // the guide logs in itself
-  for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
-  for (const command of guide.commands)
-    await sh(sandboxed(command, backend, { "pims:baseUrl": sim.baseUrl, ...seeded }));
-}, ENGINE_SETUP_TIMEOUT_MS);
+    test("up created what the program declares, as the right accounts, with the token a secret output", async () => {
+      const { sim, seeded } = page();
+      const outputs = await page().outputs();
+      const projectId = outputs.projectId as string;
+      expect(sim.project(projectId)?.name).toBe("team-a");
+      const accounts = sim.serviceAccounts(projectId);
+      expect(accounts.map((a) => a.name).sort()).toEqual(["team-a-deployer", "team-a-worker"]);
+      expect(outputs.deployerToken).toBe("[secret]");
+      expect(outputs.apiKeys).toBe("[secret]");
+      // The test's own look at the values: not part of what a user's commands printed.
+      const revealed = await page().outputs(true);
+      const deployer = accounts.find((a) => a.name === "team-a-deployer");
+      expect(sim.issuedSecrets()).toContain(revealed.deployerToken);
+      expect(sim.appSecrets(seeded.appProjectId, seeded.appId)).toEqual({
+        PIMS_TOKEN: revealed.deployerToken,
+        LOG_LEVEL: "info",
+      });
+      expect(outputs.secretNames).toEqual(["LOG_LEVEL", "PIMS_TOKEN"]);
+      expect(sim.volume(seeded.appProjectId, seeded.volumeId)?.sizeGb).toBe(100);
+      // The resize went through the explicit provider: as the deployer account, not the stack's token.
+      const resize = sim.requests.find((r) => r.method === "PATCH" && r.path.endsWith("/resize"));
+      expect(resize?.principal).toBe(deployer?.id);
+      expect(outputs.invoices).toEqual([expect.objectContaining({ amountDue: 1250, amountDueMajor: 12.5 })]);
+      expect(outputs.recentErrors).toEqual([expect.objectContaining({ logLine: "boom", stream: "stderr" })]);
+    });
 
-afterAll(() => tearDown([sim], scratch));
-
-test("the guide has the program and the commands this test runs", () => {
-  expect(guide.files.map((f) => f.file)).toEqual(["Pulumi.yaml"]);
-  expect(guide.files[0].text).not.toContain("plugins:");
-  expect(guide.files[0].text).toContain(`version: ${VERSION}`);
-  expect(guide.commands[0]).toBe(
-    `pulumi plugin install resource pims ${VERSION} --file pulumi-resource-pims-v${VERSION}-linux-amd64.tar.gz`,
-  );
-  expect(guide.commands).toContain('pulumi config set --secret pims:token "$PIMS_TOKEN"');
-  expect(guide.commands.at(-1)).toBe("pulumi up");
-});
-
-test("up created what the program declares, as the right accounts, with the token a secret output", async () => {
-  expect(installedPlugins(env.PULUMI_HOME ?? "")).toEqual([`resource-pims-v${VERSION}`]);
-  const outputs = JSON.parse(await sh("pulumi stack output --json")) as Record<string, unknown>;
-  const projectId = outputs.projectId as string;
-  expect(sim.project(projectId)?.name).toBe("team-a");
-  const accounts = sim.serviceAccounts(projectId);
-  expect(accounts.map((a) => a.name).sort()).toEqual(["team-a-deployer", "team-a-worker"]);
-  expect(outputs.deployerToken).toBe("[secret]");
-  expect(outputs.apiKeys).toBe("[secret]");
-  // The test's own look at the values: not part of what a user's commands printed.
-  const revealed = JSON.parse(await sh("pulumi stack output --json --show-secrets", false)) as Record<string, unknown>;
-  const deployer = accounts.find((a) => a.name === "team-a-deployer");
-  expect(sim.issuedSecrets()).toContain(revealed.deployerToken);
-  expect(sim.appSecrets(seeded.appProjectId, seeded.appId)).toEqual({
-    PIMS_TOKEN: revealed.deployerToken,
-    LOG_LEVEL: "info",
-  });
-  expect(outputs.secretNames).toEqual(["LOG_LEVEL", "PIMS_TOKEN"]);
-  expect(sim.volume(seeded.appProjectId, seeded.volumeId)?.sizeGb).toBe(100);
-  // The resize went through the explicit provider: as the deployer account, not the stack's token.
-  const resize = sim.requests.find((r) => r.method === "PATCH" && r.path.endsWith("/resize"));
-  expect(resize?.principal).toBe(deployer?.id);
-  expect(outputs.invoices).toEqual([expect.objectContaining({ amountDue: 1250, amountDueMajor: 12.5 })]);
-  expect(outputs.recentErrors).toEqual([expect.objectContaining({ logLine: "boom", stream: "stderr" })]);
-});
-
-test("a no-change preview calls nothing but the three functions; destroy deletes both accounts", async () => {
-  sim.clearRequests();
-  await sh("pulumi preview --expect-no-changes --non-interactive");
-  expect([...new Set(sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""}`))].sort()).toEqual([
-    "GET api-keys",
-    "GET invoices",
-    "GET logs",
-  ]);
-  const projectId = JSON.parse(await sh("pulumi stack output projectId --json")) as string;
-  const ids = sim.serviceAccounts(projectId).map((a) => a.id);
-  const out = await sh("pulumi destroy --yes --non-interactive");
-  expect(sim.serviceAccounts(projectId)).toEqual([]);
-  for (const id of ids) expect(sim.deletedServiceAccounts()).toContain(id);
-  expect(out).toContain(`project ${projectId} ("team-a") was removed from the stack but still exists in the service`);
-  expect(out).toMatch(/volume \S+ in project \S+ was removed from the stack and stays at 100 GB/);
-  expect(node.calls()).toEqual([]);
-});
-
-test("no token in plaintext in anything the commands printed, in the backend or in the stack's config", () => {
-  const secrets = [sim.token, ...sim.issuedSecrets()];
-  expectNoTokenLeft({ printed: shell.printed, secrets, backend: path.join(scratch, "backend"), project: dir });
-});
+    test("a no-change preview calls nothing but the three functions; destroy deletes both accounts", async () => {
+      const { sim, node, sh } = page();
+      sim.clearRequests();
+      await sh("pulumi preview --expect-no-changes --non-interactive");
+      expect([...new Set(sim.requests.map((r) => `${r.method} ${r.path.split("/").pop() ?? ""}`))].sort()).toEqual([
+        "GET api-keys",
+        "GET invoices",
+        "GET logs",
+      ]);
+      const projectId = JSON.parse(await sh("pulumi stack output projectId --json")) as string;
+      const ids = sim.serviceAccounts(projectId).map((a) => a.id);
+      const out = await sh("pulumi destroy --yes --non-interactive");
+      expect(sim.serviceAccounts(projectId)).toEqual([]);
+      for (const id of ids) expect(sim.deletedServiceAccounts()).toContain(id);
+      expect(out).toContain(
+        `project ${projectId} ("team-a") was removed from the stack but still exists in the service`,
+      );
+      expect(out).toMatch(/volume \S+ in project \S+ was removed from the stack and stays at 100 GB/);
+      expect(node.calls()).toEqual([]);
+    });
+  },
+);

@@ -1,18 +1,21 @@
 /**
- * Installs like every Pulumi provider, Go: a module that adds the SDK with `go get` (from a clone beside it, as
- * docs/go.md says: the module has no public address yet) and a Pulumi.yaml naming no plugin, run with an empty plugin
- * cache, no plugin on PATH and a `node` first on PATH that fails if anything calls it (tests/kit/dist.ts). The
- * program (tests/engine/programs/go/rotation/main.go) runs as an Automation API inline program
- * (tests/engine/programs/go/inline.go beside it: no Go language host can be obtained here, so `pulumi up` is the one
- * step replaced); the engine downloads the plugin from the loopback server serving the release on the first run. One
- * stack: up, a rotation by replacement, one with overlap, refresh, destroy (the steps of tests/kit/dist.ts every dist
- * suite takes); checked against the simulator; state, backend files and output scanned.
+ * Installs like every Pulumi provider, Go: a module that adds the SDK with `go get` from a clone beside it, as
+ * docs/go.md's "Before a release is published, or from a clone" says (a build without a release home names the module
+ * `pulumi-pims/sdk/go`, which Go never looks up; the page's published path, `go get <home>/sdk/go/pims@v<version>`
+ * from a module proxy, is the rehearsal's: tests/engine/release/rehearsal.test.ts), and a Pulumi.yaml naming no
+ * plugin, run with an empty plugin cache, no plugin on PATH and a `node` first on PATH that fails if anything calls
+ * it (tests/kit/dist.ts). The program (tests/engine/programs/go/rotation/main.go) runs as an Automation API inline
+ * program (tests/engine/programs/go/inline.go beside it: no Go language host can be obtained here, so `pulumi up` is
+ * the one step replaced). Unlike that section of the page, the plugin is not installed from the archive with
+ * `--file`: the engine downloads it from the loopback server serving the release on the first run. An `inline` row of
+ * the dist table (tests/kit/distTable.ts), one stack: up, a rotation by replacement, one with overlap, refresh,
+ * destroy; checked against the simulator; state, backend files and output scanned.
  * Needs Go and the Go module proxy (the first build compiles the Pulumi Go SDK: minutes).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describeDist } from "../../kit/distTable";
+import { describeDist, ROTATION_OUTPUTS } from "../../kit/distTable";
 import { run, sandboxClone } from "../../kit/sdk";
 
 jest.setTimeout(20 * 60_000);
@@ -21,10 +24,10 @@ const PROGRAMS = path.join(__dirname, "..", "programs", "go");
 
 describeDist({
   name: "dist-go",
+  kind: "inline",
   creates: "both accounts",
   resources: 3,
-  /** The program's outputs naming the accounts (tests/engine/programs/go/rotation/main.go). */
-  names: { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" },
+  names: ROTATION_OUTPUTS,
   install: async ({ scratch, dir, makeEnv }) => {
     // The clone lands beside the project: `../pulumi-pims/sdk/go` below is the path docs/go.md gives.
     sandboxClone(scratch);

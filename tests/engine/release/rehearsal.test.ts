@@ -26,19 +26,14 @@ import type { PimsSimulator } from "../../../simulator";
 import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../../kit/registries";
 import {
   archiveName,
-  destroyLeavesNothing,
+  distStack,
   firstUpDownloadsPlugin,
   initStack,
-  inlineStack,
-  installedPlugins,
-  lastChanges,
-  noPlaintextTokens,
-  refreshChangesNothing,
-  rotationInEachMode,
   stubNode,
   VERSION,
   type DistStack,
 } from "../../kit/dist";
+import { ROTATION_OUTPUTS } from "../../kit/distTable";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import {
   copyCheckout,
@@ -50,7 +45,7 @@ import {
   yamlPublishedProgram,
   type Registry,
 } from "../../kit/rehearsal";
-import { readPublished, run, userVenv, type Ran } from "../../kit/sdk";
+import { PYTHON_INLINE_DRIVER, PYTHON_ROTATION_PROGRAM, type Ran, readPublished, run, userVenv } from "../../kit/sdk";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { tearDown } from "../../kit/teardown";
@@ -61,6 +56,7 @@ import {
   REHEARSAL_GROUP,
   REHEARSAL_HOME,
   REHEARSAL_MODULE,
+  rotateRefreshDestroy,
   sh,
   typescriptPublished,
   type RehearsalRun,
@@ -68,13 +64,7 @@ import {
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-const HOME = REHEARSAL_HOME;
-const MODULE = REHEARSAL_MODULE;
-const GROUP = REHEARSAL_GROUP;
 const CHECKSUMS = `pulumi-pims-v${VERSION}-checksums.txt`;
-const PROGRAM = path.join(__dirname, "..", "programs", "python", "rotation_program.py");
-const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
-const NAMES = { ci: "ciAccountId", app: "appAccountId", appPrevious: "appPreviousAccountId", token: "appToken" };
 
 let scratch: string;
 let checkout: string;
@@ -109,16 +99,16 @@ beforeAll(async () => {
   checkout = copyCheckout(path.join(scratch, "pulumi-pims"));
   const remote = path.join(scratch, "remote.git");
   gitIn(scratch, ["init", "-q", "--bare", remote]);
-  goProxy = await startGoProxy(remote, MODULE, "sdk/go");
+  goProxy = await startGoProxy(remote, REHEARSAL_MODULE, "sdk/go");
 
   // The release, built for the test home in the copy: the coordinates regenerated and committed, then the build.
   address = `${download.url}/releases/v\${VERSION}`;
   const releaseEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${path.join(REPO_ROOT, "node_modules", ".bin")}:${NODE_BIN}:${process.env.PATH ?? ""}`,
-    PIMS_RELEASE_HOME: HOME,
+    PIMS_RELEASE_HOME: REHEARSAL_HOME,
     PIMS_RELEASE_PLUGIN_DOWNLOAD_URL: address,
-    PIMS_RELEASE_MAVEN_GROUP: GROUP,
+    PIMS_RELEASE_MAVEN_GROUP: REHEARSAL_GROUP,
   };
   await sh(
     "ts-node --transpile-only scripts/generate/write-schema.ts && bash scripts/generate/gen-sdk/run && git add -A && " +
@@ -207,7 +197,9 @@ test("npm, Go and Maven clients fetch from their registries exactly what the rel
       .readFileSync(path.join(user, `pulumi-pims-${VERSION}.tgz`))
       .equals(fs.readFileSync(path.join(dist, `pulumi-pims-${VERSION}.tgz`))),
   ).toBe(true);
-  const mod = JSON.parse(await sh(`go mod download -json ${MODULE}@v${VERSION}`, user, env)) as { GoMod: string };
+  const mod = JSON.parse(await sh(`go mod download -json ${REHEARSAL_MODULE}@v${VERSION}`, user, env)) as {
+    GoMod: string;
+  };
   expect(fs.readFileSync(mod.GoMod, "utf8")).toBe(fs.readFileSync(path.join(checkout, "sdk", "go", "go.mod"), "utf8"));
   const jar = await fetch(`${maven.url}/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`);
   expect(Buffer.from(await jar.arrayBuffer()).equals(fs.readFileSync(path.join(dist, `pims-${VERSION}.jar`)))).toBe(
@@ -245,25 +237,22 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
     await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
     const server = downloadsFromNow(download);
     const runProgram = (operation: string): Promise<Ran> =>
-      run(python, [DRIVER, dir, "dev", operation, PROGRAM], { cwd: dir, env });
-    stack = inlineStack({ sim, projectId, server, node, dir, env, runProgram });
+      run(python, [PYTHON_INLINE_DRIVER, dir, "dev", operation, PYTHON_ROTATION_PROGRAM], { cwd: dir, env });
+    stack = distStack({ sim, projectId, server, node, dir, env, runProgram });
   }, ENGINE_SETUP_TIMEOUT_MS);
 
   test("up downloads the plugin from the rehearsal's download address and creates every resource", async () => {
-    await firstUpDownloadsPlugin(stack, 7, NAMES);
+    await firstUpDownloadsPlugin(stack, 7, ROTATION_OUTPUTS);
   });
 
   test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-    await rotationInEachMode(stack, NAMES, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
-    await refreshChangesNothing(stack);
-    await destroyLeavesNothing(stack, 7);
-    await noPlaintextTokens(stack);
+    await rotateRefreshDestroy(stack, 7, ROTATION_OUTPUTS);
   });
 });
 
 describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, and pulumi install downloads", () => {
+  const names = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
   let stack: DistStack;
-  let printed = "";
 
   beforeAll(async () => {
     const projectId = sim.addProject({ name: "rehearsal-yaml" }).id;
@@ -283,43 +272,16 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
       },
     );
     await initStack(dir, env, "dev", sim, { projectId });
-    const server = downloadsFromNow(download);
-    const pulumi = async (args: string[]): Promise<string> => {
-      const ran = await run("pulumi", args, { cwd: dir, env });
-      printed += ran.stdout + ran.stderr;
-      return ran.stdout;
-    };
-    stack = {
-      sim,
-      projectId,
-      server,
-      node,
-      backend: path.join(user, "backend"),
-      home: env.PULUMI_HOME ?? "",
-      pulumi,
-      op: async (operation) => {
-        await pulumi([operation, "--yes", "--non-interactive"]);
-        return lastChanges(stack);
-      },
-      printed: () => printed,
-    };
-    await pulumi(["install"]);
+    stack = distStack({ sim, projectId, server: downloadsFromNow(download), node, dir, env });
   }, ENGINE_SETUP_TIMEOUT_MS);
 
-  test("pulumi install downloaded the plugin from the address the program names; up creates everything", async () => {
-    expect(stack.server.requests).toEqual([{ path: `GET /${archiveName()}`, status: 200 }]);
-    expect(installedPlugins(stack.home)).toEqual([`resource-pims-v${VERSION}`]);
-    expect(await stack.op("up")).toEqual({ create: 4 });
-    expect((await stack.pulumi(["stack", "output", "ciToken"])).trim()).toBe("[secret]");
+  test("pulumi install downloads the plugin from the address the program names; up creates everything", async () => {
+    await firstUpDownloadsPlugin(stack, 4, names, true);
     expect(sim.projects().some((p) => p.name === "team-a")).toBe(true);
   });
 
   test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-    const names = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
-    await rotationInEachMode(stack, names, { replace: ["triggerReplace", "r1"], overlap: ["triggerOverlap", "o1"] });
-    await refreshChangesNothing(stack);
-    await destroyLeavesNothing(stack, 4);
-    await noPlaintextTokens(stack);
+    await rotateRefreshDestroy(stack, 4, names);
   });
 });
 

@@ -26,16 +26,22 @@ import {
   resources,
   revealed,
 } from "../../kit/engine";
-import { filesUnder, installedPackageDir, installPythonSdk, PYTHON_SDK_DIR, run, writeProject } from "../../kit/sdk";
+import {
+  filesUnder,
+  installedPackageDir,
+  installPythonSdk,
+  PYTHON_INLINE_DRIVER,
+  PYTHON_ROTATION_PROGRAM,
+  PYTHON_SDK_DIR,
+  run,
+  writeProject,
+} from "../../kit/sdk";
 import { packageVersion } from "../../../provider/plugin/tokens";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
-
-const PROGRAM = path.join(__dirname, "..", "programs", "python", "rotation_program.py");
-const DRIVER = path.join(__dirname, "..", "programs", "python", "inline.py");
 
 let sim: PimsSimulator;
 let scratch: string;
@@ -54,7 +60,7 @@ interface Result {
 
 /** One operation of the inline program, in a child Python process; its RESULT line. */
 async function op(operation: "up" | "destroy"): Promise<Result> {
-  const ran = await run(python, [DRIVER, workDir, "dev", operation, PROGRAM], {
+  const ran = await run(python, [PYTHON_INLINE_DRIVER, workDir, "dev", operation, PYTHON_ROTATION_PROGRAM], {
     cwd: workDir,
     env: { ...process.env, ...engineEnv(path.join(scratch, "backend")) },
   });
