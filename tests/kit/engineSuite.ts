@@ -24,22 +24,30 @@ export type SuiteStack = Omit<PimsStackOptions, "backendDir" | "baseUrl" | "toke
   yaml?: boolean;
 };
 
-export interface EngineSuiteOptions {
+export interface EngineScratchOptions {
   /** Prefix of the scratch directory's name (e.g. `pims-e2e-yaml-`). */
   scratchPrefix: string;
   /** The simulators' profile; default PIMS_SIM_PROFILE, else `default` (see startSimulator). */
   profile?: SimulatorOptions["profile"];
-  /** How many simulators (services) the suite talks to; default 1. The stack's credentials are the first one's. */
+  /**
+   * How many simulators (services) the suite talks to, started once for the whole suite; default 1 (0 for a suite
+   * whose tests each start their own with {@link EngineSuite.simulator}). A stack's credentials are the first one's.
+   */
   simulators?: number;
-  /** The YAML host is needed before the stack exists (e.g. for `pulumi package get-schema`). */
+  /** The YAML host is needed (a YAML program, or `pulumi package get-schema`). */
   yamlHost?: boolean;
+  /** Each test's timeout; default E2E_TIMEOUT_MS (a handful of engine operations). */
+  testTimeoutMs?: number;
+  /** What else to stop after the suite, before its simulators (e.g. consumers calling them). */
+  stopAlso?(): Array<{ stop(): Promise<void> }>;
+}
+
+export interface EngineSuiteOptions extends EngineScratchOptions {
   /**
    * In beforeAll, once the simulators run and the scratch directory exists: seeds the simulators, writes the project
    * and returns the stack's options.
    */
   stack(suite: EngineSuite): SuiteStack | Promise<SuiteStack>;
-  /** What else to stop after the suite, before its simulators (e.g. consumers calling them). */
-  stopAlso?(): Array<{ stop(): Promise<void> }>;
 }
 
 /** What the hook hands a suite; its simulators, scratch and stack are set once beforeAll has run. */
@@ -50,6 +58,10 @@ export class EngineSuite {
   readonly sims: PimsSimulator[] = [];
   /** The scratch directory: the backend, the project, anything else the suite writes. */
   scratch = "";
+  /** The directory of the `pulumi` CLI (and the language hosts beside it). */
+  engineDir = "";
+  /** The simulators the current test started ({@link simulator}); stopped after it. */
+  readonly testSims: PimsSimulator[] = [];
   private created?: Stack;
 
   /** The first simulator: the service whose address and token the stack holds. */
@@ -64,6 +76,13 @@ export class EngineSuite {
 
   set stack(stack: Stack) {
     this.created = stack;
+  }
+
+  /** A simulator for the current test alone (stopped after it), with the suite's profile. */
+  async simulator(profile?: SimulatorOptions["profile"]): Promise<PimsSimulator> {
+    const sim = await startSimulator({ profile });
+    this.testSims.push(sim);
+    return sim;
   }
 
   /** `METHOD /path as <principal>` for each request `sim` received since its requests were last cleared. */
@@ -145,21 +164,35 @@ export const valuesOf = (outputs: OutputMap): Record<string, string> =>
   Object.fromEntries(Object.entries(outputs).map(([k, o]) => [k, o.value as string]));
 
 /**
- * Registers the suite's beforeAll (engine, simulators, scratch, stack) and afterAll (teardown) and the engine suites'
- * test timeout; call it at the top of the suite or of a `describe` (one stack each).
+ * Registers an engine suite's beforeAll (the engine, the YAML host if asked, the suite's simulators, the scratch
+ * directory), afterEach (the test's own simulators stopped) and afterAll (teardown), and the engine suites' test
+ * timeout. Call it at the top of the suite or of a `describe`.
  */
-export function useEngineStack(opts: EngineSuiteOptions): EngineSuite {
-  jest.setTimeout(E2E_TIMEOUT_MS);
+export function useEngineScratch(opts: EngineScratchOptions): EngineSuite {
+  jest.setTimeout(opts.testTimeoutMs ?? E2E_TIMEOUT_MS);
   const suite = new EngineSuite();
   beforeAll(async () => {
-    const engineDir = ensureEngine(); // finds or builds the engine; throws (fails the suite) if it cannot
-    if (opts.yamlHost) ensureYamlHost(engineDir);
+    suite.engineDir = ensureEngine(); // finds or builds the engine; throws (fails the suite) if it cannot
+    if (opts.yamlHost) ensureYamlHost(suite.engineDir);
     for (let i = 0; i < (opts.simulators ?? 1); i++) suite.sims.push(await startSimulator({ profile: opts.profile }));
     suite.scratch = tempDir(opts.scratchPrefix);
+  }, ENGINE_SETUP_TIMEOUT_MS);
+  afterEach(() => tearDown(suite.testSims.splice(0), undefined));
+  afterAll(() => tearDown([...(opts.stopAlso?.() ?? []), ...suite.sims], suite.scratch));
+  return suite;
+}
+
+/**
+ * {@link useEngineScratch}, then one stack for the suite: backend `<scratch>/backend`, `pims:baseUrl` (unless the
+ * suite names another form) and the secret `pims:token` of the first simulator, the rest as `opts.stack` returns.
+ */
+export function useEngineStack(opts: EngineSuiteOptions): EngineSuite {
+  const suite = useEngineScratch(opts);
+  beforeAll(async () => {
     const { yaml, baseUrl, ...rest } = await opts.stack(suite);
     const stack = {
       ...rest,
-      engineDir,
+      engineDir: suite.engineDir,
       backendDir: path.join(suite.scratch, "backend"),
       baseUrl: baseUrl ?? suite.sim.baseUrl,
       token: suite.sim.token,
@@ -168,6 +201,5 @@ export function useEngineStack(opts: EngineSuiteOptions): EngineSuite {
     else if (stack.workDir) suite.stack = await createYamlStack({ ...stack, workDir: stack.workDir });
     else throw new Error("a YAML stack needs the workDir holding its Pulumi.yaml");
   }, ENGINE_SETUP_TIMEOUT_MS);
-  afterAll(() => tearDown([...(opts.stopAlso?.() ?? []), ...suite.sims], suite.scratch));
   return suite;
 }
