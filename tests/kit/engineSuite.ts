@@ -12,6 +12,7 @@ import { createYamlStack, ensureYamlHost } from "../../scripts/engine/yaml";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "./engine";
 import { testClient } from "./client";
+import { prepareExample, type ExampleRun, type PrepareOptions } from "./examples";
 import { expectNoSecretsInOutputOrFiles } from "./secrets";
 import { startSimulator } from "./simulator";
 import { tearDown } from "./teardown";
@@ -83,6 +84,29 @@ export class EngineSuite {
     const sim = await startSimulator({ profile });
     this.testSims.push(sim);
     return sim;
+  }
+
+  /**
+   * A simulator for the current test seeded with a project (named `name`; with the `id` an example's config names, if
+   * given) and its app `web`, as every example's program expects to find them.
+   */
+  async simulatorWithApp(name: string, id?: string): Promise<{ sim: PimsSimulator; projectId: string; appId: string }> {
+    const sim = await this.simulator();
+    const projectId = sim.addProject(id === undefined ? { name } : { id, name }).id;
+    return { sim, projectId, appId: sim.addApp(projectId, "web").id };
+  }
+
+  /**
+   * An example copied into the scratch directory in one language, its stack against `sim` (its address and token, a
+   * backend of its own): {@link prepareExample} with what every run of a suite shares filled in.
+   */
+  prepareExample(
+    sim: PimsSimulator,
+    o: Omit<PrepareOptions, "scratch" | "backendDir" | "baseUrl" | "token" | "engineDir">,
+  ): Promise<ExampleRun> {
+    const backendDir = path.join(this.scratch, `backend-${o.scenario}-${o.language}`);
+    const { scratch, engineDir } = this;
+    return prepareExample({ ...o, scratch, engineDir, backendDir, baseUrl: sim.baseUrl, token: sim.token });
   }
 
   /** `METHOD /path as <principal>` for each request `sim` received since its requests were last cleared. */
