@@ -1,9 +1,11 @@
 /**
- * An engine suite's set-up, written once: the engine (and the YAML host for a YAML project), the suite's simulators on
- * loopback, a scratch directory, one stack (backend `<scratch>/backend`, `pims:baseUrl` and the secret `pims:token` of
- * the first simulator) and what the engine printed; after the suite, whatever was started is stopped and the scratch
- * removed. Plus the steps the suites' bodies share: an `up` checked against its change summary, the requests as
- * `METHOD /path as <principal>`, a resource's outputs as shown, and the closing secret scan.
+ * An engine suite's set-up, written once. `useEngineStack`: the engine (and the YAML host for a YAML project), the
+ * suite's simulators on loopback, a scratch directory, one stack (backend `<scratch>/backend`, `pims:baseUrl` and the
+ * secret `pims:token` of the first simulator) and what the engine printed; after the suite, whatever was started is
+ * stopped and the scratch removed. `useEngineScratch`: the same without the stack, for suites that make their own
+ * stacks or examples (with simulators of their own per test). Plus the steps the suites' bodies share: an `up` checked
+ * against its change summary, a rotation, the requests as `METHOD /path as <principal>`, a resource's outputs as
+ * shown, an operation repeated against a faulty service, and the closing secret scan.
  */
 import * as path from "node:path";
 import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
@@ -92,8 +94,7 @@ export class EngineSuite {
    */
   async simulatorWithApp(name: string, id?: string): Promise<{ sim: PimsSimulator; projectId: string; appId: string }> {
     const sim = await this.simulator();
-    const projectId = sim.addProject(id === undefined ? { name } : { id, name }).id;
-    return { sim, projectId, appId: sim.addApp(projectId, "web").id };
+    return { sim, ...addProjectWithApp(sim, name, id) };
   }
 
   /**
@@ -181,6 +182,36 @@ export class EngineSuite {
     expectNoSecretsInOutputOrFiles(this.engine, this.scratch, secrets);
     return secrets;
   }
+}
+
+/**
+ * Runs an engine operation against a faulty service until it succeeds, `max` runs at most: how many it took. Each
+ * failure goes to `failed`; the last one is thrown inside an error naming the operation.
+ */
+export async function runUntilOk(
+  what: string,
+  max: number,
+  op: () => Promise<unknown>,
+  failed: (e: unknown) => void = () => undefined,
+): Promise<number> {
+  for (let run = 1; ; run++) {
+    try {
+      await op();
+      return run;
+    } catch (e) {
+      failed(e);
+      if (run >= max)
+        throw new Error(`no convergence after ${run} runs of ${what}; last error: ${String(e).slice(0, 2000)}`, {
+          cause: e,
+        });
+    }
+  }
+}
+
+/** Seeds `sim` with a project (named `name`, with `id` if given) and its app `web`. */
+export function addProjectWithApp(sim: PimsSimulator, name: string, id?: string): { projectId: string; appId: string } {
+  const projectId = sim.addProject(id === undefined ? { name } : { id, name }).id;
+  return { projectId, appId: sim.addApp(projectId, "web").id };
 }
 
 /** The stack outputs' values by name (for the string outputs a test carries from step to step). */
