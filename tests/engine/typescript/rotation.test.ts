@@ -14,7 +14,7 @@ import { AuthError, errorText } from "../../../provider/client";
 import { copyExample } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { addProjectWithApp, useEngineStack } from "../../kit/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
@@ -258,8 +258,7 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     scratchPrefix: "pims-e2e-rotation-interrupt-",
     profile: "default",
     stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "rotation-interrupt" }).id;
-      sim.addApp(projectId, "web");
+      ({ projectId } = addProjectWithApp(sim, "rotation-interrupt"));
       return {
         stackName: "interrupt",
         workDir: copyExample("rotation", scratch),
