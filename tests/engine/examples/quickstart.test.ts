@@ -9,49 +9,25 @@
  * Needs the pulumi CLI, the YAML host, Python (scripts/toolchain/ensure-python), Go, the Java host v1.16.0 and Maven
  * 3.9.9 (all built or fetched once and cached). The languages run one after the other against one simulator.
  */
-import * as path from "node:path";
-import { EXAMPLE_LANGUAGES, ensureEngine, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { prepareExample, programTest } from "../../kit/examples";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
-
-jest.setTimeout(15 * 60_000);
+import { EXAMPLE_LANGUAGES } from "../../../scripts/engine";
+import { useEngineScratch } from "../../kit/engineSuite";
+import { programTest } from "../../kit/examples";
 
 /** The quickstart's outputs, in every language. */
 const OUTPUTS = ["appSecretNames", "projectId", "serviceAccountId", "token", "tokenExpiresAt"];
 
-let sim: PimsSimulator;
-let scratch: string;
-
-beforeAll(() => {
-  ensureEngine();
-  scratch = tempDir("pims-e2e-quickstart-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-beforeEach(async () => {
-  sim = await startSimulator();
-});
-
-afterEach(() => sim?.stop());
-
-afterAll(() => tearDown([], scratch));
+/** Each language's test starts a simulator of its own (`suite.simulator()`), stopped after it. */
+const suite = useEngineScratch({ scratchPrefix: "pims-e2e-quickstart-", simulators: 0, testTimeoutMs: 15 * 60_000 });
 
 test.each(EXAMPLE_LANGUAGES)(
   "quickstart in %s: up, no-change up, preview and refresh, rotation, destroy",
   async (language) => {
-    const apps = sim.addProject({ name: "apps" });
-    const app = sim.addApp(apps.id, "web");
-    const run = await prepareExample({
+    const { sim, projectId: appsId, appId } = await suite.simulatorWithApp("apps");
+    const run = await suite.prepareExample(sim, {
       scenario: "quickstart",
       language,
-      scratch,
       stackName: "dev",
-      backendDir: path.join(scratch, `backend-${language}`),
-      baseUrl: sim.baseUrl,
-      token: sim.token,
-      config: { appProjectId: apps.id },
+      config: { appProjectId: appsId },
     });
     let projectId = "";
     await programTest(run, [sim], {
@@ -63,10 +39,10 @@ test.each(EXAMPLE_LANGUAGES)(
           expect.objectContaining({
             id: o.serviceAccountId,
             name: "quickstart-deployer",
-            grants: [projectId, apps.id],
+            grants: [projectId, appsId],
           }),
         ]);
-        expect(sim.appSecrets(apps.id, app.id)).toEqual({ PIMS_TOKEN: o.token, PIMS_PROJECT_ID: projectId });
+        expect(sim.appSecrets(appsId, appId)).toEqual({ PIMS_TOKEN: o.token, PIMS_PROJECT_ID: projectId });
         expect(o.appSecretNames).toEqual(["PIMS_PROJECT_ID", "PIMS_TOKEN"]);
       },
       edit: {
@@ -76,7 +52,7 @@ test.each(EXAMPLE_LANGUAGES)(
           expect(after.serviceAccountId).not.toBe(before.serviceAccountId);
           expect(sim.serviceAccounts(projectId).map((a) => a.id)).toEqual([after.serviceAccountId]);
           expect(sim.deletedServiceAccounts()).toContain(before.serviceAccountId);
-          expect(sim.appSecrets(apps.id, app.id).PIMS_TOKEN).toBe(after.token);
+          expect(sim.appSecrets(appsId, appId).PIMS_TOKEN).toBe(after.token);
         },
       },
       afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),

@@ -11,39 +11,16 @@
  *
  * Needs the pulumi CLI, the YAML host and Go (the Go SDK's first build: minutes, cached after).
  */
-import * as path from "node:path";
-import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { prepareExample, programTest } from "../../kit/examples";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
-
-jest.setTimeout(20 * 60_000);
+import { randomSecret } from "../../../scripts/engine";
+import { useEngineScratch } from "../../kit/engineSuite";
+import { programTest } from "../../kit/examples";
+import { liveIds } from "../../kit/simulator";
 
 const LANGUAGES = ["yaml", "go"] as const;
 const DAY_MS = 24 * 3600 * 1000;
 
-let sims: PimsSimulator[] = [];
-let scratch: string;
-
-beforeAll(() => {
-  ensureEngine();
-  scratch = tempDir("pims-e2e-scenarios-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.stop()));
-  sims = [];
-});
-
-afterAll(() => tearDown([], scratch));
-
-async function simulator(): Promise<PimsSimulator> {
-  const sim = await startSimulator();
-  sims.push(sim);
-  return sim;
-}
+/** Each test starts the simulators it needs (`suite.simulator()`), stopped after it. */
+const suite = useEngineScratch({ scratchPrefix: "pims-e2e-scenarios-", simulators: 0, testTimeoutMs: 20 * 60_000 });
 
 /** The outputs a stack shows with a value (an unset optional output is absent in some languages, null in others). */
 const keys = (o: Record<string, unknown>): string[] =>
@@ -51,21 +28,13 @@ const keys = (o: Record<string, unknown>): string[] =>
     .filter((k) => o[k] !== null && o[k] !== undefined)
     .sort();
 
-const backend = (name: string): string => path.join(scratch, `backend-${name}`);
-
 test.each(LANGUAGES)("rotation in %s: overlapping rotation by trigger", async (language) => {
-  const sim = await simulator();
-  const p = sim.addProject({ name: "rotation" });
-  const app = sim.addApp(p.id, "web");
-  const run = await prepareExample({
+  const { sim, projectId, appId } = await suite.simulatorWithApp("rotation");
+  const run = await suite.prepareExample(sim, {
     scenario: "rotation",
     language,
-    scratch,
     stackName: "ci",
-    backendDir: backend(`rotation-${language}`),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    config: { projectId: p.id },
+    config: { projectId },
   });
   await programTest(run, [sim], {
     afterUp: (o) => {
@@ -78,13 +47,13 @@ test.each(LANGUAGES)("rotation in %s: overlapping rotation by trigger", async (l
           ...(language === "yaml" ? [] : ["rotatesAfter"]),
         ].sort(),
       );
-      expect(sim.serviceAccounts(p.id)).toEqual([
+      expect(sim.serviceAccounts(projectId)).toEqual([
         expect.objectContaining({ id: o.serviceAccountId, name: "ci-deployer" }),
       ]);
       const expiresAt = Date.parse(o.tokenExpiresAt as string);
-      expect(expiresAt - Date.parse(sim.serviceAccounts(p.id)[0].createdAt)).toBe(30 * DAY_MS);
+      expect(expiresAt - Date.parse(sim.serviceAccounts(projectId)[0].createdAt)).toBe(30 * DAY_MS);
       if (language !== "yaml") expect(Date.parse(o.rotatesAfter as string)).toBe(expiresAt - 20 * DAY_MS);
-      expect(sim.appSecrets(p.id, app.id)).toEqual({ PIMS_TOKEN: o.token });
+      expect(sim.appSecrets(projectId, appId)).toEqual({ PIMS_TOKEN: o.token });
     },
     edit: {
       config: { rotationTrigger: "2" },
@@ -93,34 +62,23 @@ test.each(LANGUAGES)("rotation in %s: overlapping rotation by trigger", async (l
         expect(after.serviceAccountId).not.toBe(before.serviceAccountId);
         expect(after.previousServiceAccountId).toBe(before.serviceAccountId);
         expect(after.previousToken).toBe(before.token);
-        expect(
-          sim
-            .serviceAccounts(p.id)
-            .map((a) => a.id)
-            .sort(),
-        ).toEqual([after.serviceAccountId, before.serviceAccountId].sort());
-        expect(sim.appSecrets(p.id, app.id)).toEqual({ PIMS_TOKEN: after.token });
+        expect(liveIds(sim, projectId)).toEqual([after.serviceAccountId, before.serviceAccountId].sort());
+        expect(sim.appSecrets(projectId, appId)).toEqual({ PIMS_TOKEN: after.token });
       },
     },
-    afterDestroy: () => expect(sim.serviceAccounts(p.id)).toEqual([]),
+    afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),
   });
 });
 
 test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulumi.dev.yaml", async (language) => {
-  const sim = await simulator();
-  const projectId = "p-1a2b3c01"; // what the example's Pulumi.dev.yaml names
-  sim.addProject({ id: projectId, name: "dev" });
-  const app = sim.addApp(projectId, "web");
+  // p-1a2b3c01: what the example's Pulumi.dev.yaml names
+  const { sim, projectId, appId } = await suite.simulatorWithApp("dev", "p-1a2b3c01");
   sim.addVolume(projectId, { id: "default-us-east-1", sizeGb: 50 });
   const databaseUrl = randomSecret("postgres://dev:pw-");
-  const run = await prepareExample({
+  const run = await suite.prepareExample(sim, {
     scenario: "environments",
     language,
-    scratch,
     stackName: "dev",
-    backendDir: backend(`environments-${language}`),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
     // YAML has no optional secrets (README): only the other languages take the database URL.
     config: language === "yaml" ? {} : { databaseUrl: { value: databaseUrl, secret: true } },
   });
@@ -135,7 +93,7 @@ test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulum
       expect(Date.parse(account.tokenExpiresAt) - Date.parse(account.createdAt)).toBe(7 * DAY_MS);
       expect(sim.volume(projectId, "default-us-east-1")?.sizeGb).toBe(50);
       expect(o.volumeSizeGb).toBe(50);
-      expect(sim.appSecrets(projectId, app.id)).toEqual({
+      expect(sim.appSecrets(projectId, appId)).toEqual({
         PIMS_TOKEN: o.token,
         LOG_LEVEL: "debug",
         ...(language === "yaml" ? {} : { DATABASE_URL: databaseUrl }),
@@ -149,20 +107,16 @@ test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulum
 });
 
 test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service", async (language) => {
-  const [simA, simB] = [await simulator(), await simulator()];
+  const [simA, simB] = [await suite.simulator(), await suite.simulator()];
   const partner = simB.addProject({ name: "partner" });
   const partnerApp = simB.addApp(partner.id, "web");
   const invoice = simB.addInvoice(partner.id, { amountDue: 500, currency: "eur" });
   const partnerToken = randomSecret("pims_sa_partner_");
   const partnerAccount = simB.addServiceAccount({ projectId: partner.id, name: "partner", tokenSecret: partnerToken });
-  const run = await prepareExample({
+  const run = await suite.prepareExample(simA, {
     scenario: "multi-account",
     language,
-    scratch,
     stackName: "dev",
-    backendDir: backend(`multi-account-${language}`),
-    baseUrl: simA.baseUrl,
-    token: simA.token,
     config: {
       otherBaseUrl: simB.baseUrl,
       otherToken: { value: partnerToken, secret: true },
@@ -202,12 +156,7 @@ test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service
         // The project's account is replaced; the scoped provider takes the new token; the CI account stays.
         expect(after.deployerId).not.toBe(before.deployerId);
         expect(after.ciAccountId).toBe(before.ciAccountId);
-        expect(
-          simA
-            .serviceAccounts(projectId)
-            .map((a) => a.id)
-            .sort(),
-        ).toEqual([after.deployerId, after.ciAccountId].sort());
+        expect(liveIds(simA, projectId)).toEqual([after.deployerId, after.ciAccountId].sort());
       },
     },
     afterDestroy: () => {
@@ -218,27 +167,21 @@ test.each(LANGUAGES)("multi-account in %s: a scoped provider and another service
 });
 
 test("functions in yaml: an app's recent error lines and a build's status, read-only", async () => {
-  const sim = await simulator();
-  const p = sim.addProject({ name: "functions" });
-  const app = sim.addApp(p.id, "web");
+  const { sim, projectId, appId } = await suite.simulatorWithApp("functions");
   // 25 lines on stderr among lines on stdout: the example reads the 20 most recent on stderr.
   const errors = Array.from({ length: 25 }, (_, i) => `error: request ${i} failed`);
   sim.addLogs(
-    p.id,
-    app.id,
+    projectId,
+    appId,
     errors.flatMap((logLine, i) => [{ logLine: `served request ${i}` }, { logLine, stream: "stderr" }]),
   );
-  const ok = sim.addBuild(p.id, app.id, { status: "success", logs: [{ log: "Step 1/1: done" }] });
-  const failed = sim.addBuild(p.id, app.id, { status: "build_failure", logs: [{ log: "error: no Dockerfile" }] });
-  const run = await prepareExample({
+  const ok = sim.addBuild(projectId, appId, { status: "success", logs: [{ log: "Step 1/1: done" }] });
+  const failed = sim.addBuild(projectId, appId, { status: "build_failure", logs: [{ log: "error: no Dockerfile" }] });
+  const run = await suite.prepareExample(sim, {
     scenario: "functions",
     language: "yaml",
-    scratch,
     stackName: "dev",
-    backendDir: backend("functions-yaml"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    config: { projectId: p.id, buildId: ok.id },
+    config: { projectId, buildId: ok.id },
   });
   await programTest(run, [sim], {
     afterUp: (o) => {

@@ -10,30 +10,16 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { copyExample, createPimsStack, ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, sleep } from "../../kit/engine";
+import { copyExample, createPimsStack, randomSecret } from "../../../scripts/engine";
+import { sleep } from "../../kit/engine";
+import { useEngineScratch } from "../../kit/engineSuite";
+import { liveIds } from "../../kit/simulator";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
 
-jest.setTimeout(E2E_TIMEOUT_MS);
-
-let sim: PimsSimulator;
-let scratch: string;
-const engine = new EngineOutput();
+const suite = useEngineScratch({ scratchPrefix: "pims-e2e-examples-" });
+const { engine } = suite;
 /** Secret values the tests put into config (scanned for with the simulator's tokens). */
 const configSecrets: string[] = [];
-
-beforeAll(async () => {
-  ensureEngine(); // builds the engine if it is missing; throws (fails the suite) if it cannot
-  sim = await startSimulator();
-  scratch = tempDir("pims-e2e-examples-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
 
 /** A stack for a copied example: its directory is the workDir, its index.ts the program. */
 function exampleStack(
@@ -44,9 +30,9 @@ function exampleStack(
   return createPimsStack({
     stackName,
     workDir,
-    backendDir: path.join(scratch, "backend"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
+    backendDir: path.join(suite.scratch, "backend"),
+    baseUrl: suite.sim.baseUrl,
+    token: suite.sim.token,
     config,
   });
 }
@@ -63,10 +49,10 @@ function seedFromConfig(all: ConfigMap): { projectId: string; appId: string; vol
   if (!projectId) throw new Error("the stack has no projectId config");
   const grants = JSON.parse(configValue(all, "grants") ?? "[]") as string[];
   for (const id of new Set([projectId, ...grants]))
-    if (!sim.project(id)) sim.addProject({ id, name: `existing ${id}` });
-  const app = sim.addApp(projectId, configValue(all, "appName") ?? "web");
+    if (!suite.sim.project(id)) suite.sim.addProject({ id, name: `existing ${id}` });
+  const app = suite.sim.addApp(projectId, configValue(all, "appName") ?? "web");
   const volumeId = configValue(all, "volumeId") ?? "default-us-east-1";
-  if (!sim.volume(projectId, volumeId)) sim.addVolume(projectId, { id: volumeId, sizeGb: 50 });
+  if (!suite.sim.volume(projectId, volumeId)) suite.sim.addVolume(projectId, { id: volumeId, sizeGb: 50 });
   return { projectId, appId: app.id, volumeId };
 }
 
@@ -74,17 +60,17 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describe("examples/quickstart, as a project directory", () => {
   test("up creates the project, the service account and the app's secrets; destroy deletes the account", async () => {
-    const existing = sim.addProject({ name: "apps" });
-    const app = sim.addApp(existing.id, "web");
-    const workDir = copyExample("quickstart", scratch);
+    const existing = suite.sim.addProject({ name: "apps" });
+    const app = suite.sim.addApp(existing.id, "web");
+    const workDir = copyExample("quickstart", suite.scratch);
     const stack = await exampleStack(workDir, "dev", { appProjectId: existing.id, appName: "web" });
 
     const up = await stack.up(engine.opts);
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
     const o = up.outputs;
     const projectId = o.projectId.value as string;
-    expect(sim.project(projectId)?.name).toBe("quickstart-dev");
-    const [account, ...others] = sim.serviceAccounts(projectId);
+    expect(suite.sim.project(projectId)?.name).toBe("quickstart-dev");
+    const [account, ...others] = suite.sim.serviceAccounts(projectId);
     expect(others).toEqual([]);
     expect(account).toMatchObject({
       id: o.serviceAccountId.value,
@@ -92,15 +78,18 @@ describe("examples/quickstart, as a project directory", () => {
       grants: [projectId, existing.id],
     });
     expect(o.token.secret).toBe(true);
-    expect(sim.issuedSecrets()).toContain(o.token.value);
-    expect(sim.appSecrets(existing.id, app.id)).toEqual({ PIMS_TOKEN: o.token.value, PIMS_PROJECT_ID: projectId });
+    expect(suite.sim.issuedSecrets()).toContain(o.token.value);
+    expect(suite.sim.appSecrets(existing.id, app.id)).toEqual({
+      PIMS_TOKEN: o.token.value,
+      PIMS_PROJECT_ID: projectId,
+    });
     expect(o.appSecretNames.value).toEqual(["PIMS_PROJECT_ID", "PIMS_TOKEN"]);
     expect(Date.parse(o.tokenExpiresAt.value as string) - Date.parse(account.createdAt)).toBe(30 * DAY_MS);
 
     const down = await stack.destroy(engine.opts);
     expect(down.summary.resourceChanges).toEqual({ delete: 4 });
-    expect(sim.serviceAccounts(projectId)).toEqual([]);
-    expect(sim.deletedServiceAccounts()).toContain(account.id);
+    expect(suite.sim.serviceAccounts(projectId)).toEqual([]);
+    expect(suite.sim.deletedServiceAccounts()).toContain(account.id);
   });
 });
 
@@ -112,7 +101,7 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
   let workDir: string;
 
   test("dev and staging each deploy with their own config", async () => {
-    workDir = copyExample("environments", scratch);
+    workDir = copyExample("environments", suite.scratch);
     const devDatabaseUrl = randomSecret("postgres://dev:pw-");
     configSecrets.push(devDatabaseUrl);
     const stacks = {
@@ -134,8 +123,8 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
     const staging = deployed.staging;
     expect(dev.projectId).toBe("p-1a2b3c01");
     expect(staging.projectId).toBe("p-1a2b3c02");
-    const [devAccount] = sim.serviceAccounts(dev.projectId);
-    const [stagingAccount] = sim.serviceAccounts(staging.projectId);
+    const [devAccount] = suite.sim.serviceAccounts(dev.projectId);
+    const [stagingAccount] = suite.sim.serviceAccounts(staging.projectId);
     expect(devAccount).toMatchObject({ id: dev.accountId, name: "dev-deployer", grants: ["p-1a2b3c01"] });
     expect(stagingAccount).toMatchObject({
       id: staging.accountId,
@@ -144,26 +133,28 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
     });
     expect(Date.parse(devAccount.tokenExpiresAt) - Date.parse(devAccount.createdAt)).toBe(7 * DAY_MS);
     expect(Date.parse(stagingAccount.tokenExpiresAt) - Date.parse(stagingAccount.createdAt)).toBe(30 * DAY_MS);
-    expect(sim.volume(dev.projectId, dev.volumeId)?.sizeGb).toBe(50);
-    expect(sim.volume(staging.projectId, staging.volumeId)?.sizeGb).toBe(100);
+    expect(suite.sim.volume(dev.projectId, dev.volumeId)?.sizeGb).toBe(50);
+    expect(suite.sim.volume(staging.projectId, staging.volumeId)?.sizeGb).toBe(100);
 
-    const devSecrets = sim.appSecrets(dev.projectId, dev.appId);
+    const devSecrets = suite.sim.appSecrets(dev.projectId, dev.appId);
     expect(devSecrets).toEqual({
       PIMS_TOKEN: expect.stringMatching(/^pims_sa_/),
       LOG_LEVEL: "debug",
       DATABASE_URL: devDatabaseUrl,
     });
-    const stagingSecrets = sim.appSecrets(staging.projectId, staging.appId);
+    const stagingSecrets = suite.sim.appSecrets(staging.projectId, staging.appId);
     expect(stagingSecrets).toEqual({ PIMS_TOKEN: expect.stringMatching(/^pims_sa_/), LOG_LEVEL: "info" });
     expect(devSecrets.PIMS_TOKEN).not.toBe(stagingSecrets.PIMS_TOKEN);
   });
 
   test("destroying each stack deletes only its own deployer", async () => {
     await deployed.dev.stack.destroy(engine.opts);
-    expect(sim.serviceAccounts(deployed.dev.projectId)).toEqual([]);
-    expect(sim.serviceAccounts(deployed.staging.projectId).map((a) => a.id)).toEqual([deployed.staging.accountId]);
+    expect(suite.sim.serviceAccounts(deployed.dev.projectId)).toEqual([]);
+    expect(suite.sim.serviceAccounts(deployed.staging.projectId).map((a) => a.id)).toEqual([
+      deployed.staging.accountId,
+    ]);
     await deployed.staging.stack.destroy(engine.opts);
-    expect(sim.serviceAccounts(deployed.staging.projectId)).toEqual([]);
+    expect(suite.sim.serviceAccounts(deployed.staging.projectId)).toEqual([]);
     // The committed stack files were not touched: config was written into the copy only.
     const original = fs.readFileSync(
       path.join(__dirname, "..", "..", "..", "examples", "environments", "typescript", "Pulumi.dev.yaml"),
@@ -176,25 +167,25 @@ describe("examples/environments: one program, settings from Pulumi.<stack>.yaml"
 
 describe("examples/rotation", () => {
   test("rotateBeforeExpiry window open: preview shows an in-place update, no call; up rotates, overlaps", async () => {
-    const p = sim.addProject({ name: "rotation" });
-    const app = sim.addApp(p.id, "web");
-    const workDir = copyExample("rotation", scratch);
+    const p = suite.sim.addProject({ name: "rotation" });
+    const app = suite.sim.addApp(p.id, "web");
+    const workDir = copyExample("rotation", suite.scratch);
     const stack = await exampleStack(workDir, "ci", { projectId: p.id, expiresIn: "30", rotateBeforeExpiry: "29" });
 
     const up = await stack.up(engine.opts);
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
     const expiresAt = Date.parse(up.outputs.tokenExpiresAt.value as string);
     expect(Date.parse(up.outputs.rotatesAfter.value as string)).toBe(expiresAt - 29_000);
-    expect(sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(up.outputs.token.value);
+    expect(suite.sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(up.outputs.token.value);
     expect(up.outputs.previousToken?.value).toBeUndefined(); // no rotation yet
 
     await sleep(1_500);
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const preview = await stack.preview(engine.opts);
     // keepPreviousToken (the example's default): the account is updated in place, not replaced; the app follows.
     expect(preview.changeSummary).toEqual({ update: 2, same: 1 });
-    expect(sim.requests).toEqual([]);
-    expect(sim.serviceAccounts(p.id).map((a) => a.id)).toEqual([up.outputs.serviceAccountId.value]);
+    expect(suite.sim.requests).toEqual([]);
+    expect(suite.sim.serviceAccounts(p.id).map((a) => a.id)).toEqual([up.outputs.serviceAccountId.value]);
 
     const rotated = await stack.up(engine.opts);
     expect(rotated.summary.resourceChanges).toEqual({ update: 2, same: 1 });
@@ -206,24 +197,20 @@ describe("examples/rotation", () => {
     expect(rotated.outputs.previousServiceAccountId.value).toBe(first);
     expect(rotated.outputs.previousToken.value).toBe(up.outputs.token.value);
     expect(rotated.outputs.previousToken.secret).toBe(true);
-    expect(
-      sim
-        .serviceAccounts(p.id)
-        .map((a) => a.id)
-        .sort(),
-    ).toEqual([first, second].sort()); // the previous account stays live until the next rotation
-    expect(sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(rotated.outputs.token.value);
+    // the previous account stays live until the next rotation
+    expect(liveIds(suite.sim, p.id)).toEqual([first, second].sort());
+    expect(suite.sim.appSecrets(p.id, app.id).PIMS_TOKEN).toBe(rotated.outputs.token.value);
 
     await stack.destroy(engine.opts);
-    expect(sim.serviceAccounts(p.id)).toEqual([]);
+    expect(suite.sim.serviceAccounts(p.id)).toEqual([]);
   });
 });
 
 describe("secrets", () => {
   test("no issued token or config secret appears in any engine output, state file or stack config", () => {
-    const secrets = [...sim.issuedSecrets(), ...configSecrets];
+    const secrets = [...suite.sim.issuedSecrets(), ...configSecrets];
     expect(secrets.length).toBeGreaterThanOrEqual(5);
     expectNoPlaintextSecrets(engine.text(), secrets, "the engine's output");
-    expect(expectNoSecretsInFiles(scratch, secrets)).toBeGreaterThan(10);
+    expect(expectNoSecretsInFiles(suite.scratch, secrets)).toBeGreaterThan(10);
   });
 });

@@ -13,39 +13,16 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
-import type { PimsSimulator } from "../../../simulator";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  EngineOutput,
-  exportEncrypted,
-  isEncryptedSecret,
-  pimsCli,
-  resource,
-  resources,
-  shownOutputs,
-} from "../../kit/engine";
-import {
-  consoleAccount as consoleAccountOf,
-  liveIds as liveIdsOf,
-  startSimulator,
-  writesOf,
-} from "../../kit/simulator";
-import { expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
+import { ensureEngine, randomSecret } from "../../../scripts/engine";
+import { writeYamlProject } from "../../../scripts/engine/yaml";
+import { exportEncrypted, isEncryptedSecret, pimsCli, resource, resources } from "../../kit/engine";
+import { useEngineStack } from "../../kit/engineSuite";
+import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
-import { tearDown } from "../../kit/teardown";
 
-jest.setTimeout(E2E_TIMEOUT_MS);
 const run = promisify(execFile);
 
-let sim: PimsSimulator;
-let scratch: string;
 let workDir: string;
-let stack: Stack;
-const engine = new EngineOutput();
 let home: string; // the project the console account and the app live in
 let bulk: string; // a project of 20 console accounts
 let imported: { id: string; token: string };
@@ -65,7 +42,7 @@ config:
 
 /** The CLI as the user runs it in the project directory (asynchronously: the simulator serves in this process). */
 async function pulumi(args: string[]): Promise<{ code: number; out: string }> {
-  const ws = stack.workspace as unknown as { envVars: Record<string, string> };
+  const ws = suite.stack.workspace as unknown as { envVars: Record<string, string> };
   const env = { ...process.env, ...ws.envVars };
   try {
     const r = await run(path.join(ensureEngine(), "pulumi"), [...args, "--stack", "dev", "--non-interactive"], {
@@ -102,67 +79,61 @@ const ciTakenOver = (): string => `  ci:
 const writeProgram = (resourcesYaml: string): void =>
   void writeYamlProject(workDir, { name: "pims-import", program: `${CONFIG}\n${resourcesYaml}` });
 
-const consoleAccount = (projectId: string, name: string, expiresIn?: number) =>
-  consoleAccountOf(sim, projectId, name, expiresIn);
-const liveIds = (projectId: string): string[] => liveIdsOf(sim, projectId);
-const writes = (): string[] => writesOf(sim);
 const stateResources = (): string[] =>
-  resources(exportEncrypted(stack))
+  resources(exportEncrypted(suite.stack))
     .map((r) => `${r.type}::${r.urn.split("::").pop()}`)
     .sort();
 
-beforeAll(async () => {
-  sim = await startSimulator();
-  home = sim.addProject({ name: "console-home" }).id;
-  sim.addApp(home, "web");
-  bulk = sim.addProject({ name: "console-bulk" }).id;
-  imported = await consoleAccount(home, "console-ci");
-  for (let i = 0; i < 20; i++) await consoleAccount(bulk, `worker ${String(i).padStart(2, "0")}`, 0);
-  scratch = tempDir("pims-e2e-import-");
-  workDir = path.join(scratch, "pims-import");
-  writeProgram("");
-  stack = await createYamlStack({
-    stackName: "dev",
-    workDir,
-    backendDir: path.join(scratch, "backend"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    config: { dbPassword: { value: randomSecret("db-password-"), secret: true } },
-  });
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(() => tearDown([sim], scratch));
+const suite = useEngineStack({
+  scratchPrefix: "pims-e2e-import-",
+  stack: async ({ sim, scratch }) => {
+    home = sim.addProject({ name: "console-home" }).id;
+    sim.addApp(home, "web");
+    bulk = sim.addProject({ name: "console-bulk" }).id;
+    imported = await consoleAccount(sim, home, "console-ci");
+    for (let i = 0; i < 20; i++) await consoleAccount(sim, bulk, `worker ${String(i).padStart(2, "0")}`, 0);
+    workDir = path.join(scratch, "pims-import");
+    writeProgram("");
+    return {
+      stackName: "dev",
+      yaml: true,
+      workDir,
+      config: { dbPassword: { value: randomSecret("db-password-"), secret: true } },
+    };
+  },
+});
+const { engine } = suite;
 
 describe("pulumi import through the pims plugin (YAML), against accounts made in the console", () => {
   test("an account or project that does not exist is refused, naming what was looked up; state unchanged", async () => {
-    await stack.up(engine.opts); // the stack itself, nothing else
+    await suite.stack.up(engine.opts); // the stack itself, nothing else
     const before = stateResources();
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const account = await pulumi(["import", "pims:index:ServiceAccount", "ghost", `${home}/sa-000000000000`, "--yes"]);
     expect(account.code).not.toBe(0);
     expect(account.out).toContain(
       `cannot adopt service account sa-000000000000 in project ${home}: ` +
-        `GET ${sim.baseUrl}/v2/projects/${home}/api-keys ` +
+        `GET ${suite.sim.baseUrl}/v2/projects/${home}/api-keys ` +
         "shows no API key with principalId sa-000000000000",
     );
     const project = await pulumi(["import", "pims:index:Project", "ghost", "p-00000000", "--yes"]);
     expect(project.code).not.toBe(0);
     expect(project.out).toMatch(/cannot import project p-00000000: listing API keys of project p-00000000: 404/);
     expect(stateResources()).toEqual(before);
-    expect(writes()).toEqual([]);
+    expect(writesOf(suite.sim)).toEqual([]);
   });
 
   test("import: what the listing tells, no token held (tokenHeld false, a warning), a program generated", async () => {
-    sim.clearRequests();
-    const gen = path.join(scratch, "generated.yaml");
+    suite.sim.clearRequests();
+    const gen = path.join(suite.scratch, "generated.yaml");
     const id = `${home}/${imported.id}`;
     const r = await pulumi(["import", "pims:index:ServiceAccount", "ci", id, "--yes", "--protect=false", "--out", gen]);
     expect(r.code).toBe(0);
-    expect(writes()).toEqual([]);
+    expect(writesOf(suite.sim)).toEqual([]);
     expect(r.out).toMatch(
       /warning: pulumi-pims: service account "console-ci" \(sa-\w+\) in project \S+ imported without its token \(tokenHeld: false/,
     );
-    const state = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "ci");
+    const state = resource(exportEncrypted(suite.stack), "pims:index:ServiceAccount", "ci");
     expect(state.id).toBe(imported.id);
     expect(state.inputs).toEqual({
       projectId: home,
@@ -183,8 +154,8 @@ describe("pulumi import through the pims plugin (YAML), against accounts made in
   test("up with the generated program plus the grants: no change, no call; preview --expect-no-changes", async () => {
     // exactly what `pulumi import` wrote previews as no change ...
     writeProgram(generated);
-    sim.clearRequests();
-    await stack.preview({ ...engine.opts, expectNoChanges: true });
+    suite.sim.clearRequests();
+    await suite.stack.preview({ ...engine.opts, expectNoChanges: true });
     // ... and so does it with the grants the user knows
     const withGrants = generated.replace(
       /^( +)grants: \[\]$/m,
@@ -192,41 +163,37 @@ describe("pulumi import through the pims plugin (YAML), against accounts made in
     );
     expect(withGrants).not.toBe(generated);
     writeProgram(withGrants);
-    sim.clearRequests();
-    const up = await stack.up(engine.opts);
-    expect(up.summary.resourceChanges).toEqual({ same: 2 });
-    expect(writes()).toEqual([]);
-    await stack.preview({ ...engine.opts, expectNoChanges: true });
-    expect(liveIds(home)).toEqual([imported.id]);
+    await suite.up({ same: 2 });
+    expect(writesOf(suite.sim)).toEqual([]);
+    await suite.stack.preview({ ...engine.opts, expectNoChanges: true });
+    expect(liveIds(suite.sim, home)).toEqual([imported.id]);
   });
 
   test("rotation takes it over: the successor created and held, the imported one kept as previous", async () => {
     writeProgram(`resources:\n${ciTakenOver()}`);
-    sim.clearRequests();
-    const up = await stack.up(engine.opts);
-    expect(up.summary.resourceChanges).toEqual({ update: 1, same: 1 });
-    const o = await shownOutputs(stack, "pims:index:ServiceAccount", "ci");
+    await suite.up({ update: 1, same: 1 });
+    const o = await suite.shown("ci");
     successor = o.serviceAccountId as string;
     expect(successor).not.toBe(imported.id);
     expect(o).toMatchObject({ previousServiceAccountId: imported.id, tokenHeld: true });
     expect(o.unreadInputs).toBeUndefined();
-    expect(writes()).toEqual([`POST /v2/projects/${home}/service-accounts`]);
-    expect(liveIds(home)).toEqual([imported.id, successor].sort());
+    expect(writesOf(suite.sim)).toEqual([`POST /v2/projects/${home}/service-accounts`]);
+    expect(liveIds(suite.sim, home)).toEqual([imported.id, successor].sort());
     // the consumers of the console's token keep working until the next rotation
-    expect(await testClient(sim, { token: imported.token }).listApiKeys(home)).toBeDefined();
-    const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "ci");
+    expect(await testClient(suite.sim, { token: imported.token }).listApiKeys(home)).toBeDefined();
+    const stored = resource(exportEncrypted(suite.stack), "pims:index:ServiceAccount", "ci");
     expect(isEncryptedSecret(stored.outputs?.token)).toBe(true);
 
-    await stack.setConfig("rotation", { value: "r1" });
-    sim.clearRequests();
-    await stack.up(engine.opts);
-    const next = await shownOutputs(stack, "pims:index:ServiceAccount", "ci");
+    await suite.stack.setConfig("rotation", { value: "r1" });
+    suite.sim.clearRequests();
+    await suite.stack.up(engine.opts);
+    const next = await suite.shown("ci");
     expect(next.previousServiceAccountId).toBe(successor);
-    expect(writes()).toEqual([
+    expect(writesOf(suite.sim)).toEqual([
       `POST /v2/projects/${home}/service-accounts`,
       `DELETE /v2/projects/${home}/service-accounts/${imported.id}`,
     ]);
-    expect(liveIds(home)).toEqual([successor, next.serviceAccountId as string].sort());
+    expect(liveIds(suite.sim, home)).toEqual([successor, next.serviceAccountId as string].sort());
   });
 
   test("a preview of a changed AppSecrets names the added, changed and removed secrets, never a value", async () => {
@@ -242,14 +209,14 @@ ${map}`;
     writeProgram(
       secrets("        KEEP: kept-value-1\n        CHANGED: old-value-2\n        DROPPED: dropped-value-3\n"),
     );
-    await stack.up(engine.opts);
-    const password = (await stack.getConfig("dbPassword")).value;
+    await suite.stack.up(engine.opts);
+    const password = (await suite.stack.getConfig("dbPassword")).value;
     changedProgram = secrets(
       "        KEEP: kept-value-1\n        CHANGED: new-value-4\n        ADDED: ${dbPassword}\n",
     );
     writeProgram(changedProgram);
     const before = engine.text().length;
-    const preview = await stack.preview({ ...engine.opts, diff: true });
+    const preview = await suite.stack.preview({ ...engine.opts, diff: true });
     expect(preview.changeSummary).toEqual({ update: 1, same: 2 });
     const shown = engine.text().slice(before);
     expect(shown).toMatch(/\+ ADDED\s*: \[secret\]/);
@@ -261,7 +228,7 @@ ${map}`;
   });
 
   test("the import option: a declared account adopted by id, no change and no call beyond the program's", async () => {
-    const opt = await consoleAccount(home, "console-opt");
+    const opt = await consoleAccount(suite.sim, home, "console-opt");
     writeProgram(`${changedProgram}  viaOption:
     type: pims:index:ServiceAccount
     properties:
@@ -274,27 +241,26 @@ ${map}`;
     options:
       import: ${home}/${opt.id}
 `);
-    sim.clearRequests();
-    const up = await stack.up(engine.opts);
-    expect(up.summary.resourceChanges).toEqual({ import: 1, update: 1, same: 2 });
-    expect(writes()).toEqual([`PATCH /v2/projects/${home}/apps/${home}-web/secrets`]); // the AppSecrets change only
-    const o = await shownOutputs(stack, "pims:index:ServiceAccount", "viaOption");
+    await suite.up({ import: 1, update: 1, same: 2 });
+    // the AppSecrets change only
+    expect(writesOf(suite.sim)).toEqual([`PATCH /v2/projects/${home}/apps/${home}-web/secrets`]);
+    const o = await suite.shown("viaOption");
     expect(o).toMatchObject({ serviceAccountId: opt.id, tokenHeld: false, token: "" });
-    expect(liveIds(home)).toContain(opt.id);
+    expect(liveIds(suite.sim, home)).toContain(opt.id);
   });
 
   test("pims service-accounts import-file, then one pulumi import --file: a project and its 20 accounts", async () => {
-    const file = path.join(scratch, "bulk.json");
+    const file = path.join(suite.scratch, "bulk.json");
     const cli = await pimsCli(["service-accounts", "import-file", bulk, "--project", "bulk", "-o", file], {
-      baseUrl: sim.baseUrl,
-      token: sim.token,
+      baseUrl: suite.sim.baseUrl,
+      token: suite.sim.token,
     });
     expect(cli.stderr).toContain(`20 service account(s) of project ${bulk} and the project written to ${file}`);
     const doc = JSON.parse(fs.readFileSync(file, "utf8")) as {
       resources: Array<{ type: string; name: string; id: string }>;
     };
     expect(doc.resources).toHaveLength(21);
-    sim.clearRequests();
+    suite.sim.clearRequests();
     const r = await pulumi([
       "import",
       "--file",
@@ -302,15 +268,15 @@ ${map}`;
       "--yes",
       "--protect=false",
       "--out",
-      path.join(scratch, "bulk.yaml"),
+      path.join(suite.scratch, "bulk.yaml"),
     ]);
     expect(r.code).toBe(0);
-    expect(writes()).toEqual([]);
-    const state = exportEncrypted(stack);
+    expect(writesOf(suite.sim)).toEqual([]);
+    const state = exportEncrypted(suite.stack);
     const accounts = resources(state).filter(
       (x) => x.type === "pims:index:ServiceAccount" && x.outputs?.projectId === bulk,
     );
-    expect(accounts.map((a) => a.id).sort()).toEqual(liveIds(bulk));
+    expect(accounts.map((a) => a.id).sort()).toEqual(liveIds(suite.sim, bulk));
     expect(
       accounts.every(
         (a) => a.outputs?.tokenHeld === false && a.urn.includes("pims:index:Project$pims:index:ServiceAccount"),
@@ -320,16 +286,14 @@ ${map}`;
   });
 
   test("destroy: every account the stack made or took over is deleted; nothing of it stays live", async () => {
-    sim.clearRequests();
-    await stack.destroy(engine.opts);
-    expect(liveIds(home)).toEqual([]);
-    expect(liveIds(bulk)).toEqual([]);
-    expect(resources(exportEncrypted(stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+    suite.sim.clearRequests();
+    await suite.stack.destroy(engine.opts);
+    expect(liveIds(suite.sim, home)).toEqual([]);
+    expect(liveIds(suite.sim, bulk)).toEqual([]);
+    expect(resources(exportEncrypted(suite.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
   });
 
   test("no token in plaintext in the engine output or in any file of the project and backend", () => {
-    const secrets = sim.issuedSecrets();
-    expect(secrets).toContain(imported.token);
-    expectNoSecretsInOutputOrFiles(engine, scratch, secrets);
+    expect(suite.expectNoSecrets()).toContain(imported.token);
   });
 });

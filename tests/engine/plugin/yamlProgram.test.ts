@@ -10,26 +10,13 @@
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import { ensureEngine, randomSecret, tempDir } from "../../../scripts/engine";
-import { createYamlStack, ensureYamlHost, pluginSchema, writeYamlProject } from "../../../scripts/engine/yaml";
+import { ensureEngine, randomSecret } from "../../../scripts/engine";
+import { pluginSchema, writeYamlProject } from "../../../scripts/engine/yaml";
 import { buildSchema } from "../../../scripts/generate/schema-docs";
-import type { PimsSimulator } from "../../../simulator";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  EngineOutput,
-  exportEncrypted,
-  isEncryptedSecret,
-  resource,
-  resources,
-  shownOutputs,
-} from "../../kit/engine";
-import { expectNoPlaintextSecrets, expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
-
-jest.setTimeout(E2E_TIMEOUT_MS);
+import { exportEncrypted, isEncryptedSecret, resource, resources } from "../../kit/engine";
+import { useEngineStack, valuesOf } from "../../kit/engineSuite";
+import { liveIds } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
 /**
  * The program, as a user writes it below the project header (scripts/engine/yaml.ts writes `plugins.providers`).
@@ -141,68 +128,47 @@ outputs:
   partnerInvoiceId: \${partnerInvoices[0].id}
 `;
 
-let sim: PimsSimulator;
-let scratch: string;
-let workDir: string;
-let stack: Stack;
-const engine = new EngineOutput();
 /** The seeded home project (its app and volume) and the partner account in its own project, with its token. */
 let home: { projectId: string; appId: string; volumeId: string };
 let partner: { projectId: string; accountId: string; token: string; invoiceId: string };
 
-/** `METHOD /path as <principal>` for each request the simulator received. */
-const calls = (): string[] => sim.requests.map((r) => `${r.method} ${r.path} as ${r.principal ?? "nobody"}`);
-const writes = (): string[] => calls().filter((c) => !c.startsWith("GET "));
+const suite = useEngineStack({
+  scratchPrefix: "pims-e2e-yaml-",
+  yamlHost: true,
+  stack: ({ sim, scratch }) => {
+    const p = sim.addProject({ name: "yaml-home" });
+    sim.addVolume(p.id, { id: "default-us-east-1", sizeGb: 50 });
+    home = { projectId: p.id, appId: sim.addApp(p.id, "web").id, volumeId: "default-us-east-1" };
+    const q = sim.addProject({ name: "yaml-partner" });
+    const token = randomSecret("pims_sa_yaml_partner_");
+    partner = {
+      projectId: q.id,
+      accountId: sim.addServiceAccount({ projectId: q.id, name: "partner", tokenSecret: token }).id,
+      token,
+      invoiceId: sim.addInvoice(q.id, { amountDue: 1999, currency: "usd" }).id,
+    };
+    return {
+      stackName: "dev",
+      yaml: true,
+      workDir: writeYamlProject(path.join(scratch, "pims-yaml"), { name: "pims-yaml", program: PROGRAM }),
+      config: {
+        homeProjectId: home.projectId,
+        appId: home.appId,
+        volumeId: home.volumeId,
+        partnerProjectId: partner.projectId,
+        partnerBaseUrl: sim.baseUrl,
+        partnerToken: { value: partner.token, secret: true },
+      },
+    };
+  },
+});
 const FUNCTION_READS = (): string[] =>
   [
     `GET /v2/projects/${home.projectId}/api-keys as admin`,
     `GET /v2/projects/${partner.projectId}/invoices as ${partner.accountId}`,
   ].sort();
 
-/** A resource's outputs with secrets in plaintext (`--show-secrets`), for comparing values. */
-const shown = (name: string, type = "pims:index:ServiceAccount"): Promise<Record<string, unknown>> =>
-  shownOutputs(stack, type, name);
-
-const liveIds = (projectId: string): string[] =>
-  sim
-    .serviceAccounts(projectId)
-    .map((a) => a.id)
-    .sort();
-
-beforeAll(async () => {
-  ensureYamlHost(ensureEngine());
-  sim = await startSimulator();
-  const p = sim.addProject({ name: "yaml-home" });
-  sim.addVolume(p.id, { id: "default-us-east-1", sizeGb: 50 });
-  home = { projectId: p.id, appId: sim.addApp(p.id, "web").id, volumeId: "default-us-east-1" };
-  const q = sim.addProject({ name: "yaml-partner" });
-  const token = randomSecret("pims_sa_yaml_partner_");
-  partner = {
-    projectId: q.id,
-    accountId: sim.addServiceAccount({ projectId: q.id, name: "partner", tokenSecret: token }).id,
-    token,
-    invoiceId: sim.addInvoice(q.id, { amountDue: 1999, currency: "usd" }).id,
-  };
-  scratch = tempDir("pims-e2e-yaml-");
-  workDir = writeYamlProject(path.join(scratch, "pims-yaml"), { name: "pims-yaml", program: PROGRAM });
-  stack = await createYamlStack({
-    stackName: "dev",
-    workDir,
-    backendDir: path.join(scratch, "backend"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    config: {
-      homeProjectId: home.projectId,
-      appId: home.appId,
-      volumeId: home.volumeId,
-      partnerProjectId: partner.projectId,
-      partnerBaseUrl: sim.baseUrl,
-      partnerToken: { value: partner.token, secret: true },
-    },
-  });
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(() => tearDown([sim], scratch));
+const { engine } = suite;
 
 // Carried from step to step.
 let deployerId: string;
@@ -217,23 +183,18 @@ describe("a YAML program with the pims plugin, through the real engine and the o
   });
 
   test("up: every resource created with the right account, the functions read, tokens secret", async () => {
-    const up = await stack.up(engine.opts);
     // the stack, Project, two ServiceAccounts, AppSecrets, VolumeSize, the explicit provider and its ServiceAccount
-    expect(up.summary.resourceChanges).toEqual({ create: 8 });
-    const o = up.outputs;
-    projectId = o.projectId.value as string;
-    deployerId = o.deployerId.value as string;
-    overlapId = o.overlapId.value as string;
-    partnerCiId = o.partnerCiId.value as string;
-    deployerToken = (await shown("deployer")).token as string;
+    const o = await suite.up({ create: 8 });
+    ({ projectId, deployerId, overlapId, partnerCiId } = valuesOf(o));
+    deployerToken = await suite.tokenOf("deployer");
 
-    expect(sim.project(projectId)?.name).toBe("yaml-project");
-    expect(liveIds(home.projectId)).toEqual([deployerId, overlapId].sort());
-    expect(liveIds(partner.projectId)).toEqual([partner.accountId, partnerCiId].sort());
-    expect(sim.appSecrets(home.projectId, home.appId)).toEqual({ PIMS_TOKEN: deployerToken });
-    expect(sim.volume(home.projectId, home.volumeId)?.sizeGb).toBe(100);
+    expect(suite.sim.project(projectId)?.name).toBe("yaml-project");
+    expect(liveIds(suite.sim, home.projectId)).toEqual([deployerId, overlapId].sort());
+    expect(liveIds(suite.sim, partner.projectId)).toEqual([partner.accountId, partnerCiId].sort());
+    expect(suite.sim.appSecrets(home.projectId, home.appId)).toEqual({ PIMS_TOKEN: deployerToken });
+    expect(suite.sim.volume(home.projectId, home.volumeId)?.sizeGb).toBe(100);
     // The default provider works as the stack's token (admin); the explicit one as the partner account.
-    expect(writes().sort()).toEqual(
+    expect(suite.writes().sort()).toEqual(
       [
         "POST /v2/projects as admin",
         `POST /v2/projects/${home.projectId}/service-accounts as admin`,
@@ -244,7 +205,8 @@ describe("a YAML program with the pims plugin, through the real engine and the o
       ].sort(),
     );
     expect(
-      calls()
+      suite
+        .calls()
         .filter((c) => c.startsWith("GET "))
         .sort(),
     ).toEqual(FUNCTION_READS());
@@ -255,7 +217,7 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     for (const k of ["deployerToken", "overlapToken"]) expect(o[k].secret).toBe(true);
 
     // As stored: tokens, app secrets and the explicit provider's token encrypted, no serialized provider.
-    const stored = exportEncrypted(stack);
+    const stored = exportEncrypted(suite.stack);
     for (const name of ["deployer", "overlap", "partnerCi"]) {
       const r = resource(stored, "pims:index:ServiceAccount", name);
       expect(isEncryptedSecret(r.outputs?.token)).toBe(true);
@@ -263,61 +225,56 @@ describe("a YAML program with the pims plugin, through the real engine and the o
     }
     expect(isEncryptedSecret(resource(stored, "pims:index:AppSecrets", "webSecrets").outputs?.secrets)).toBe(true);
     expect(isEncryptedSecret(resource(stored, "pulumi:providers:pims", "partner").inputs?.token)).toBe(true);
-    expectNoPlaintextSecrets(JSON.stringify(stored), sim.issuedSecrets(), "the stored state after up");
+    expectNoPlaintextSecrets(JSON.stringify(stored), suite.sim.issuedSecrets(), "the stored state after up");
   });
 
   test("the token stack output is shown as [secret] by the CLI", () => {
-    const ws = stack.workspace as unknown as { envVars: Record<string, string> };
+    const ws = suite.stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
     const out = execFileSync(
       path.join(ensureEngine(), "pulumi"),
       ["stack", "output", "deployerToken", "--stack", "dev", "--non-interactive"],
-      { cwd: workDir, env: { ...process.env, ...ws.envVars }, encoding: "utf8" },
+      { cwd: ws.workDir, env: { ...process.env, ...ws.envVars }, encoding: "utf8" },
     );
     expect(out.trim()).toBe("[secret]");
   });
 
   test("no-change preview: nothing changes, no resource calls the service (only the two function reads)", async () => {
-    sim.clearRequests();
-    const preview = await stack.preview(engine.opts);
+    suite.sim.clearRequests();
+    const preview = await suite.stack.preview(engine.opts);
     expect(preview.changeSummary).toEqual({ same: 8 });
-    expect(calls().sort()).toEqual(FUNCTION_READS());
+    expect(suite.calls().sort()).toEqual(FUNCTION_READS());
   });
 
   test("rotation by replacement: a new deployer first, the app's secret updated, the old account last", async () => {
-    await stack.setConfig("rotation", { value: "r2" });
-    sim.clearRequests();
-    const up = await stack.up(engine.opts);
-    expect(up.summary.resourceChanges).toEqual({ replace: 1, update: 1, same: 6 });
-    const newId = up.outputs.deployerId.value as string;
-    const newToken = (await shown("deployer")).token as string;
-    expect(newId).not.toBe(deployerId);
-    expect(newToken).not.toBe(deployerToken);
-    expect(writes()).toEqual([
+    await suite.stack.setConfig("rotation", { value: "r2" });
+    const { id: newId, token: newToken } = await suite.upRotating(
+      { replace: 1, update: 1, same: 6 },
+      { name: "deployer", idOutput: "deployerId", id: deployerId, token: deployerToken },
+    );
+    expect(suite.writes()).toEqual([
       `POST /v2/projects/${home.projectId}/service-accounts as admin`,
       `PATCH /v2/projects/${home.projectId}/apps/${home.appId}/secrets as admin`,
       `DELETE /v2/projects/${home.projectId}/service-accounts/${deployerId} as admin`,
     ]);
-    expect(sim.appSecrets(home.projectId, home.appId)).toEqual({ PIMS_TOKEN: newToken });
-    expect(liveIds(home.projectId)).toEqual([newId, overlapId].sort());
+    expect(suite.sim.appSecrets(home.projectId, home.appId)).toEqual({ PIMS_TOKEN: newToken });
+    expect(liveIds(suite.sim, home.projectId)).toEqual([newId, overlapId].sort());
     deployerId = newId;
     deployerToken = newToken;
   });
 
   test("overlapping rotation: an in-place update, the previous account kept live beside the new one", async () => {
-    const before = await shown("overlap");
-    await stack.setConfig("overlapRotation", { value: "r2" });
-    sim.clearRequests();
-    const up = await stack.up(engine.opts);
-    expect(up.summary.resourceChanges).toEqual({ update: 1, same: 7 });
-    const after = await shown("overlap");
+    const before = await suite.shown("overlap");
+    await suite.stack.setConfig("overlapRotation", { value: "r2" });
+    await suite.up({ update: 1, same: 7 });
+    const after = await suite.shown("overlap");
     const newId = after.serviceAccountId as string;
     expect(newId).not.toBe(overlapId);
     expect(after.previousServiceAccountId).toBe(overlapId);
     expect(after.previousToken).toBe(before.token);
     expect(after.token).not.toBe(before.token);
-    expect(writes()).toEqual([`POST /v2/projects/${home.projectId}/service-accounts as admin`]);
-    expect(liveIds(home.projectId)).toEqual([deployerId, overlapId, newId].sort());
-    const stored = resource(exportEncrypted(stack), "pims:index:ServiceAccount", "overlap");
+    expect(suite.writes()).toEqual([`POST /v2/projects/${home.projectId}/service-accounts as admin`]);
+    expect(liveIds(suite.sim, home.projectId)).toEqual([deployerId, overlapId, newId].sort());
+    const stored = resource(exportEncrypted(suite.stack), "pims:index:ServiceAccount", "overlap");
     expect(isEncryptedSecret(stored.outputs?.previousToken)).toBe(true);
     expect(isEncryptedSecret(stored.outputs?.token)).toBe(true);
     // the progress line TypeScript users see, through the engine's log: a planned rotation is not a warning
@@ -328,28 +285,28 @@ describe("a YAML program with the pims plugin, through the real engine and the o
   });
 
   test("refresh keeps state; its only calls are each project's API-key listing, once, by its provider", async () => {
-    sim.clearRequests();
-    const refresh = await stack.refresh(engine.opts);
+    suite.sim.clearRequests();
+    const refresh = await suite.stack.refresh(engine.opts);
     expect(refresh.summary.resourceChanges).toEqual({ same: 8 });
-    expect(calls().sort()).toEqual(
+    expect(suite.calls().sort()).toEqual(
       [
         `GET /v2/projects/${home.projectId}/api-keys as admin`,
         `GET /v2/projects/${partner.projectId}/api-keys as ${partner.accountId}`,
       ].sort(),
     );
-    expect((await shown("deployer")).token).toBe(deployerToken);
+    expect((await suite.shown("deployer")).token).toBe(deployerToken);
   });
 
   test("destroy: every account the stack made is deleted (the partner's own stays), the state is empty", async () => {
-    sim.clearRequests();
-    const down = await stack.destroy(engine.opts);
+    suite.sim.clearRequests();
+    const down = await suite.stack.destroy(engine.opts);
     expect(down.summary.resourceChanges).toEqual({ delete: 8 });
-    expect(liveIds(home.projectId)).toEqual([]);
-    expect(liveIds(partner.projectId)).toEqual([partner.accountId]);
-    expect(writes().filter((c) => c.includes(`/service-accounts/${partnerCiId} as ${partner.accountId}`))).toHaveLength(
-      1,
-    );
-    expect(resources(exportEncrypted(stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+    expect(liveIds(suite.sim, home.projectId)).toEqual([]);
+    expect(liveIds(suite.sim, partner.projectId)).toEqual([partner.accountId]);
+    expect(
+      suite.writes().filter((c) => c.includes(`/service-accounts/${partnerCiId} as ${partner.accountId}`)),
+    ).toHaveLength(1);
+    expect(resources(exportEncrypted(suite.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
     const said = engine.text();
     // what stays in the service is a warning: the user decides whether to remove it
     expect(said).toContain(`warning: pulumi-pims: project ${projectId} ("yaml-project") was removed from the stack`);
@@ -358,9 +315,8 @@ describe("a YAML program with the pims plugin, through the real engine and the o
   });
 
   test("no token in plaintext in the engine output or in any file of the project and backend", () => {
-    const secrets = sim.issuedSecrets();
+    const secrets = suite.expectNoSecrets();
     expect(secrets).toContain(partner.token);
     expect(secrets.length).toBeGreaterThanOrEqual(7); // admin, partner, two deployers, two overlaps, partner CI
-    expectNoSecretsInOutputOrFiles(engine, scratch, secrets);
   });
 });

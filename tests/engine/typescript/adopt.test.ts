@@ -7,46 +7,23 @@
  * is tests/engine/plugin/importYaml.test.ts.
  */
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
-import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "../../kit/engine";
-import { expectNoSecretsInOutputOrFiles } from "../../kit/secrets";
-import { consoleAccount, liveIds, startSimulator, writesOf } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
+import { useEngineStack } from "../../kit/engineSuite";
+import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 
-jest.setTimeout(E2E_TIMEOUT_MS);
-
-let sim: PimsSimulator;
-let scratch: string;
 let home: string; // the project the console account lives in
+let adopted: { id: string; token: string };
+let trigger = "r0";
 
-beforeAll(async () => {
-  ensureEngine();
-  sim = await startSimulator();
-  home = sim.addProject({ name: "console-home" }).id;
-  scratch = tempDir("pims-e2e-adopt-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(() => tearDown([sim], scratch));
-
-describe("adoptServiceAccountId, the dynamic resources' way to what pulumi import does", () => {
-  let ts: Stack;
-  let adopted: { id: string; token: string };
-  let trigger = "r0";
-  const tsEngine = new EngineOutput();
-  const dynamicType = "dynamic/pims:ServiceAccount";
-
-  beforeAll(async () => {
+const suite = useEngineStack({
+  scratchPrefix: "pims-e2e-adopt-",
+  stack: async ({ sim, scratch }) => {
+    home = sim.addProject({ name: "console-home" }).id;
     adopted = await consoleAccount(sim, home, "console-ts");
-    ts = await createPimsStack({
+    return {
       stackName: "ts",
       projectName: "pims-adopt",
       workDir: path.join(scratch, "ts"),
-      backendDir: path.join(scratch, "backend"),
-      baseUrl: sim.baseUrl,
-      token: sim.token,
       program: async () => {
         const sa = new pims.ServiceAccount("adopted", {
           projectId: home,
@@ -61,16 +38,18 @@ describe("adoptServiceAccountId, the dynamic resources' way to what pulumi impor
         });
         return { id: sa.serviceAccountId, held: sa.tokenHeld };
       },
-    });
-  }, ENGINE_SETUP_TIMEOUT_MS);
+    };
+  },
+});
 
+describe("adoptServiceAccountId, the dynamic resources' way to what pulumi import does", () => {
   test("up adopts without a POST; no change next; rotations take it over; destroy leaves nothing live", async () => {
-    sim.clearRequests();
-    const up = await ts.up(tsEngine.opts);
-    expect(up.summary.resourceChanges).toEqual({ create: 2 }); // the stack and the adopted account
+    const { sim, stack: ts, engine: tsEngine } = suite;
+    // the stack and the adopted account
+    const outputs = await suite.up({ create: 2 });
     expect(writesOf(sim)).toEqual([]);
-    expect(up.outputs.id.value).toBe(adopted.id);
-    expect(up.outputs.held.value).toBe(false);
+    expect(outputs.id.value).toBe(adopted.id);
+    expect(outputs.held.value).toBe(false);
     expect(tsEngine.text()).toMatch(
       /warning: pulumi-pims: service account "console-ts" \(sa-\w+\) in project \S+ adopted without its token/,
     );
@@ -79,7 +58,7 @@ describe("adoptServiceAccountId, the dynamic resources' way to what pulumi impor
     trigger = "r1";
     sim.clearRequests();
     await ts.up(tsEngine.opts);
-    const first = await shownOutputs(ts, dynamicType, "adopted");
+    const first = await suite.shown("adopted");
     expect(first).toMatchObject({ previousServiceAccountId: adopted.id, tokenHeld: true });
     expect(writesOf(sim)).toEqual([`POST /v2/projects/${home}/service-accounts`]);
     expect(liveIds(sim, home)).toEqual(expect.arrayContaining([adopted.id, first.serviceAccountId as string]));
@@ -87,7 +66,7 @@ describe("adoptServiceAccountId, the dynamic resources' way to what pulumi impor
     trigger = "r2";
     sim.clearRequests();
     await ts.up(tsEngine.opts);
-    const second = await shownOutputs(ts, dynamicType, "adopted");
+    const second = await suite.shown("adopted");
     expect(writesOf(sim)).toEqual([
       `POST /v2/projects/${home}/service-accounts`,
       `DELETE /v2/projects/${home}/service-accounts/${adopted.id}`,
@@ -95,6 +74,6 @@ describe("adoptServiceAccountId, the dynamic resources' way to what pulumi impor
     await ts.destroy(tsEngine.opts);
     for (const id of [adopted.id, first.serviceAccountId, second.serviceAccountId])
       expect(liveIds(sim, home)).not.toContain(id);
-    expectNoSecretsInOutputOrFiles(tsEngine, scratch, sim.issuedSecrets());
+    suite.expectNoSecrets();
   });
 });

@@ -17,16 +17,11 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
+import { REPO_ROOT } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
 import { GuideShell, npmUserEnv, packPackage, readGuide, sandboxed } from "../../kit/sdk";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
-
-/** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
-jest.setTimeout(15 * 60_000);
+import { useEngineScratch } from "../../kit/engineSuite";
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;
@@ -40,21 +35,15 @@ const PINNED = pkg.devDependencies["@pulumi/pulumi"];
 /** The guide a new user follows (docs/installation-configuration.md), whose blocks this test runs. */
 const guide = readGuide("installation-configuration.md");
 
-let sim: PimsSimulator;
-let scratch: string;
+/** npm installs of a whole SDK, three times, on a loaded 2-core machine. */
+const suite = useEngineScratch({ scratchPrefix: "pims-consumer-", testTimeoutMs: 15 * 60_000 });
 let tarball: string;
-let engineDir: string;
 /** Runs the guide's commands; keeps all they printed (scanned for the token at the end). */
 const shell = new GuideShell();
 
-beforeAll(async () => {
-  engineDir = ensureEngine();
-  sim = await startSimulator();
-  scratch = tempDir("pims-consumer-");
-  tarball = packPackage(scratch);
+beforeAll(() => {
+  tarball = packPackage(suite.scratch);
 }, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(() => tearDown([sim], scratch));
 
 test("the guide has the files and the commands this test runs", () => {
   expect(guide.files.map((f) => f.file)).toEqual(["package.json", "tsconfig.json", "Pulumi.yaml", "index.ts"]);
@@ -72,19 +61,19 @@ describe.each([
 ])("a new project with %s @pulumi/pulumi", (_label, version) => {
   test("follows the guide: install, config, up; then a no-change preview and destroy; one SDK copy", async () => {
     const v = version();
-    const dir = path.join(scratch, `project-${v}`);
-    const backend = path.join(scratch, `backend-${v}`);
+    const dir = path.join(suite.scratch, `project-${v}`);
+    const backend = path.join(suite.scratch, `backend-${v}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(backend, { recursive: true });
     for (const f of guide.files) fs.writeFileSync(path.join(dir, f.file), f.text);
 
-    const env = npmUserEnv(engineDir, backend, sim.token);
+    const env = npmUserEnv(suite.engineDir, backend, suite.sim.token);
     for (const command of guide.commands) {
       const local = command.replace(
         /^npm install pulumi-pims @pulumi\/pulumi /,
         `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${v} `,
       );
-      await shell.run(sandboxed(local, backend, { "pims:baseUrl": sim.baseUrl }), dir, env);
+      await shell.run(sandboxed(local, backend, { "pims:baseUrl": suite.sim.baseUrl }), dir, env);
     }
 
     // One copy of the SDK: the project's own, used by pulumi-pims too (`--parseable` prints one path per copy on
@@ -105,22 +94,26 @@ describe.each([
     const outputs = JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
     const projectId = outputs.projectId as string;
     expect(outputs.deployerToken).toBe("[secret]");
-    expect(sim.project(projectId)?.name).toBe("my-first-app");
-    const [account, ...others] = sim.serviceAccounts(projectId);
+    expect(suite.sim.project(projectId)?.name).toBe("my-first-app");
+    const [account, ...others] = suite.sim.serviceAccounts(projectId);
     expect(others).toEqual([]);
     expect(account).toMatchObject({ name: "deployer", grants: [projectId] });
 
-    sim.clearRequests();
+    suite.sim.clearRequests();
     await shell.run("pulumi preview --expect-no-changes --non-interactive", dir, env);
-    expect(sim.requests).toEqual([]);
+    expect(suite.sim.requests).toEqual([]);
 
     await shell.run("pulumi destroy --yes --non-interactive", dir, env);
-    expect(sim.serviceAccounts(projectId)).toEqual([]);
-    expect(sim.deletedServiceAccounts()).toContain(account.id);
+    expect(suite.sim.serviceAccounts(projectId)).toEqual([]);
+    expect(suite.sim.deletedServiceAccounts()).toContain(account.id);
   });
 });
 
 test("no token appears in anything the guide's commands printed", () => {
   expect(shell.printed.length).toBeGreaterThan(500);
-  expectNoPlaintextSecrets(shell.printed, [sim.token, ...sim.issuedSecrets()], "the output of the guide's commands");
+  expectNoPlaintextSecrets(
+    shell.printed,
+    [suite.sim.token, ...suite.sim.issuedSecrets()],
+    "the output of the guide's commands",
+  );
 });

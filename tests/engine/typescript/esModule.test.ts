@@ -9,16 +9,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { REPO_ROOT } from "../../../scripts/engine";
+import { useEngineScratch } from "../../kit/engineSuite";
 import { GuideShell, npmUserEnv, packPackage } from "../../kit/sdk";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
-import { tearDown } from "../../kit/teardown";
-
-/** One npm install of the whole SDK on a loaded 2-core machine, then three engine runs. */
-jest.setTimeout(15 * 60_000);
 
 const PINNED = (
   JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
@@ -59,23 +53,14 @@ export const sameThroughNamespace =
   pims.ServiceAccount === ServiceAccount && pims.getApiKeysOutput === getApiKeysOutput;
 `;
 
-let sim: PimsSimulator;
-let scratch: string;
-let engineDir: string;
+/** One npm install of the whole SDK on a loaded 2-core machine, then three engine runs. */
+const suite = useEngineScratch({ scratchPrefix: "pims-esm-", testTimeoutMs: 15 * 60_000 });
 const shell = new GuideShell();
 
-beforeAll(async () => {
-  engineDir = ensureEngine();
-  sim = await startSimulator();
-  scratch = tempDir("pims-esm-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(() => tearDown([sim], scratch));
-
 test("named imports from an ES module: up, a no-change preview, destroy; no account left, no token shown", async () => {
-  const tarball = packPackage(scratch);
-  const dir = path.join(scratch, "esm-app");
-  const backend = path.join(scratch, "backend");
+  const tarball = packPackage(suite.scratch);
+  const dir = path.join(suite.scratch, "esm-app");
+  const backend = path.join(suite.scratch, "backend");
   fs.mkdirSync(dir, { recursive: true });
   fs.mkdirSync(backend, { recursive: true });
   fs.writeFileSync(
@@ -85,16 +70,16 @@ test("named imports from an ES module: up, a no-change preview, destroy; no acco
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: esm-app\nruntime: nodejs\n");
   fs.writeFileSync(path.join(dir, "index.js"), PROGRAM);
 
-  const existing = sim.addProject({ name: "existing" });
-  const app = sim.addApp(existing.id, "web");
-  const volume = sim.addVolume(existing.id, { sizeGb: 50 });
-  const env = npmUserEnv(engineDir, backend, sim.token);
+  const existing = suite.sim.addProject({ name: "existing" });
+  const app = suite.sim.addApp(existing.id, "web");
+  const volume = suite.sim.addVolume(existing.id, { sizeGb: 50 });
+  const env = npmUserEnv(suite.engineDir, backend, suite.sim.token);
   for (const command of [
     `npm install --no-audit --no-fund ${tarball} @pulumi/pulumi@${PINNED}`,
     `pulumi login file://${backend}`,
     "pulumi stack init dev",
-    `pulumi config set pims:baseUrl ${sim.baseUrl}`,
-    `pulumi config set serviceUrl ${sim.baseUrl}`,
+    `pulumi config set pims:baseUrl ${suite.sim.baseUrl}`,
+    `pulumi config set serviceUrl ${suite.sim.baseUrl}`,
     `pulumi config set existingProjectId ${existing.id}`,
     `pulumi config set appId ${app.id}`,
     `pulumi config set volumeId ${volume.id}`,
@@ -110,26 +95,34 @@ test("named imports from an ES module: up, a no-change preview, destroy; no acco
   expect(outputs.keyNames).toBe("[secret]");
   const keyNames = await shell.run("pulumi stack output keyNames --json --show-secrets", dir, env, false);
   expect(JSON.parse(keyNames)).toEqual(["esm-deployer"]);
-  expect(sim.project(projectId)?.name).toBe("esm-app");
-  const [account, ...others] = sim.serviceAccounts(projectId);
+  expect(suite.sim.project(projectId)?.name).toBe("esm-app");
+  const [account, ...others] = suite.sim.serviceAccounts(projectId);
   expect(others).toEqual([]);
   expect(account).toMatchObject({ name: "esm-deployer", grants: [projectId] });
-  expect(sim.volume(existing.id, volume.id)?.sizeGb).toBe(100);
-  const secrets = sim.appSecrets(existing.id, app.id);
+  expect(suite.sim.volume(existing.id, volume.id)?.sizeGb).toBe(100);
+  const secrets = suite.sim.appSecrets(existing.id, app.id);
   expect(Object.keys(secrets).sort()).toEqual(["PIMS_PROJECT_ID", "PIMS_TOKEN"]);
-  expect(sim.issuedSecrets()).toContain(secrets.PIMS_TOKEN);
+  expect(suite.sim.issuedSecrets()).toContain(secrets.PIMS_TOKEN);
 
-  sim.clearRequests();
+  suite.sim.clearRequests();
   await shell.run("pulumi preview --expect-no-changes --non-interactive", dir, env);
   // The function's GET is the only call: resources make none at preview.
-  expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/projects/${projectId}/api-keys`]);
+  expect(suite.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/projects/${projectId}/api-keys`]);
 
   await shell.run("pulumi destroy --yes --non-interactive", dir, env);
-  expect(sim.serviceAccounts(projectId)).toEqual([]);
-  expect(sim.deletedServiceAccounts()).toContain(account.id);
+  expect(suite.sim.serviceAccounts(projectId)).toEqual([]);
+  expect(suite.sim.deletedServiceAccounts()).toContain(account.id);
 
-  expectNoPlaintextSecrets(shell.printed, [sim.token, ...sim.issuedSecrets()], "the output of the program's commands");
+  expectNoPlaintextSecrets(
+    shell.printed,
+    [suite.sim.token, ...suite.sim.issuedSecrets()],
+    "the output of the program's commands",
+  );
   // The backend (checkpoints, history, logs) and the stack's config file.
-  expect(expectNoSecretsInFiles(backend, [sim.token, ...sim.issuedSecrets()])).toBeGreaterThan(3);
-  expectNoPlaintextSecrets(fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8"), [sim.token], "Pulumi.dev.yaml");
+  expect(expectNoSecretsInFiles(backend, [suite.sim.token, ...suite.sim.issuedSecrets()])).toBeGreaterThan(3);
+  expectNoPlaintextSecrets(
+    fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8"),
+    [suite.sim.token],
+    "Pulumi.dev.yaml",
+  );
 });

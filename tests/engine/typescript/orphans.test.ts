@@ -17,16 +17,13 @@ import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createPimsStack, ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { createYamlStack, ensureYamlHost, writeYamlProject } from "../../../scripts/engine/yaml";
+import { createPimsStack, ensureEngine, REPO_ROOT } from "../../../scripts/engine";
+import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
 import { bundlePlugin } from "../../../scripts/release/bundle";
 import { buildExecutable } from "../../../scripts/release/executable";
 import { executableName, hostPlatform } from "../../../scripts/release/platforms";
-import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, sleep } from "../../kit/engine";
-import { startSimulator } from "../../kit/simulator";
-
-jest.setTimeout(E2E_TIMEOUT_MS);
+import { sleep } from "../../kit/engine";
+import { useEngineScratch } from "../../kit/engineSuite";
 
 /**
  * This repository's processes: the plugin (launcher or executable), the Node language host and the program process
@@ -34,19 +31,7 @@ jest.setTimeout(E2E_TIMEOUT_MS);
  */
 const OURS = /plugin\/main\.js|pulumi-resource-pims|pulumi-language-nodejs|cmd\/run(\.js)? /;
 
-let sim: PimsSimulator;
-let scratch: string;
-
-beforeAll(async () => {
-  ensureYamlHost(ensureEngine());
-  sim = await startSimulator();
-  scratch = tempDir("pims-e2e-orphans-");
-}, ENGINE_SETUP_TIMEOUT_MS);
-
-afterAll(async () => {
-  await sim?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+const suite = useEngineScratch({ scratchPrefix: "pims-e2e-orphans-", yamlHost: true });
 
 /** The processes whose environment holds `marker`, with their command lines (from /proc). */
 function processesWith(marker: string): { pid: number; cmd: string }[] {
@@ -73,8 +58,8 @@ async function killedUp(
   postPath: string,
 ): Promise<{ before: string[]; after: string[] }> {
   const marker = `PIMS_ORPHAN_RUN=${crypto.randomBytes(8).toString("hex")}`;
-  sim.clearRequests();
-  sim.addFault({ method: "POST", path: postPath, kind: "delay", delayMs: 20_000 });
+  suite.sim.clearRequests();
+  suite.sim.addFault({ method: "POST", path: postPath, kind: "delay", delayMs: 20_000 });
   const ws = stack.workspace as { workDir: string; envVars: Record<string, string> };
   const [key, value] = marker.split("=");
   const cli = spawn(
@@ -83,7 +68,7 @@ async function killedUp(
     { cwd: ws.workDir, env: { ...process.env, ...ws.envVars, [key]: value }, stdio: "ignore" },
   );
   const exited = new Promise<void>((resolve) => cli.on("exit", () => resolve()));
-  const inFlight = (): boolean => sim.requests.some((r) => r.method === "POST" && r.path === postPath);
+  const inFlight = (): boolean => suite.sim.requests.some((r) => r.method === "POST" && r.path === postPath);
   for (let i = 0; i < 1200 && !inFlight(); i++) await sleep(50);
   expect(inFlight()).toBe(true);
   const before = processesWith(marker).filter((p) => p.pid !== cli.pid && OURS.test(p.cmd));
@@ -101,7 +86,7 @@ async function killedUp(
       // gone meanwhile
     }
   }
-  sim.clearFaults();
+  suite.sim.clearFaults();
   return { before: before.map((p) => p.cmd), after: after.map((p) => p.cmd) };
 }
 
@@ -114,13 +99,13 @@ resources:
 `;
 
 async function yamlStack(name: string, pluginDir?: string): Promise<{ workspace: unknown; name: string }> {
-  const workDir = writeYamlProject(path.join(scratch, name), { name, program: YAML_PROGRAM, pluginDir });
+  const workDir = writeYamlProject(path.join(suite.scratch, name), { name, program: YAML_PROGRAM, pluginDir });
   return createYamlStack({
     stackName: "dev",
     workDir,
-    backendDir: path.join(scratch, `${name}-backend`),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
+    backendDir: path.join(suite.scratch, `${name}-backend`),
+    baseUrl: suite.sim.baseUrl,
+    token: suite.sim.token,
   });
 }
 
@@ -134,7 +119,7 @@ test("the self-contained executable exits within seconds of a kill -9 of the eng
   const platform = hostPlatform();
   if (platform === undefined) throw new Error(`no release platform for ${process.platform}-${process.arch}`);
   const exe = await buildExecutable(platform, (await bundlePlugin(REPO_ROOT)).file);
-  const pluginDir = path.join(scratch, "executable");
+  const pluginDir = path.join(suite.scratch, "executable");
   fs.mkdirSync(pluginDir);
   fs.copyFileSync(exe, path.join(pluginDir, executableName(platform)));
   fs.chmodSync(path.join(pluginDir, executableName(platform)), 0o755);
@@ -144,7 +129,7 @@ test("the self-contained executable exits within seconds of a kill -9 of the eng
 });
 
 test("the Node language host and the program it runs exit within seconds of a kill -9 of the engine", async () => {
-  const workDir = path.join(scratch, "orphans-nodejs");
+  const workDir = path.join(suite.scratch, "orphans-nodejs");
   fs.mkdirSync(workDir);
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: orphans-nodejs\nruntime: nodejs\n");
   fs.writeFileSync(
@@ -157,9 +142,9 @@ test("the Node language host and the program it runs exit within seconds of a ki
   const stack = await createPimsStack({
     stackName: "dev",
     workDir,
-    backendDir: path.join(scratch, "orphans-nodejs-backend"),
-    baseUrl: sim.baseUrl,
-    token: sim.token,
+    backendDir: path.join(suite.scratch, "orphans-nodejs-backend"),
+    baseUrl: suite.sim.baseUrl,
+    token: suite.sim.token,
   });
   const { before, after } = await killedUp(stack, "/v2/projects");
   expect(before.some((c) => c.includes("pulumi-language-nodejs"))).toBe(true);

@@ -9,27 +9,15 @@
  * every rotation costs the consumer its token. Then the state (tokens encrypted), the backend's files and the engine's
  * output are scanned for every issued secret, and destroy deletes every account, current and previous.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { AuthError, errorText } from "../../../provider/client";
-import { copyExample, createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
+import { copyExample } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  EngineOutput,
-  exportEncrypted,
-  isEncryptedSecret,
-  resource,
-  revealed,
-  sleep,
-} from "../../kit/engine";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine";
+import { addProjectWithApp, useEngineStack } from "../../kit/engineSuite";
+import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { liveIds } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
-import { tearDown } from "../../kit/teardown";
-
-jest.setTimeout(E2E_TIMEOUT_MS);
 
 const ROTATIONS = 4;
 const NAMES = ["overlap", "window", "plain"] as const;
@@ -129,51 +117,43 @@ class Consumer {
 describe.each(["default", "quirky"] as const)(
   "overlapping rotation through the real engine (%s service)",
   (profile) => {
-    let sim: PimsSimulator;
-    let stack: Stack;
-    let scratch: string;
-    const engine = new EngineOutput();
     const consumers = {} as Record<Name, Consumer>;
     /** Every account id each resource held, in order of creation. */
     const history: Record<Name, string[]> = { overlap: [], window: [], plain: [] };
-
-    beforeAll(async () => {
-      ensureEngine();
-      settings.trigger = "0";
-      sim = await startSimulator({ profile });
-      home = sim.addProject({ name: "rotation-e2e" }).id;
-      for (const name of NAMES) consumers[name] = new Consumer(sim);
-      scratch = tempDir(`pims-e2e-rotation-${profile}-`);
-      stack = await createPimsStack({
-        stackName: "rotation",
-        projectName: "pims-e2e-rotation",
-        workDir: scratch,
-        program: async () => program(),
-        backendDir: `${scratch}/backend`,
-        baseUrl: sim.baseUrl,
-        token: sim.token,
-      });
-    }, ENGINE_SETUP_TIMEOUT_MS);
-
-    afterAll(() => tearDown([...Object.values(consumers), sim], scratch));
+    const suite = useEngineStack({
+      scratchPrefix: `pims-e2e-rotation-${profile}-`,
+      profile,
+      stack: ({ sim, scratch }) => {
+        settings.trigger = "0";
+        home = sim.addProject({ name: "rotation-e2e" }).id;
+        for (const name of NAMES) consumers[name] = new Consumer(sim);
+        return {
+          stackName: "rotation",
+          projectName: "pims-e2e-rotation",
+          workDir: scratch,
+          program: async () => program(),
+        };
+      },
+      stopAlso: () => Object.values(consumers),
+    });
+    const { engine } = suite;
 
     /** Live account ids of one resource (by its account name), sorted. */
     const live = (name: Name): string[] =>
-      sim
+      suite.sim
         .serviceAccounts(home)
         .filter((a) => a.name === name)
         .map((a) => a.id)
         .sort();
 
     test("up creates the three accounts; the consumers start with their tokens", async () => {
-      const res = await stack.up(engine.opts);
-      expect(res.summary.resourceChanges).toEqual({ create: 4 });
+      const outputs = await suite.up({ create: 4 });
       for (const name of NAMES) {
-        const id = res.outputs[`${name}Id`].value as string;
+        const id = outputs[`${name}Id`].value as string;
         history[name].push(id);
         expect(live(name)).toEqual([id]);
-        expect(res.outputs[`${name}Token`].secret).toBe(true);
-        consumers[name].token = res.outputs[`${name}Token`].value as string;
+        expect(outputs[`${name}Token`].secret).toBe(true);
+        consumers[name].token = outputs[`${name}Token`].value as string;
         consumers[name].start();
       }
     });
@@ -182,25 +162,21 @@ describe.each(["default", "quirky"] as const)(
       for (let i = 1; i <= ROTATIONS; i++) {
         await sleep(1_100); // the window account's window opens 1 s after its creation
         settings.trigger = String(i);
-        sim.clearRequests();
-        const res = await stack.up(engine.opts);
-        expect(res.summary.result).toBe("succeeded");
         // Both option-on accounts are updated in place; the option-off one is replaced.
-        expect(res.summary.resourceChanges).toEqual({ update: 2, replace: 1, same: 1 });
-        for (const name of NAMES) await consumers[name].reread(res.outputs, name);
+        const o = await suite.up({ update: 2, replace: 1, same: 1 });
+        for (const name of NAMES) await consumers[name].reread(o, name);
 
         for (const name of NAMES) {
-          const o = res.outputs;
           const [current, before] = [o[`${name}Id`].value as string, history[name].at(-1)];
           const older = history[name].at(-2);
           history[name].push(current);
           expect(current).not.toBe(before);
           // One POST per account per rotation; at most one DELETE, of the account two rotations old (one old when off).
-          const posts = sim.requests.filter(
+          const posts = suite.sim.requests.filter(
             (r) => r.method === "POST" && (r.body as { name?: string } | undefined)?.name === name,
           );
           expect(posts).toHaveLength(1);
-          const deletes = sim.requests.filter(
+          const deletes = suite.sim.requests.filter(
             (r) => r.method === "DELETE" && history[name].some((id) => r.path.endsWith(`/service-accounts/${id}`)),
           );
           if (name === "plain") {
@@ -212,9 +188,9 @@ describe.each(["default", "quirky"] as const)(
             expect(deletes.map((d) => d.path)).toEqual(older ? [`/v2/projects/${home}/service-accounts/${older}`] : []);
             expect(o[`${name}PreviousId`].value).toBe(before);
             expect(o[`${name}PreviousToken`].secret).toBe(true);
-            expect(sim.issuedSecrets()).toContain(o[`${name}PreviousToken`].value);
+            expect(suite.sim.issuedSecrets()).toContain(o[`${name}PreviousToken`].value);
           }
-          if (older) expect(sim.deletedServiceAccounts()).toContain(older);
+          if (older) expect(suite.sim.deletedServiceAccounts()).toContain(older);
         }
         expect(engine.text()).toMatch(
           new RegExp(`service account "overlap" in project ${home}: rotated \\(rotationTrigger\\): new account`),
@@ -245,8 +221,8 @@ describe.each(["default", "quirky"] as const)(
     });
 
     test("the state holds both tokens of each account encrypted only; no secret in the backend files or output", () => {
-      const state = exportEncrypted(stack);
-      const secrets = sim.issuedSecrets();
+      const state = exportEncrypted(suite.stack);
+      const secrets = suite.expectNoSecrets(); // in the engine's output and the backend's files
       expect(secrets.length).toBeGreaterThan(3 * (ROTATIONS + 1)); // the admin token and every account's token
       expectNoPlaintextSecrets(JSON.stringify(state), secrets, "the exported state");
       for (const name of ["overlap", "window"]) {
@@ -255,17 +231,15 @@ describe.each(["default", "quirky"] as const)(
         expect(isEncryptedSecret(outs.previousToken)).toBe(true);
         expect(outs.previousServiceAccountId).toBe(history[name as Name].at(-2));
       }
-      expect(expectNoSecretsInFiles(scratch, secrets)).toBeGreaterThan(3);
-      const output = engine.text();
-      expect(output).toContain("kept until the next rotation");
-      expectNoPlaintextSecrets(output, secrets, "the engine's output");
+      expect(engine.text()).toContain("kept until the next rotation");
     });
 
     test("destroy deletes every account, current and previous: none live", async () => {
-      const res = await stack.destroy(engine.opts);
+      const res = await suite.stack.destroy(engine.opts);
       expect(res.summary.result).toBe("succeeded");
-      expect(sim.serviceAccounts(home)).toEqual([]);
-      for (const name of NAMES) expect(sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
+      expect(suite.sim.serviceAccounts(home)).toEqual([]);
+      for (const name of NAMES)
+        expect(suite.sim.deletedServiceAccounts()).toEqual(expect.arrayContaining(history[name]));
     });
   },
 );
@@ -279,33 +253,24 @@ describe.each(["default", "quirky"] as const)(
  * dropped connection after SIGINT surfaces as unhandled gRPC rejections.
  */
 describe("pulumi up interrupted mid-rotation (default service)", () => {
-  let sim: PimsSimulator;
-  let stack: Stack;
-  let scratch: string;
   let projectId: string;
-  const engine = new EngineOutput();
-
-  beforeAll(async () => {
-    ensureEngine();
-    sim = await startSimulator({ profile: "default" });
-    projectId = sim.addProject({ name: "rotation-interrupt" }).id;
-    sim.addApp(projectId, "web");
-    scratch = tempDir("pims-e2e-rotation-interrupt-");
-    stack = await createPimsStack({
-      stackName: "interrupt",
-      workDir: copyExample("rotation", scratch),
-      backendDir: `${scratch}/backend`,
-      baseUrl: sim.baseUrl,
-      token: sim.token,
-      config: { projectId, rotationTrigger: "0" },
-    });
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  afterAll(() => tearDown([sim], scratch));
+  const suite = useEngineStack({
+    scratchPrefix: "pims-e2e-rotation-interrupt-",
+    profile: "default",
+    stack: ({ sim, scratch }) => {
+      ({ projectId } = addProjectWithApp(sim, "rotation-interrupt"));
+      return {
+        stackName: "interrupt",
+        workDir: copyExample("rotation", scratch),
+        config: { projectId, rotationTrigger: "0" },
+      };
+    },
+  });
+  const { engine } = suite;
 
   /** The accounts of the example's ServiceAccount `ci` in the state (retired, previous, current), tokens revealed. */
   async function stored(): Promise<Map<string, string | undefined>> {
-    const outs = resource(await stack.exportStack(), "pims:ServiceAccount", "ci").outputs ?? {};
+    const outs = resource(await suite.stack.exportStack(), "pims:ServiceAccount", "ci").outputs ?? {};
     const held = new Map<string, string | undefined>();
     for (const id of (outs.retiredServiceAccountIds as string[] | undefined) ?? []) held.set(id, undefined);
     if (typeof outs.previousServiceAccountId === "string")
@@ -313,38 +278,34 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     held.set(String(outs.serviceAccountId), revealed(outs.token) as string);
     return held;
   }
-  const live = (): string[] =>
-    sim
-      .serviceAccounts(projectId)
-      .map((a) => a.id)
-      .sort();
+  const live = (): string[] => liveIds(suite.sim, projectId);
 
   test("SIGINT during the rotation's POST: every live account in state with its token; next up converges", async () => {
-    await stack.up(engine.opts);
-    await stack.setConfig("rotationTrigger", { value: "1" });
-    await stack.up(engine.opts); // a previous account exists: the interrupted rotation would delete it
+    await suite.stack.up(engine.opts);
+    await suite.stack.setConfig("rotationTrigger", { value: "1" });
+    await suite.stack.up(engine.opts); // a previous account exists: the interrupted rotation would delete it
     expect(live()).toHaveLength(2);
 
-    await stack.setConfig("rotationTrigger", { value: "2" });
-    sim.addFault({ kind: "delay", delayMs: 3000, method: "POST", path: /\/service-accounts$/ });
-    sim.clearRequests();
+    await suite.stack.setConfig("rotationTrigger", { value: "2" });
+    suite.sim.addFault({ kind: "delay", delayMs: 3000, method: "POST", path: /\/service-accounts$/ });
+    suite.sim.clearRequests();
     const abort = new AbortController();
-    const interrupted = stack.up({ ...engine.opts, signal: abort.signal }).then(
+    const interrupted = suite.stack.up({ ...engine.opts, signal: abort.signal }).then(
       (r) => r.summary.result,
       (e: unknown) => (e instanceof Error ? e.message : String(e)),
     );
     // Abort once the create is in flight (the simulator logs a request on arrival, with status 0).
     const inFlight = (): boolean =>
-      sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
+      suite.sim.requests.some((r) => r.method === "POST" && r.path.endsWith("/service-accounts") && r.status === 0);
     for (let i = 0; i < 600 && !inFlight(); i++) await sleep(50);
     expect(inFlight()).toBe(true);
     abort.abort();
     const outcome = await interrupted;
     process.stdout.write(
       `interrupted up: ${outcome.split("\n")[0]}; simulator saw ` +
-        `${sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
+        `${suite.sim.requests.map((r) => `${r.method} ${r.status}`).join(", ")}\n`,
     );
-    sim.clearFaults();
+    suite.sim.clearFaults();
 
     // No token lost: each live account is held by the state, and the token stored for it works.
     const held = await stored();
@@ -352,18 +313,17 @@ describe("pulumi up interrupted mid-rotation (default service)", () => {
     expect(live().filter((id) => !held.has(id))).toEqual([]);
     for (const [id, token] of held) {
       if (token !== undefined && live().includes(id))
-        await expect(testClient(sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
+        await expect(testClient(suite.sim, { token, retries: 0 }).listApiKeys(projectId)).resolves.toBeDefined();
     }
 
     // The next up finishes whatever was left: two live accounts, both in the state.
-    const res = await stack.up(engine.opts);
+    const res = await suite.stack.up(engine.opts);
     expect(res.summary.result).toBe("succeeded");
     expect(live()).toEqual([...(await stored()).keys()].sort());
     expect(live()).toHaveLength(2);
 
-    await stack.destroy(engine.opts);
-    expect(sim.serviceAccounts(projectId)).toEqual([]);
-    expectNoPlaintextSecrets(engine.text(), sim.issuedSecrets(), "the engine's output");
-    expect(expectNoSecretsInFiles(scratch, sim.issuedSecrets())).toBeGreaterThan(3);
+    await suite.stack.destroy(engine.opts);
+    expect(suite.sim.serviceAccounts(projectId)).toEqual([]);
+    suite.expectNoSecrets();
   });
 });

@@ -30,6 +30,7 @@ import { randomSecret } from "../../../scripts/engine";
 import { exportEncrypted } from "../../kit/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { testClient } from "../../kit/client";
+import { runUntilOk } from "../../kit/engineSuite";
 import { useSoakSuite } from "../../kit/soak";
 
 jest.setTimeout(240_000);
@@ -104,20 +105,12 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
   afterAll(() => soak.sim.clearFaults());
 
   test("up converges (repeated while creates fail) and the simulator holds exactly the declared objects", async () => {
-    let ups = 0;
-    for (;;) {
-      ups++;
-      try {
-        await stack.up({ onOutput: soak.collect });
-        break;
-      } catch (e) {
-        upErrors.push(String(e));
-        if (ups >= 8)
-          throw new Error(`no convergence after ${ups} runs of up; last error: ${String(e).slice(0, 2000)}`, {
-            cause: e,
-          });
-      }
-    }
+    const ups = await runUntilOk(
+      "up",
+      8,
+      () => stack.up({ onOutput: soak.collect }),
+      (e) => upErrors.push(String(e)),
+    );
     const total = soak.sim.requests.length;
     const faulted = soak.sim.requests.filter((r) => r.status === 0 || r.status === 429 || r.status === 503).length;
     const failedPosts = soak.sim.requests.filter(
@@ -176,17 +169,8 @@ describe("fault soak: a 50-resource stack while ~30% of requests fail", () => {
   });
 
   test("destroy leaves nothing behind: no live account, and only the 20 ever created", async () => {
-    let runs = 0;
-    for (;;) {
-      runs++;
-      try {
-        await stack.destroy({ onOutput: soak.collect });
-        break;
-      } catch (e) {
-        // a DELETE is retried 4 times: all five attempts failing (0.3^5 ≈ 0.2%) fails this run; run it again
-        if (runs >= 3) throw e;
-      }
-    }
+    // a DELETE is retried 4 times: all five attempts failing (0.3^5 ≈ 0.2%) fails a run; run it again, 3 runs at most
+    await runUntilOk("destroy", 3, () => stack.destroy({ onOutput: soak.collect }));
     expect(soak.sim.serviceAccounts()).toEqual([]);
     expect(soak.sim.deletedServiceAccounts()).toHaveLength(20);
     expect(await soak.stateIds(stack, "ServiceAccount")).toEqual([]);
