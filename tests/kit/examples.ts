@@ -29,7 +29,7 @@ import { ensureYamlHost, PLUGIN_DIR } from "../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../simulator";
 import { exportEncrypted } from "./engine";
 import { ensureJavaHost, ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "./java";
-import { GO_SDK_DIR, installPythonSdk, run } from "./sdk";
+import { GO_SDK_DIR, installPythonSdk, PYTHON_INLINE_DRIVER, run } from "./sdk";
 import { expectNoPlaintextSecrets } from "./secrets";
 
 /** The module path sdk/go/go.mod declares (what the Go examples import). */
@@ -114,10 +114,9 @@ export async function prepareExample(o: PrepareOptions): Promise<ExampleRun> {
     if (o.language === "python") {
       python ??= installPythonSdk(path.join(o.scratch, "python-sdk")).then((r) => r.python);
       const py = await python;
-      const driver = path.join(__dirname, "..", "engine", "programs", "python", "inline.py");
       drive = async (op, same) => {
         const args = [
-          driver,
+          PYTHON_INLINE_DRIVER,
           dir,
           o.stackName,
           op,
