@@ -2,9 +2,12 @@
  * `npm run release:publish` when a registry cannot be reached: Node's fetch says only "fetch failed", so a user could
  * not tell a wrong address from a registry that dropped the upload. Against servers on loopback that refuse the
  * connection or reset it, the error names the method, the address, and what happened (the cause's code), before and
- * during an upload.
+ * during an upload. And the cause of issue 46: a registry that closes idle kept-alive connections while the publishing
+ * process is busy in a child process (a cold `pip install twine`) must not fail the next upload.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -92,5 +95,30 @@ test("release:publish stops on either, naming the cause and the address, and nev
     }
   } finally {
     fs.rmSync(dist, { recursive: true, force: true });
+  }
+});
+
+test("an upload after the registry closed the idle kept-alive connection (the process busy meanwhile) is sent once more and lands once", async () => {
+  const puts: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.method === "PUT") puts.push(Buffer.concat(chunks).toString());
+      res.writeHead(req.method === "PUT" ? 201 : 404).end(req.method === "PUT" ? "" : "not found");
+    });
+  });
+  // Node's own idle limit for kept-alive connections (5 s), as the rehearsal's registries have it.
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/maven2/pims.pom`;
+    for (let i = 0; i < 4; i++) expect(await getBytes(`${url}.${i}`)).toBeUndefined(); // the dry run's looks
+    execFileSync("sleep", ["6"]); // an `npm publish` or `twine upload` child: this process's event loop waits
+    await send("PUT", url, "<project/>");
+    expect(puts).toEqual(["<project/>"]);
+    expect(server.keepAliveTimeout).toBe(5000); // what the 6 s wait outlasts
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

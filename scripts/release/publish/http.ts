@@ -34,31 +34,45 @@ interface NetCause {
  * refused, reset, closed by the other side, DNS, TLS) and the address it was connected or connecting to.
  */
 export function networkCause(e: unknown): string {
-  const parts: string[] = [];
-  let address: string | undefined;
-  for (
-    let c = e as NetCause | undefined, depth = 0;
-    c && typeof c === "object" && depth < 5;
-    c = c.cause as NetCause, depth++
-  ) {
-    if (c.name === "TimeoutError") parts.push(`no answer within ${TIMEOUT_MS / 60_000} minutes`);
-    else if (c.message && c.message !== "fetch failed")
-      parts.push(c.code && !c.message.includes(c.code) ? `${c.code}: ${c.message}` : c.message);
-    else if (c.code) parts.push(c.code);
-    const host = c.address ?? c.socket?.remoteAddress;
-    const port = c.port ?? c.socket?.remotePort;
-    if (host !== undefined && address === undefined) address = port === undefined ? host : `${host}:${port}`;
-  }
+  const chain: NetCause[] = [];
+  for (let c: unknown = e; c !== null && typeof c === "object" && chain.length < 5; c = (c as NetCause).cause)
+    chain.push(c);
+  const parts = chain.flatMap((c) => {
+    if (c.name === "TimeoutError") return [`no answer within ${TIMEOUT_MS / 60_000} minutes`];
+    if (c.message && c.message !== "fetch failed")
+      return [c.code && !c.message.includes(c.code) ? `${c.code}: ${c.message}` : c.message];
+    return c.code ? [c.code] : [];
+  });
+  const at = chain.find((c) => (c.address ?? c.socket?.remoteAddress) !== undefined);
+  const host = at?.address ?? at?.socket?.remoteAddress;
+  const port = at?.port ?? at?.socket?.remotePort;
+  const address = host === undefined ? undefined : port === undefined ? host : `${host}:${port}`;
   const what = parts.length > 0 ? [...new Set(parts)].join(": ") : String(e);
   return address === undefined || what.includes(address) ? what : `${what} (${address})`;
 }
 
-/** fetch, with a request that got no answer named by its cause instead of "fetch failed". */
+/** Methods whose repeat leaves what one would: a PUT of the same bytes to the same address, a read. */
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT"]);
+/** A connection lost before any answer: reset, closed by the other side, written after it closed. */
+const LOST = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"]);
+const lostConnection = (e: unknown): boolean =>
+  LOST.has(String(((e as NetCause | undefined)?.cause as NetCause | undefined)?.code ?? ""));
+
+/**
+ * fetch, with a request that got no answer named by its cause instead of "fetch failed". A registry closes a kept-alive
+ * connection after a few idle seconds; when this process was busy meanwhile (an `npm publish` or `twine upload` run
+ * in between, minutes on a machine whose caches are cold), the next request goes out on the closed connection and
+ * fails before the registry reads it. An idempotent request that lost its connection so is sent once more, on a new
+ * one; a timeout never is (the first may still be running).
+ */
 async function request(method: string, url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, method, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (e) {
-    throw new Error(`${method} ${shown(url)} failed: ${networkCause(e)}`, { cause: e });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { ...init, method, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (e) {
+      if (attempt === 1 && IDEMPOTENT.has(method) && lostConnection(e)) continue;
+      throw new Error(`${method} ${shown(url)} failed: ${networkCause(e)}`, { cause: e });
+    }
   }
 }
 
