@@ -64,8 +64,11 @@ export interface KindDeclaration<K extends string, I, O extends I, P extends Kin
    * (`(p) => ({ importable: p })`): the compiler refuses one the provider class does not implement.
    */
   capabilities?: (provider: P) => Capabilities;
-  /** The schema's description of the resource (its example is added by `npm run schema`). */
-  description: string;
+  /**
+   * What the schema's description says beyond the SDK class's TSDoc summary (sdk/nodejs/<kind>.ts, read by
+   * `npm run schema`, which also adds the example): what only the plugin's users read, such as `pulumi import`.
+   */
+  pluginDoc?: string;
   /** The example project the schema shows; none for a kind no example program uses. */
   example?: KindExample;
   /** The schema's type of every output (every member of `O`, once). */
@@ -101,7 +104,7 @@ export interface Kind<K extends string = string> {
   instance(): KindInstance;
   /** Every output (the keys of the property table). */
   outputKeys: readonly string[];
-  description: string;
+  pluginDoc?: string;
   example?: KindExample;
   properties: PropertyTable;
   inputs: readonly string[];

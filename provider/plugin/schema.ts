@@ -12,8 +12,12 @@ import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
 import { nativeToken, PACKAGE, packageVersion, releaseCoordinates, type Coordinates } from "../identity";
 
-/** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
-export type Describe = (iface: string, member: string) => string;
+/**
+ * The description of `member` of the TypeScript interface `iface` (its TSDoc); without a member, the TSDoc summary
+ * of the TypeScript SDK's class or function `iface` (a resource's or a function's description). Throws when there is
+ * none.
+ */
+export type Describe = (iface: string, member?: string) => string;
 
 /**
  * The Go SDK's import path: package `pims` of the module `<home>/sdk/go` (sdk/go/go.mod), released by tags
@@ -86,7 +90,7 @@ export function pimsSchema(
       return [
         nativeToken(r.kind),
         {
-          description: r.description,
+          description: [describe(r.kind), ...(r.pluginDoc === undefined ? [] : [r.pluginDoc])].join("\n\n"),
           properties: marked(properties, r.secret, r.replaceOnChanges),
           required: [...r.required],
           inputProperties: marked(described(r.properties, describe, r.inputs), r.secret, r.replaceOnChanges),
@@ -99,7 +103,7 @@ export function pimsSchema(
     Object.entries(FUNCTIONS).map(([name, f]) => [
       nativeToken(name),
       {
-        description: f.description,
+        description: [describe(name), ...(f.pluginDoc === undefined ? [] : [f.pluginDoc])].join("\n\n"),
         inputs: { properties: described(f.inputs, describe), required: [...f.requiredInputs] },
         outputs: { properties: marked(described(f.outputs, describe), f.secret), required: [...f.requiredOutputs] },
       },
