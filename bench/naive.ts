@@ -204,7 +204,7 @@ export const TYPED_SERVICE_ACCOUNT_SECRETS: readonly string[] = SERVICE_ACCOUNT.
  * P7's baseline: the docs-style ServiceAccount with its token secret (`additionalSecretOutputs`) and the same
  * declared outputs as pulumi-pims' class. The Node SDK gives a dynamic resource an output property (`sa.token`, …)
  * only for the keys in its props, so a typed class passes every output key, `undefined` where it is not an input, as
- * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 11 outputs pulumi-pims
+ * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 12 outputs pulumi-pims
  * stores for a new account ({@link naiveServiceAccountProviderAllOutputs}).
  */
 export class NaiveTypedServiceAccount extends pulumi.dynamic.Resource {
