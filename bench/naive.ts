@@ -14,6 +14,7 @@
  * Load this module only after PIMS_TOKEN and PIMS_BASE_URL are set (the constants are read at load time).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { SERVICE_ACCOUNT } from "../provider/serviceAccount/kind";
 
 // A plain require, as the docs' JavaScript examples do: the closure serializer turns a captured module object
 // into `require("axios")` in the serialized text (a TypeScript default import with esModuleInterop would capture
@@ -73,8 +74,9 @@ export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
 };
 
 /**
- * The same ServiceAccount provider with the four outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`,
- * `tokenId`, `tokenExpiresAt`): 11 outputs instead of 7, the state pulumi-pims writes for a new account. The
+ * The same ServiceAccount provider with the outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`, `tokenId`,
+ * `tokenExpiresAt`, `tokenHeld`): 12 outputs instead of 7, the state pulumi-pims writes for a new account
+ * (tests/sim/benchBaseline.test.ts compares the two). The
  * provider of P7's baseline ({@link NaiveTypedServiceAccount}) and of the P7 preview probe's 11-output variants.
  */
 export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvider = {
@@ -96,6 +98,7 @@ export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvi
         tokenId: token.id,
         tokenExpiresAt: token.expiresAt,
         token: token.secret,
+        tokenHeld: true,
       },
     };
   },
@@ -189,21 +192,19 @@ export class NaiveSecretServiceAccount extends pulumi.dynamic.Resource {
 }
 
 /**
- * The output keys of pulumi-pims' `ServiceAccount` class, written out as a typed hand-written class would declare
- * them (P7 checks that they are the same as the package's `SERVICE_ACCOUNT_OUTPUT_KEYS`).
+ * The output keys of pulumi-pims' `ServiceAccount` class, as a typed hand-written class declares them: read from the
+ * kind's one declaration (provider/serviceAccount/kind.ts), so a new output of the kind is a new declared key of the
+ * baseline too (P7's self-check, `p7BaselineProblems` of bench/p7-scale.ts, also runs in tests/unit/bench.test.ts).
  */
-export const TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS = [
-  ...["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger", "rotateBeforeExpiry"],
-  ...["keepPreviousToken", "serviceAccountId", "createdAt", "createdByUserId", "tokenId", "tokenExpiresAt", "token"],
-  ...["previousServiceAccountId", "previousTokenId", "previousTokenExpiresAt", "previousToken"],
-  "retiredServiceAccountIds",
-];
+export const TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS: readonly string[] = SERVICE_ACCOUNT.outputKeys;
+/** Its secret outputs (`additionalSecretOutputs`), the kind's. */
+export const TYPED_SERVICE_ACCOUNT_SECRETS: readonly string[] = SERVICE_ACCOUNT.secret;
 
 /**
  * P7's baseline: the docs-style ServiceAccount with its token secret (`additionalSecretOutputs`) and the same
  * declared outputs as pulumi-pims' class. The Node SDK gives a dynamic resource an output property (`sa.token`, …)
  * only for the keys in its props, so a typed class passes every output key, `undefined` where it is not an input, as
- * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 11 outputs pulumi-pims
+ * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 12 outputs pulumi-pims
  * stores for a new account ({@link naiveServiceAccountProviderAllOutputs}).
  */
 export class NaiveTypedServiceAccount extends pulumi.dynamic.Resource {
@@ -214,7 +215,7 @@ export class NaiveTypedServiceAccount extends pulumi.dynamic.Resource {
       naiveServiceAccountProviderAllOutputs,
       name,
       props,
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["token", "previousToken"] }),
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: [...TYPED_SERVICE_ACCOUNT_SECRETS] }),
     );
   }
 }
