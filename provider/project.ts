@@ -15,6 +15,7 @@ import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
 import { changedKeys, clean } from "./diff";
+import type { Listable, ListPage } from "./capabilities";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
 
 export class ProjectProvider
   extends PimsProviderBase
-  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>
+  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Listable
 {
   // ---- check ----
   /** Validates the inputs at preview, with no HTTP call. Values unknown at preview are not validated. */
@@ -173,6 +174,15 @@ export class ProjectProvider
         `${JSON.stringify(id)}; any name may be declared (it is never sent, and never replaces an imported project).`,
     );
     return { id, props: outputs({ name: id, projectId: id, unreadInputs: ["name"] }), inputs: { name: id } };
+  }
+
+  /**
+   * The provider protocol's `List`: the service has no listing of projects (nor any answer naming the caller's), so
+   * this lists nothing, with no request: the protocol's empty answer. The schema declares no `listInputs` for
+   * Project, so `pulumi do` offers no `list` that could only print none.
+   */
+  async list(): Promise<ListPage> {
+    return { items: [] };
   }
 
   // ---- delete ----

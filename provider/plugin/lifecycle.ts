@@ -10,6 +10,7 @@ import { providerOf } from "..";
 import type { ConfiguredSettings } from "../settings";
 import type { ResourceKind } from "../kinds";
 import { coerceInputs } from "./coerce";
+import { listResponses } from "./list";
 import { PLUGIN_SETTINGS_OPTIONS } from "./config";
 import { RESOURCES } from "./resources";
 import { kindOfToken, typeOfUrn } from "./tokens";
@@ -160,6 +161,13 @@ export class NativeResources {
       resp.setInputs(toStruct(i.props, union(i.secretKeys, RESOURCES[kind].secret)));
     }
     return resp;
+  }
+
+  /** The provider protocol's List (./list): the messages of the stream, in order. */
+  async list(req: provproto.ListRequest): Promise<provproto.ListResponse[]> {
+    const kind = kindOfToken(req.getToken());
+    if (kind === undefined) throw new PluginError(`pulumi-pims: unknown resource type ${JSON.stringify(req.getToken())}`);
+    return listResponses(kind, () => this.provider(kind), req);
   }
 
   async update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {

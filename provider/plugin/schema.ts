@@ -7,6 +7,7 @@
  */
 import { FUNCTIONS } from "./functions";
 import { coordinates, type Coordinates } from "./home";
+import { LISTABLE } from "./list";
 import { RESOURCES } from "./resources";
 import { SETTINGS } from "../settings";
 import * as P from "./schemaProperties";
@@ -102,6 +103,7 @@ export function pimsSchema(
   const resources = Object.fromEntries(
     Object.entries(RESOURCES).map(([kind, r]) => {
       const properties = described(r.properties, describe);
+      const listInputs = LISTABLE[kind as keyof typeof RESOURCES]?.listInputs;
       return [
         nativeToken(kind),
         {
@@ -110,6 +112,16 @@ export function pimsSchema(
           required: [...r.required],
           inputProperties: marked(described(r.properties, describe, r.inputs), r.secret, r.replaceOnChanges),
           requiredInputs: [...r.requiredInputs],
+          // `pulumi do <token> list` takes these as flags; the plugin's List answers (./list).
+          ...(listInputs === undefined
+            ? {}
+            : {
+                listInputs: {
+                  type: "object",
+                  properties: marked(described(r.properties, describe, listInputs), r.secret),
+                  required: [...listInputs],
+                },
+              }),
         },
       ];
     }),
