@@ -2,7 +2,7 @@
  * `pulumi do` (CLI 3.259.0, built by this repository) with the pims plugin: `pulumi do --package <the launcher>
  * pims:ServiceAccount list --project-id <id>` against a simulator holding 25 accounts made outside any stack in one
  * project and 3 in another prints exactly the 25 ids; `pulumi import` of a YAML project takes them all as they are (one
- * import file); `--count 10` prints 10; a project the service does not know fails with the service's message; `pims:Project`
+ * import file); `read <id>` shows one as an import reads it; `--count 10` prints 10; a project the service does not know fails with the service's message; `pims:Project`
  * has no `list`; no token the simulator issued is printed. The plugin's List without the engine (pages, continuations,
  * `computed`): tests/sim/plugin/list.test.ts.
  */
@@ -93,6 +93,14 @@ describe("pulumi do pims:ServiceAccount list", () => {
     const ten = listed(r.stdout).map((i) => i.id);
     expect(ten).toHaveLength(10);
     expect(ten.every((id) => ids.includes(id))).toBe(true);
+  });
+
+  test("read <id> shows an account as an import reads it: no token held, nothing written", async () => {
+    suite.clearRequests();
+    const r = await pulumiDo(["pims:ServiceAccount", "read", ids[0], "--output", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ projectId: project, tokenHeld: false, id: ids[0].split("/")[1] });
+    expect(writesOf(suite.sim)).toEqual([]);
   });
 
   test("a project the service does not know fails with the service's message", async () => {
