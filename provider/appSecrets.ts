@@ -16,6 +16,7 @@ import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
 import { changedKeys, clean } from "./diff";
+import { declareKind, STR, STR_LIST, STR_MAP } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -268,3 +269,42 @@ export class AppSecretsProvider
     }
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** AppSecrets, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const APP_SECRETS = declareKind<"AppSecrets", AppSecretsInputs, AppSecretsOutputs, AppSecretsProvider>({
+  kind: "AppSecrets",
+  provider: AppSecretsProvider,
+  description: [
+    "Secrets of a PIMS app, set with `PATCH /v2/projects/{project_id}/apps/{app_id}/secrets`.",
+    "",
+    "Create and every update send the **full** map. The API cannot read or delete secrets: a name removed from",
+    "`secrets` may stay in the app with its last value (the update warns, naming it), and deleting the resource",
+    "leaves the secrets in the app (with a warning naming them). `secrets` is a **secret** in the state; values",
+    "never appear in messages. Another `projectId` or `appId` replaces the resource.",
+    "",
+    "```yaml",
+    "resources:",
+    "  webSecrets:",
+    "    type: pims:index:AppSecrets",
+    "    properties:",
+    "      projectId: p-1a2b3c4d",
+    "      appId: p-1a2b3c4d-web",
+    "      secrets:",
+    "        PIMS_TOKEN: ${deployer.token}",
+    "```",
+  ].join("\n"),
+  example: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  tsdoc: "AppSecretsOutputs",
+  properties: { projectId: STR, appId: STR, secrets: STR_MAP, secretNames: STR_LIST },
+  inputs: { projectId: true, appId: true, secrets: true },
+  requiredInputs: ["projectId", "appId", "secrets"],
+  required: ["projectId", "appId", "secrets", "secretNames"],
+  secret: APP_SECRETS_SECRET_OUTPUTS,
+  replaceOnChanges: ["projectId", "appId"],
+  computedOnCreate: ["secretNames"],
+  computedOnUpdate: ["secretNames"],
+  // A reviewer sees which secret names are added, changed or removed, never a value.
+  memberDiffs: ["secrets"],
+});

@@ -14,8 +14,9 @@ import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
+import type { Importable, Listable, ListPage } from "./capabilities";
 import { changedKeys, clean } from "./diff";
-import type { Listable, ListPage } from "./capabilities";
+import { declareKind, STR, STR_LIST } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -85,7 +86,7 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
 
 export class ProjectProvider
   extends PimsProviderBase
-  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Listable
+  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Importable, Listable
 {
   // ---- check ----
   /** Validates the inputs at preview, with no HTTP call. Values unknown at preview are not validated. */
@@ -191,3 +192,44 @@ export class ProjectProvider
     warning(projectDeleteWarning(props?.projectId ?? id, props?.name));
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** Project, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const PROJECT = declareKind<"Project", ProjectInputs, ProjectOutputs, ProjectProvider>({
+  kind: "Project",
+  provider: ProjectProvider,
+  capabilities: (p) => ({ importable: p, listable: p }),
+  description: [
+    "A PIMS project, created with `POST /v2/projects`.",
+    "",
+    "The service has no operation to read, rename or delete a project: a `name` change **replaces** the project",
+    "(the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting",
+    "the resource removes it from the stack only, with a warning that it still exists.",
+    "",
+    "Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key",
+    "listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never",
+    "replaces an imported project.",
+    "",
+    "List: the service has no listing of projects, so there is no `pulumi do pims:Project list` (the provider's",
+    "`List` answers none): find a project's id in the web console, or in the outputs of the stack that created it.",
+    "",
+    "```yaml",
+    "resources:",
+    "  project:",
+    "    type: pims:index:Project",
+    "    properties:",
+    "      name: my-project",
+    "```",
+  ].join("\n"),
+  example: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  tsdoc: "ProjectOutputs",
+  properties: { name: STR, projectId: STR, unreadInputs: STR_LIST },
+  inputs: { name: true },
+  requiredInputs: ["name"],
+  required: ["name", "projectId"],
+  secret: [],
+  replaceOnChanges: ["name"],
+  computedOnCreate: ["projectId"],
+  computedOnUpdate: [],
+});

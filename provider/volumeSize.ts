@@ -14,6 +14,7 @@ import { quote } from "./client/values";
 import { Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
 import { changedKeys, clean } from "./diff";
+import { declareKind, INT, STR } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -168,3 +169,38 @@ export class VolumeSizeProvider
     }
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** VolumeSize, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const VOLUME_SIZE = declareKind<"VolumeSize", VolumeSizeInputs, VolumeSizeOutputs, VolumeSizeProvider>({
+  kind: "VolumeSize",
+  provider: VolumeSizeProvider,
+  description: [
+    "The size of an existing volume, set with `PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize`.",
+    "",
+    "The service cannot create, read or delete a volume: this resource manages only its size. A volume only",
+    "grows (a smaller `sizeGb` fails at preview); above 1024 GB only protected projects may. Another `projectId`",
+    "or `volumeId` replaces the resource. Deleting it leaves the volume at its size, with a warning.",
+    "",
+    "```yaml",
+    "resources:",
+    "  data:",
+    "    type: pims:index:VolumeSize",
+    "    properties:",
+    "      projectId: p-1a2b3c4d",
+    "      volumeId: default-us-east-1",
+    "      sizeGb: 100",
+    "```",
+  ].join("\n"),
+  example: { scenario: "environments", title: "One program, one stack per environment" },
+  tsdoc: "VolumeSizeInputs",
+  properties: { projectId: STR, volumeId: STR, sizeGb: INT },
+  inputs: { projectId: true, volumeId: true, sizeGb: true },
+  requiredInputs: ["projectId", "volumeId", "sizeGb"],
+  required: ["projectId", "volumeId", "sizeGb"],
+  secret: [],
+  replaceOnChanges: ["projectId", "volumeId"],
+  computedOnCreate: [],
+  computedOnUpdate: [],
+});

@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { pimsSchema, releaseCoordinates, type Describe } from "../../provider/plugin/schema";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { pimsSchema, type Describe } from "../../provider/plugin/schema";
+import { packageVersion, releaseCoordinates } from "../../provider/identity";
 import { withExamples } from "./schema-examples";
 
 const ROOT = path.join(__dirname, "..", "..");

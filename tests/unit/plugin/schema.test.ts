@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { APP_SECRETS_OUTPUT_KEYS, APP_SECRETS_SECRET_OUTPUTS, AppSecretsProvider } from "../../../provider/appSecrets";
 import { FUNCTION_NAMES } from "../../../provider/functions";
-import { RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
+import { KIND_BY_NAME as RESOURCES, RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
 import { PROJECT_OUTPUT_KEYS, ProjectProvider } from "../../../provider/project";
 import {
   SERVICE_ACCOUNT_OUTPUT_KEYS,
@@ -18,8 +18,7 @@ import {
 import { SETTINGS } from "../../../provider/settings";
 import { VOLUME_SIZE_OUTPUT_KEYS, VolumeSizeProvider } from "../../../provider/volumeSize";
 import { FUNCTIONS } from "../../../provider/plugin/functions";
-import { RESOURCES } from "../../../provider/plugin/resources";
-import { packageVersion } from "../../../provider/plugin/tokens";
+import { packageVersion } from "../../../provider/identity";
 import * as P from "../../../provider/plugin/schemaProperties";
 import { buildSchema, documentedInterfaces, tsdocDescriber } from "../../../scripts/generate/schema-docs";
 
@@ -248,5 +247,22 @@ describe("the schema", () => {
       for (const k of [...f.requiredOutputs, ...f.secret]) expect(Object.keys(f.outputs.properties)).toContain(k);
     }
     expect(schema.functions["pims:index:getApiKeys"].outputs.properties.keys.secret).toBe(true);
+  });
+
+  test("listInputs: only of kinds that declare `listable`, each an input; ServiceAccount lists by projectId", () => {
+    for (const kind of RESOURCE_KINDS) {
+      const { listInputs } = RESOURCES[kind];
+      const spec = schema.resources[`pims:index:${kind}`].listInputs;
+      if (listInputs === undefined) expect(spec).toBeUndefined();
+      else {
+        expect(RESOURCES[kind].instance().listable).toBeDefined();
+        for (const k of listInputs) expect(RESOURCES[kind].inputs).toContain(k);
+        expect(spec).toMatchObject({ type: "object", required: [...listInputs] });
+      }
+    }
+    expect(schema.resources["pims:index:ServiceAccount"].listInputs.required).toEqual(["projectId"]);
+    // Project lists nothing the service can tell: the capability (the protocol's empty answer), no `list` offered
+    expect(RESOURCES.Project.instance().listable).toBeDefined();
+    expect(schema.resources["pims:index:Project"].listInputs).toBeUndefined();
   });
 });

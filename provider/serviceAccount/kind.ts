@@ -1,0 +1,130 @@
+/**
+ * ServiceAccount's one declaration (provider/kindDeclaration.ts), as both hosts, the schema and the SDK read it
+ * (provider/kinds.ts lists it): its provider class (./index), the schema type of every output (./outputs describes
+ * them), its inputs, secrets, replace rule, the outputs a preview leaves unknown, and `pulumi import` (./adopt).
+ */
+import { BOOL, declareKind, INT, STR, STR_LIST } from "../kindDeclaration";
+import { ServiceAccountProvider } from ".";
+import type { ServiceAccountInputs } from "./inputs";
+import { SERVICE_ACCOUNT_LIST_INPUTS } from "./list";
+import {
+  SERVICE_ACCOUNT_CURRENT_KEYS,
+  SERVICE_ACCOUNT_PREVIOUS_KEYS,
+  SERVICE_ACCOUNT_SECRET_OUTPUTS,
+  type ServiceAccountOutputs,
+} from "./outputs";
+
+type Names = readonly (keyof ServiceAccountOutputs)[];
+// Object.keys of ./outputs's key records, which the compiler checks against ServiceAccountOutputs.
+const [CURRENT_KEYS, PREVIOUS_KEYS] = [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] as Names[];
+
+export const SERVICE_ACCOUNT = declareKind<
+  "ServiceAccount",
+  ServiceAccountInputs,
+  ServiceAccountOutputs,
+  ServiceAccountProvider
+>({
+  kind: "ServiceAccount",
+  provider: ServiceAccountProvider,
+  capabilities: (p) => ({ importable: p, listable: p }),
+  listInputs: SERVICE_ACCOUNT_LIST_INPUTS,
+  description: [
+    "A PIMS service account and its token (`POST` and `DELETE` under",
+    "`/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the",
+    "account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.",
+    "",
+    "The service cannot update an account, so a change of any input it receives (`projectId`, `name`,",
+    "`description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)",
+    "needs a new account. By default that is a **replacement**: the new account is created first, resources that",
+    "use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With",
+    "`keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live",
+    "as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.",
+    "Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.",
+    "",
+    'A 404 on delete counts as "already deleted" only when the project\'s API keys confirm it; when the project',
+    "itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's",
+    "API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new",
+    "one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.",
+    "",
+    "Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims",
+    "service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made",
+    "elsewhere, as the project's API-key listing shows it (refused when it does not). The service cannot tell its",
+    "grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or",
+    "change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with",
+    "`keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.",
+    "",
+    "List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key",
+    "listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.",
+    "",
+    "```yaml",
+    "resources:",
+    "  deployer:",
+    "    type: pims:index:ServiceAccount",
+    "    properties:",
+    "      projectId: ${project.projectId}",
+    "      name: ci-deployer",
+    '      grants: ["${project.projectId}"]',
+    "      expiresIn: 7776000        # 90 days",
+    "      rotateBeforeExpiry: 5184000",
+    "      keepPreviousToken: true",
+    "outputs:",
+    "  deployerToken: ${deployer.token} # a secret",
+    "```",
+  ].join("\n"),
+  example: { scenario: "rotation", title: "Overlapping rotation, on demand and before expiry" },
+  tsdoc: "ServiceAccountOutputs",
+  properties: {
+    projectId: STR,
+    name: STR,
+    description: STR,
+    grants: STR_LIST,
+    expiresIn: INT,
+    rotationTrigger: STR,
+    rotateBeforeExpiry: INT,
+    keepPreviousToken: BOOL,
+    adoptServiceAccountId: STR,
+    serviceAccountId: STR,
+    createdAt: STR,
+    createdByUserId: STR,
+    tokenId: STR,
+    tokenExpiresAt: STR,
+    token: STR,
+    tokenHeld: BOOL,
+    previousServiceAccountId: STR,
+    previousTokenId: STR,
+    previousTokenExpiresAt: STR,
+    previousToken: STR,
+    retiredServiceAccountIds: STR_LIST,
+    unreadInputs: STR_LIST,
+  },
+  inputs: {
+    projectId: true,
+    name: true,
+    description: true,
+    grants: true,
+    expiresIn: true,
+    rotationTrigger: true,
+    rotateBeforeExpiry: true,
+    keepPreviousToken: true,
+    adoptServiceAccountId: true,
+  },
+  requiredInputs: ["projectId", "name", "grants", "expiresIn"],
+  required: [
+    "projectId",
+    "name",
+    "description",
+    "grants",
+    "expiresIn",
+    "serviceAccountId",
+    "createdAt",
+    "createdByUserId",
+    "tokenId",
+    "tokenExpiresAt",
+    "token",
+  ],
+  secret: SERVICE_ACCOUNT_SECRET_OUTPUTS,
+  replaceOnChanges: ["projectId"],
+  computedOnCreate: CURRENT_KEYS,
+  // A rotation with keepPreviousToken mints a new account: the current and previous ones may both change.
+  computedOnUpdate: [...CURRENT_KEYS, ...PREVIOUS_KEYS, "retiredServiceAccountIds", "unreadInputs"],
+});
