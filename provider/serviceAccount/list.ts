@@ -1,8 +1,8 @@
 /**
  * Listing a project's service accounts: the provider protocol's `List` (`pulumi do pims:ServiceAccount list
- * --project-id p-…`), whose ids `pulumi import` takes as they are. The service has no listing of accounts: the project's
- * API-key listing (GET /v2/projects/{project_id}/api-keys), the one refresh and import read, shows each live account
- * by its key's `principalId` (./listing). One object per account: id `<projectId>/<serviceAccountId>` (./adopt
+ * --project-id p-…`), whose ids `pulumi import` takes as they are. The service has no listing of accounts: the
+ * project's API-key listing (GET /v2/projects/{project_id}/api-keys), the one refresh and import read, shows each live
+ * account by its key's `principalId` (./listing). One object per account: id `<projectId>/<serviceAccountId>` (./adopt
  * `parseImportId`), named as its key is (the name an import gives it). The keys' `apiKey` values are never read here.
  */
 import { ArgumentError } from "../client";

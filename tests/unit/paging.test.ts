@@ -1,8 +1,8 @@
 /**
  * Paging of a listing (provider/paging.ts, the provider protocol's `List`) and ServiceAccount's listed objects
- * (provider/serviceAccount/list.ts), without a network: pages by size, a limit over the whole enumeration, continuations
- * that start after the last id sent, refused when made up or given back with another query; one object per account,
- * its id the import's form, never a key's value.
+ * (provider/serviceAccount/list.ts), without a network: pages by size, a limit over the whole enumeration,
+ * continuations that start after the last id sent, refused when made up or given back with another query; one object
+ * per account, its id the import's form, never a key's value.
  */
 import * as fc from "fast-check";
 import type { ListedObject } from "../../provider/capabilities";

@@ -1,10 +1,10 @@
 /**
  * `pulumi do` (CLI 3.259.0, built by this repository) with the pims plugin: `pulumi do --package <the launcher>
  * pims:ServiceAccount list --project-id <id>` against a simulator holding 25 accounts made outside any stack in one
- * project and 3 in another prints exactly the 25 ids; `pulumi import` of a YAML project takes them all as they are (one
- * import file); `read <id>` shows one as an import reads it; `--count 10` prints 10; a project the service does not know fails with the service's message; `pims:Project`
- * has no `list`; no token the simulator issued is printed. The plugin's List without the engine (pages, continuations,
- * `computed`): tests/sim/plugin/list.test.ts.
+ * project and 3 in another prints exactly the 25 ids; `pulumi import` of a YAML project takes them all as they are
+ * (one import file); `read <id>` shows one as an import reads it; `--count 10` prints 10; a project the service does
+ * not know fails with the service's message; `pims:Project` has no `list`; no token the simulator issued is printed.
+ * The plugin's List without the engine (pages, continuations, `computed`): tests/sim/plugin/list.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 
 describe("List", () => {
-  test("ServiceAccount: the project's 25 accounts in one answer, from one listing, named, each id importable", async () => {
+  test("ServiceAccount: the project's 25 accounts in one answer from one listing, each id importable", async () => {
     suite.sim.clearRequests();
     const a = await list({ projectId: project });
     expect(a.computed).toBe(false);
@@ -93,7 +93,7 @@ describe("List", () => {
     expect((await list({ projectId: project }, { limit: -1 })).items).toHaveLength(25); // < 1: no limit
   });
 
-  test("a continuation survives accounts made and deleted between pages: none twice, none of the rest lost", async () => {
+  test("a continuation survives accounts made and deleted between pages: none twice, none lost", async () => {
     const first = await list({ projectId: project }, { pageSize: 10 });
     const sent = new Set(first.items.map((i) => i.id));
     // delete one account already sent, then make one: the next pages start after the last id sent
@@ -144,7 +144,7 @@ describe("List", () => {
     expect(unknown.details).toMatch(/^listing API keys of project p-00000000: 404 project p-00000000 not found/);
   });
 
-  test("Project answers none (the service has no listing of projects), with no request; VolumeSize cannot list", async () => {
+  test("Project answers none (the service cannot list projects), with no request; VolumeSize cannot list", async () => {
     suite.sim.clearRequests();
     const projects = await suite.plugin.list("Project", {});
     expect(projects).toMatchObject({ items: [], computed: false, messages: [] });
