@@ -9,7 +9,7 @@ export interface Importable {
   importById(id: string): Promise<{ id: string; props: object; inputs: object }>;
 }
 
-/** One object a listing found: an id `pulumi import` accepts as is, and a name to show. */
+/** One object a listing found: an id `pulumi import` accepts as is, and a name to show (never a secret). */
 export interface ListedObject {
   id: string;
   name: string;
@@ -22,11 +22,23 @@ export interface ListPage {
 }
 
 /**
+ * Which page the caller asks for, as the provider protocol's `ListRequest` says: `limit` caps the whole enumeration
+ * (0 or none: no cap; the same on every page), `pageSize` this page (0 or none: the provider chooses), and
+ * `continuation` is a previous page's (none: the first page).
+ */
+export interface ListPageRequest {
+  limit?: number;
+  pageSize?: number;
+  continuation?: string;
+}
+
+/**
  * The provider protocol's `List` (`pulumi do <token> list`): the objects the service holds for the given inputs (the
- * schema's `listInputs`), a page at a time.
+ * schema's `listInputs`, every value known: the plugin answers `computed` itself when one is not), a page at a time
+ * (./paging: `pageOf`).
  */
 export interface Listable {
-  list(inputs: Record<string, unknown>, page: { continuation?: string; pageSize?: number }): Promise<ListPage>;
+  list(inputs: Record<string, unknown>, page: ListPageRequest): Promise<ListPage>;
 }
 
 /**

@@ -69,6 +69,12 @@ export interface KindDeclaration<K extends string, I, O extends I, P extends Kin
    * `npm run schema`, which also adds the example): what only the plugin's users read, such as `pulumi import`.
    */
   pluginDoc?: string;
+  /**
+   * The schema's `listInputs` (members of `I`, each required): `pulumi do <token> list` takes them as flags and the
+   * plugin's List passes them to the `listable` capability. Only for a kind declaring `listable` (a kind that lists
+   * nothing the service can tell declares the capability without them: no `list` is offered).
+   */
+  listInputs?: Names<I>;
   /** The example project the schema shows; none for a kind no example program uses. */
   example?: KindExample;
   /** The schema's type of every output (every member of `O`, once). */
@@ -115,6 +121,7 @@ export interface Kind<K extends string = string> {
   computedOnCreate: readonly string[];
   computedOnUpdate: readonly string[];
   memberDiffs?: readonly string[];
+  listInputs?: readonly string[];
 }
 
 /** The one declaration of a kind, checked by the compiler against its types, as the registries read it. */

@@ -14,7 +14,7 @@ import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
-import type { Importable } from "./capabilities";
+import type { Importable, Listable, ListPage } from "./capabilities";
 import { changedKeys, clean } from "./diff";
 import { declareKind, STR, STR_LIST } from "./kindDeclaration";
 
@@ -86,7 +86,7 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
 
 export class ProjectProvider
   extends PimsProviderBase
-  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Importable
+  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Importable, Listable
 {
   // ---- check ----
   /** Validates the inputs at preview, with no HTTP call. Values unknown at preview are not validated. */
@@ -177,6 +177,15 @@ export class ProjectProvider
     return { id, props: outputs({ name: id, projectId: id, unreadInputs: ["name"] }), inputs: { name: id } };
   }
 
+  /**
+   * The provider protocol's `List`: the service has no listing of projects (nor any answer naming the caller's), so
+   * this lists nothing, with no request: the protocol's empty answer. The schema declares no `listInputs` for
+   * Project, so `pulumi do` offers no `list` that could only print none.
+   */
+  async list(): Promise<ListPage> {
+    return { items: [] };
+  }
+
   // ---- delete ----
   /** No delete endpoint: removes the project from the stack only, and says so in one warning line. No HTTP call. */
   async delete(id: string, props: ProjectOutputs): Promise<void> {
@@ -190,11 +199,14 @@ export class ProjectProvider
 export const PROJECT = declareKind<"Project", ProjectInputs, ProjectOutputs, ProjectProvider>({
   kind: "Project",
   provider: ProjectProvider,
-  capabilities: (p) => ({ importable: p }),
+  capabilities: (p) => ({ importable: p, listable: p }),
   pluginDoc: [
     "Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key",
     "listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never",
     "replaces an imported project.",
+    "",
+    "List: the service has no listing of projects, so there is no `pulumi do pims:Project list` (the provider's",
+    "`List` answers none): find a project's id in the web console, or in the outputs of the stack that created it.",
   ].join("\n"),
   example: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
   tsdoc: "ProjectOutputs",

@@ -12,6 +12,7 @@ import type { KindInstance } from "../kindDeclaration";
 import { KIND_BY_NAME, type ResourceKind } from "../kinds";
 import { instanceOf } from "../registry";
 import { coerceInputs } from "./coerce";
+import { listResponses } from "./list";
 import { PLUGIN_SETTINGS_OPTIONS } from "./config";
 import { kindOfToken, typeOfUrn } from "./tokens";
 import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
@@ -159,6 +160,14 @@ export class NativeResources {
       resp.setInputs(toStruct(i.props, union(i.secretKeys, KIND_BY_NAME[kind].secret)));
     }
     return resp;
+  }
+
+  /** The provider protocol's List (./list): the messages of the stream, in order. */
+  async list(req: provproto.ListRequest): Promise<provproto.ListResponse[]> {
+    const kind = kindOfToken(req.getToken());
+    if (kind === undefined)
+      throw new PluginError(`pulumi-pims: unknown resource type ${JSON.stringify(req.getToken())}`);
+    return listResponses(() => this.instance(kind), req);
   }
 
   async update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {

@@ -87,6 +87,7 @@ export function pimsSchema(
   const resources = Object.fromEntries(
     KINDS.map((r) => {
       const properties = described(r.properties, describe);
+      const { listInputs } = r;
       return [
         nativeToken(r.kind),
         {
@@ -95,6 +96,16 @@ export function pimsSchema(
           required: [...r.required],
           inputProperties: marked(described(r.properties, describe, r.inputs), r.secret, r.replaceOnChanges),
           requiredInputs: [...r.requiredInputs],
+          // `pulumi do <token> list` takes these as flags; the plugin's List answers (./list).
+          ...(listInputs === undefined
+            ? {}
+            : {
+                listInputs: {
+                  type: "object",
+                  properties: marked(described(r.properties, describe, listInputs), r.secret),
+                  required: [...listInputs],
+                },
+              }),
         },
       ];
     }),

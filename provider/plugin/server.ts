@@ -100,8 +100,14 @@ export class PimsProviderServer {
       diff: unary((req: provproto.DiffRequest) => r.diff(req)),
       create: unary((req: provproto.CreateRequest) => r.create(req)),
       read: unary((req: provproto.ReadRequest) => r.read(req)),
-      list: (call: grpc.ServerWritableStream<unknown, unknown>) =>
-        call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+      list: (call: grpc.ServerWritableStream<provproto.ListRequest, provproto.ListResponse>) =>
+        void inCall("", () => r.list(call.request)).then(
+          (messages) => {
+            for (const m of messages) call.write(m);
+            call.end();
+          },
+          (e: unknown) => call.emit("error", grpcError(e)),
+        ),
       update: unary((req: provproto.UpdateRequest) => r.update(req)),
       delete: unary(async (req: provproto.DeleteRequest) => {
         await r.delete(req);

@@ -48,6 +48,9 @@ import {
 import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText, type PimsClient } from "../client";
 import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
+import type { Listable, ListPage, ListPageRequest } from "../capabilities";
+import { pageOf } from "../paging";
+import { listedAccounts, listedProject } from "./list";
 
 export { MAX_EXPIRES_IN, validate } from "./inputs";
 export type { ServiceAccountInputs } from "./inputs";
@@ -74,7 +77,7 @@ class PartialUpdateError extends Error {
 
 export class ServiceAccountProvider
   extends PimsProviderBase
-  implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs>
+  implements pulumi.dynamic.ResourceProvider<ServiceAccountInputs, ServiceAccountOutputs>, Listable
 {
   private readonly now: () => number;
   /** This instance's own creates (one instance serves every ServiceAccount of a provider process). */
@@ -169,6 +172,17 @@ export class ServiceAccountProvider
     runMemory().hold(projectId, [accountId]);
     warning(adoptedLine(props, "imported"));
     return { id: accountId, props, inputs: importedInputs(props) };
+  }
+
+  /**
+   * The provider protocol's `List` (`pulumi do pims:ServiceAccount list --project-id p-…`): the project's accounts,
+   * each id as `pulumi import` takes it (./list), from the API-key listing read afresh for each page (never the run's
+   * memory: pages of a long-lived process see the service as it is). A refusal is the listing's error, in the
+   * service's words.
+   */
+  async list(inputs: Record<string, unknown>, page: ListPageRequest): Promise<ListPage> {
+    const projectId = listedProject(inputs);
+    return pageOf(listedAccounts(projectId, await this.client().listApiKeys(projectId)), inputs, page);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { BOOL, declareKind, INT, STR, STR_LIST } from "../kindDeclaration";
 import { ServiceAccountProvider } from ".";
 import type { ServiceAccountInputs } from "./inputs";
+import { SERVICE_ACCOUNT_LIST_INPUTS } from "./list";
 import {
   SERVICE_ACCOUNT_CURRENT_KEYS,
   SERVICE_ACCOUNT_PREVIOUS_KEYS,
@@ -25,7 +26,8 @@ export const SERVICE_ACCOUNT = declareKind<
 >({
   kind: "ServiceAccount",
   provider: ServiceAccountProvider,
-  capabilities: (p) => ({ importable: p }),
+  capabilities: (p) => ({ importable: p, listable: p }),
+  listInputs: SERVICE_ACCOUNT_LIST_INPUTS,
   pluginDoc: [
     "Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims",
     "service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made",
@@ -33,6 +35,9 @@ export const SERVICE_ACCOUNT = declareKind<
     "grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or",
     "change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with",
     "`keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.",
+    "",
+    "List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key",
+    "listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.",
   ].join("\n"),
   example: { scenario: "rotation", title: "Overlapping rotation, on demand and before expiry" },
   tsdoc: "ServiceAccountOutputs",

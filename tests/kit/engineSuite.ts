@@ -7,7 +7,9 @@
  * against its change summary, a rotation, the requests as `METHOD /path as <principal>`, a resource's outputs as
  * shown, an operation repeated against a faulty service, and the closing secret scan.
  */
+import { execFile } from "node:child_process";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
 import { createPimsStack, ensureEngine, tempDir, type PimsStackOptions } from "../../scripts/engine";
 import { createYamlStack, ensureYamlHost } from "../../scripts/engine/yaml";
@@ -51,6 +53,14 @@ export interface EngineSuiteOptions extends EngineScratchOptions {
    * and returns the stack's options.
    */
   stack(suite: EngineSuite): SuiteStack | Promise<SuiteStack>;
+}
+
+/** What one `pulumi` command did: its exit code, stdout, stderr, and both together. */
+export interface PulumiRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  out: string;
 }
 
 /** What the hook hands a suite; its simulators, scratch and stack are set once beforeAll has run. */
@@ -151,6 +161,26 @@ export class EngineSuite {
     expect(id).not.toBe(account.id);
     expect(token).not.toBe(account.token);
     return { outputs, id, token };
+  }
+
+  /**
+   * The `pulumi` CLI as a user runs it in `cwd` with the stack's environment (plus `env`), asynchronously (the
+   * simulators serve in this process); what it printed is added to the engine's output (the closing scan reads it).
+   */
+  async pulumi(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<PulumiRun> {
+    const ws = this.stack.workspace as unknown as { envVars: Record<string, string> };
+    const env = { ...process.env, ...ws.envVars, ...o.env };
+    const exe = path.join(this.engineDir || ensureEngine(), "pulumi");
+    const r = await promisify(execFile)(exe, args, { cwd: o.cwd, env, maxBuffer: 64 * 1024 * 1024 }).then(
+      (ok) => ({ code: 0, stdout: ok.stdout, stderr: ok.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: typeof e.code === "number" ? e.code : -1,
+        stdout: e.stdout ?? "",
+        stderr: e.stderr ?? "",
+      }),
+    );
+    this.engine.opts.onOutput(r.stdout + r.stderr);
+    return { ...r, out: r.stdout + r.stderr };
   }
 
   /** A resource's outputs as `--show-secrets` shows them; `type` is a suffix of the type token. */

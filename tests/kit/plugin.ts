@@ -117,6 +117,40 @@ export class PluginUnderTest {
   invoke(tok: string, args: Json): Promise<provproto.InvokeResponse> {
     return this.call("invoke", new provproto.InvokeRequest().setTok(tok).setArgs(struct(args)));
   }
+
+  /**
+   * One List call (a server stream) for `pims:index:<kind>`: every message, read as the engine reads them (results,
+   * then a continuation, or `computed`); rejects with the grpc ServiceError.
+   */
+  list(kind: string, query: Json, page: { limit?: number; pageSize?: number; continuation?: string } = {}) {
+    const req = new provproto.ListRequest().setToken(`pims:index:${kind}`).setQuery(struct(query));
+    req
+      .setLimit(page.limit ?? 0)
+      .setPageSize(page.pageSize ?? 0)
+      .setContinuationToken(page.continuation ?? "");
+    return new Promise<ListAnswer>((resolve, reject) => {
+      const answer: ListAnswer = { items: [], computed: false, messages: [] };
+      const stream = this.client.list(req);
+      stream.on("data", (m: provproto.ListResponse) => {
+        answer.messages.push(JSON.stringify(m.toObject()));
+        const result = m.getResult();
+        if (result) answer.items.push({ id: result.getId(), name: result.getName() });
+        if (m.hasContinuation()) answer.continuation = m.getContinuation()?.getContinuationToken();
+        if (m.hasComputed()) answer.computed = true;
+      });
+      stream.on("error", reject);
+      stream.on("end", () => resolve(answer));
+    });
+  }
+}
+
+/** What a List stream said: its results in order, its continuation, whether it was `computed`, every message. */
+export interface ListAnswer {
+  items: Array<{ id: string; name: string }>;
+  continuation?: string;
+  computed: boolean;
+  /** Each message as JSON, for the secret scan. */
+  messages: string[];
 }
 
 /** The JSON of a response's Struct. */

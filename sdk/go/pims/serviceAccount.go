@@ -71,6 +71,9 @@ import (
 // change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
 // `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
 //
+// List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
+// listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
+//
 // ## Example Usage
 // ### Overlapping rotation, on demand and before expiry
 //

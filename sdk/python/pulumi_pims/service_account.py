@@ -241,6 +241,9 @@ class ServiceAccount(pulumi.CustomResource):
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
 
+        List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
+        listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
+
         ## Example Usage
         ### Overlapping rotation, on demand and before expiry
 
@@ -383,6 +386,9 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+
+        List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
+        listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
 
         ## Example Usage
         ### Overlapping rotation, on demand and before expiry

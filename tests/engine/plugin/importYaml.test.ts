@@ -9,18 +9,14 @@
  * token in plaintext in any state, output, file or log. One YAML stack. The same outcome in TypeScript, where the
  * engine's import cannot reach a dynamic resource, is tests/engine/typescript/adopt.test.ts.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { ensureEngine, randomSecret } from "../../../scripts/engine";
+import { randomSecret } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { exportEncrypted, isEncryptedSecret, pimsCli, resource, resources } from "../../kit/engine";
 import { useEngineStack } from "../../kit/engineSuite";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
-
-const run = promisify(execFile);
 
 let workDir: string;
 let home: string; // the project the console account and the app live in
@@ -40,25 +36,8 @@ config:
     secret: true
 `;
 
-/** The CLI as the user runs it in the project directory (asynchronously: the simulator serves in this process). */
-async function pulumi(args: string[]): Promise<{ code: number; out: string }> {
-  const ws = suite.stack.workspace as unknown as { envVars: Record<string, string> };
-  const env = { ...process.env, ...ws.envVars };
-  try {
-    const r = await run(path.join(ensureEngine(), "pulumi"), [...args, "--stack", "dev", "--non-interactive"], {
-      cwd: workDir,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    engine.opts.onOutput(r.stdout + r.stderr);
-    return { code: 0, out: r.stdout + r.stderr };
-  } catch (e) {
-    const r = e as { code?: number; stdout?: string; stderr?: string };
-    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
-    engine.opts.onOutput(out);
-    return { code: r.code ?? -1, out };
-  }
-}
+/** The CLI as the user runs it in the project directory, on the stack `dev`. */
+const pulumi = (args: string[]) => suite.pulumi([...args, "--stack", "dev", "--non-interactive"], { cwd: workDir });
 
 /** The imported account once the program takes it over: grants declared, overlapping rotation by `rotation`. */
 const ciTakenOver = (): string => `  ci:

@@ -248,4 +248,21 @@ describe("the schema", () => {
     }
     expect(schema.functions["pims:index:getApiKeys"].outputs.properties.keys.secret).toBe(true);
   });
+
+  test("listInputs: only of kinds that declare `listable`, each an input; ServiceAccount lists by projectId", () => {
+    for (const kind of RESOURCE_KINDS) {
+      const { listInputs } = RESOURCES[kind];
+      const spec = schema.resources[`pims:index:${kind}`].listInputs;
+      if (listInputs === undefined) expect(spec).toBeUndefined();
+      else {
+        expect(RESOURCES[kind].instance().listable).toBeDefined();
+        for (const k of listInputs) expect(RESOURCES[kind].inputs).toContain(k);
+        expect(spec).toMatchObject({ type: "object", required: [...listInputs] });
+      }
+    }
+    expect(schema.resources["pims:index:ServiceAccount"].listInputs.required).toEqual(["projectId"]);
+    // Project lists nothing the service can tell: the capability (the protocol's empty answer), no `list` offered
+    expect(RESOURCES.Project.instance().listable).toBeDefined();
+    expect(schema.resources["pims:index:Project"].listInputs).toBeUndefined();
+  });
 });

@@ -32,6 +32,9 @@ import pulumipims.pims.Utilities;
  * listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never
  * replaces an imported project.
  * 
+ * List: the service has no listing of projects, so there is no `pulumi do pims:Project list` (the provider&#39;s
+ * `List` answers none): find a project&#39;s id in the web console, or in the outputs of the stack that created it.
+ * 
  * ## Example Usage
  * ### A project, a service account and an app&#39;s secrets
  * 
