@@ -141,7 +141,8 @@ test("a dry run looks at every registry and changes nothing", async () => {
 });
 
 test("Maven refused by the repository (wrong password): its 401 named, no password in it, nothing put", async () => {
-  const wrong = { ...env, PIMS_MAVEN_PASSWORD: "not-the-password" };
+  // Unsigned (a rehearsal without a key): Maven's deploy:deploy-file, the path the signed runs below do not take.
+  const wrong = { ...env, PIMS_MAVEN_PASSWORD: "not-the-password", PIMS_GPG_KEY_ID: "" };
   const failed = run(["--only", "maven", "--yes", "--rehearsal"], wrong).catch((e: Error) => e.message);
   const said = await failed;
   expect(said).toMatch(/mvn deploy of pims-\S+ to http:\/\/127\.0\.0\.1:\d+\/maven2 failed:[\s\S]*401/);
