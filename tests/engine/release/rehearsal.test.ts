@@ -156,7 +156,7 @@ afterAll(async () => {
 test("`npm run -s release:publish`'s dry run (exit 0) plans every registry; then nothing was put anywhere yet", () => {
   expect(dryRun).toMatch(new RegExp(`\\nto publish +npm: pulumi-pims-${VERSION.replace(/\./g, "\\.")}\\.tgz -> `));
   expect(dryRun).toMatch(/dry run: (\d+) of \1 to publish; run again with --yes/);
-  expect(dryRun).not.toContain("> pulumi-pims@"); // npm's own banner: -s reached npm
+  expect(dryRun).not.toMatch(/^> pulumi-pims@/m); // npm's own banner: -s reached npm
 });
 
 test("the first publish puts every file in every registry; the second changes nothing and says so", () => {
