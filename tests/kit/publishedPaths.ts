@@ -1,7 +1,8 @@
 /**
  * The language pages' published paths as the release rehearsal (tests/engine/release/rehearsal.test.ts) follows them
  * once its release is in the loopback registries: Go (`go get` from the module proxy), TypeScript (the installation
- * guide verbatim, `npm install` from the registry) and Java (the dependency through a Maven mirror). Each runs as a
+ * guide verbatim, `npm install` from the registry) and Java (the dependency, on a version range, through a Maven
+ * mirror). Each runs as a
  * user would, in a fresh HOME whose only settings are its client's own, with the engine downloading the plugin from
  * the address the SDK names; each rotates, destroys, and leaves no live account and no plaintext token. Python and
  * YAML, which share the dist steps' program, stay in the suite.
@@ -49,6 +50,11 @@ import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 export const REHEARSAL_HOME = "127.0.0.1/rehearsal/pulumi-pims";
 export const REHEARSAL_MODULE = `${REHEARSAL_HOME}/sdk/go`;
 export const REHEARSAL_GROUP = "test.rehearsal";
+/** The version range the rehearsal's Java user depends on (`[0.5,1)` at 0.5.x): Maven reads maven-metadata.xml. */
+export const JAVA_RANGE = ((): string => {
+  const [major, minor] = VERSION.split(".").map(Number);
+  return `[${major}.${minor},${major + 1})`;
+})();
 
 /** What the rehearsal's setup started and built, filled in by its `beforeAll` (read by the tests, at run time). */
 export interface RehearsalRun {
@@ -233,7 +239,7 @@ export function typescriptPublished(r: RehearsalRun): void {
 }
 
 export function describeJavaPublished(r: RehearsalRun): void {
-  describe("Java, docs/java.md's published path: the dependency through a Maven mirror, the plugin downloaded", () => {
+  describe("Java, docs/java.md's path: a dependency on a range through a mirror, the plugin downloaded", () => {
     const shell = new GuideShell();
     const seeded = { appProjectId: "", appId: "", volumeId: "" };
     const GROUP_DIR = path.join(JAVA_LOCAL_REPO, ...REHEARSAL_GROUP.split("."));
@@ -281,7 +287,7 @@ export function describeJavaPublished(r: RehearsalRun): void {
         ),
         PIMS_TOKEN: r.sim.token,
       };
-      const page = writeJavaPublishedProject(dir, REHEARSAL_GROUP);
+      const page = writeJavaPublishedProject(dir, REHEARSAL_GROUP, JAVA_RANGE);
       // The page's stack commands (the clone's `mvn install` and the `--file` install are the unreleased path).
       server = downloadsFromNow(r.download);
       mavenGetsBefore = r.maven.gets.length; // the publishes' own checks aside
@@ -289,11 +295,12 @@ export function describeJavaPublished(r: RehearsalRun): void {
       rotate = page.rotate;
     }, ENGINE_SETUP_TIMEOUT_MS);
 
-    test("Maven fetched the jar from the loopback repository, the engine the plugin; up created all", async () => {
+    test("Maven resolved the range by the repository's metadata, fetched the jar; the engine the plugin", async () => {
+      expect(fs.readFileSync(path.join(dir, "pom.xml"), "utf8")).toContain(`<version>${JAVA_RANGE}</version>`);
+      const gets = r.maven.gets.slice(mavenGetsBefore);
+      expect(gets).toContainEqual({ path: "/maven2/test/rehearsal/pims/maven-metadata.xml", status: 200 });
       const jar = `/maven2/test/rehearsal/pims/${VERSION}/pims-${VERSION}.jar`;
-      expect(r.maven.gets.slice(mavenGetsBefore).filter((g) => g.path === jar)).toEqual([
-        expect.objectContaining({ status: 200 }),
-      ]);
+      expect(gets.filter((g) => g.path === jar)).toEqual([expect.objectContaining({ status: 200 })]);
       expect(
         fs
           .readFileSync(path.join(GROUP_DIR, "pims", VERSION, `pims-${VERSION}.jar`))

@@ -28,6 +28,18 @@ function listen(server: http.Server): Promise<string> {
   );
 }
 
+/**
+ * A request handler that answers once the request's body is read, as a real registry does even to refuse a request
+ * (answering first resets the connection of a client still sending, which then sees no answer at all).
+ */
+const afterBody =
+  (handle: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void) =>
+  (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => handle(req, res, Buffer.concat(chunks)));
+  };
+
 const closer = (server: http.Server) => (): Promise<void> =>
   new Promise((resolve) => {
     server.closeAllConnections();
@@ -35,38 +47,38 @@ const closer = (server: http.Server) => (): Promise<void> =>
   });
 
 /**
- * Serves `dir`: GET and HEAD read a file, PUT writes one (folders made as needed). With `auth` ("user:password"), a
- * PUT without those Basic credentials is refused with 401, as a repository manager does.
+ * Serves `dir`: GET and HEAD read a file, PUT writes one (folders made as needed), as a Maven repository or a plain
+ * download address does for `mvn deploy` and `release:publish`. With `auth` ("user:password"), a PUT without those
+ * Basic credentials is refused with 401 and a `WWW-Authenticate: Basic` challenge, as a repository manager does. Like
+ * a real registry, every request's body is read before it is answered, even to refuse it (a client still sending
+ * would otherwise see its connection reset instead of the answer): ./afterBody.
  */
 export async function startFileServer(dir: string, auth?: string): Promise<Served> {
   const puts: string[] = [];
   const gets: Served["gets"] = [];
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    const file = path.join(dir, path.normalize(rel));
-    if (!file.startsWith(dir)) return res.writeHead(400).end();
-    if (req.method === "PUT") {
-      if (auth !== undefined && req.headers.authorization !== `Basic ${Buffer.from(auth).toString("base64")}`)
-        return res.writeHead(401).end("credentials required");
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
+  const server = http.createServer(
+    afterBody((req, res, body) => {
+      const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+      const file = path.join(dir, path.normalize(rel));
+      if (!file.startsWith(dir)) return res.writeHead(400).end();
+      if (req.method === "PUT") {
+        if (auth !== undefined && req.headers.authorization !== `Basic ${Buffer.from(auth).toString("base64")}`)
+          return res.writeHead(401, { "www-authenticate": 'Basic realm="rehearsal"' }).end("credentials required");
         fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, Buffer.concat(chunks));
+        fs.writeFileSync(file, body);
         puts.push(rel);
-        res.writeHead(201).end();
-      });
-      return;
-    }
-    const found = fs.existsSync(file) && fs.statSync(file).isFile();
-    if (req.method === "GET") gets.push({ path: rel, status: found ? 200 : 404 });
-    if (!found) return res.writeHead(404).end("not found");
-    // Content-Length always: Pulumi 3.259.0's plugin download fails on a body of unannounced length ("expected -1
-    // bytes but copied N"), as a real download address never sends.
-    const body = fs.readFileSync(file);
-    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": body.length });
-    res.end(req.method === "HEAD" ? undefined : body);
-  });
+        return res.writeHead(201).end();
+      }
+      const found = fs.existsSync(file) && fs.statSync(file).isFile();
+      if (req.method === "GET") gets.push({ path: rel, status: found ? 200 : 404 });
+      if (!found) return res.writeHead(404).end("not found");
+      // Content-Length always: Pulumi 3.259.0's plugin download fails on a body of unannounced length ("expected -1
+      // bytes but copied N"), as a real download address never sends.
+      const bytes = fs.readFileSync(file);
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": bytes.length });
+      res.end(req.method === "HEAD" ? undefined : bytes);
+    }),
+  );
   const url = await listen(server);
   return { url, puts, gets, stop: closer(server) };
 }
@@ -77,27 +89,29 @@ export async function startFileServer(dir: string, auth?: string): Promise<Serve
  */
 export async function startGoProxy(repo: string, module: string, subdir: string): Promise<Served> {
   const git = (args: string[]): Buffer => execFileSync("git", ["-C", repo, ...args], { maxBuffer: 256 * 1024 * 1024 });
-  const server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? "/", "http://x").pathname;
-    const prefix = `/${module}/@v/`;
-    if (!p.startsWith(prefix)) return res.writeHead(404).end("not found");
-    const what = p.slice(prefix.length);
-    const tags = git(["tag", "--list", `${subdir}/v*`])
-      .toString()
-      .split("\n")
-      .filter(Boolean);
-    const versions = tags.map((t) => t.slice(subdir.length + 1));
-    if (what === "list") return res.writeHead(200).end(versions.map((v) => `${v}\n`).join(""));
-    const m = /^(v[^/]+)\.(info|mod|zip)$/.exec(what);
-    if (m === null || !versions.includes(m[1])) return res.writeHead(404).end("not found");
-    const ref = `${subdir}/${m[1]}`;
-    if (m[2] === "info") {
-      const time = git(["log", "-1", "--format=%cI", ref]).toString().trim();
-      return res.writeHead(200).end(JSON.stringify({ Version: m[1], Time: new Date(time).toISOString() }));
-    }
-    if (m[2] === "mod") return res.writeHead(200).end(git(["show", `${ref}:${subdir}/go.mod`]));
-    res.writeHead(200).end(git(["archive", "--format=zip", `--prefix=${module}@${m[1]}/`, `${ref}:${subdir}`]));
-  });
+  const server = http.createServer(
+    afterBody((req, res) => {
+      const p = new URL(req.url ?? "/", "http://x").pathname;
+      const prefix = `/${module}/@v/`;
+      if (!p.startsWith(prefix)) return res.writeHead(404).end("not found");
+      const what = p.slice(prefix.length);
+      const tags = git(["tag", "--list", `${subdir}/v*`])
+        .toString()
+        .split("\n")
+        .filter(Boolean);
+      const versions = tags.map((t) => t.slice(subdir.length + 1));
+      if (what === "list") return res.writeHead(200).end(versions.map((v) => `${v}\n`).join(""));
+      const m = /^(v[^/]+)\.(info|mod|zip)$/.exec(what);
+      if (m === null || !versions.includes(m[1])) return res.writeHead(404).end("not found");
+      const ref = `${subdir}/${m[1]}`;
+      if (m[2] === "info") {
+        const time = git(["log", "-1", "--format=%cI", ref]).toString().trim();
+        return res.writeHead(200).end(JSON.stringify({ Version: m[1], Time: new Date(time).toISOString() }));
+      }
+      if (m[2] === "mod") return res.writeHead(200).end(git(["show", `${ref}:${subdir}/go.mod`]));
+      res.writeHead(200).end(git(["archive", "--format=zip", `--prefix=${module}@${m[1]}/`, `${ref}:${subdir}`]));
+    }),
+  );
   const url = await listen(server);
   return { url, puts: [], gets: [], stop: closer(server) };
 }
@@ -166,13 +180,10 @@ export async function startGitHubApi(
     }));
     return { id: r.id, tag_name: tag, upload_url: `${url}/uploads/${r.id}/assets{?name,label}`, assets };
   };
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? "/", "http://x");
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+  const server = http.createServer(
+    afterBody((req, res, body) => {
+      const u = new URL(req.url ?? "/", "http://x");
       if (req.headers.authorization !== `Bearer ${token}`) return json(res, 401, { message: "Bad credentials" });
-      const body = Buffer.concat(chunks);
       const tagged = new RegExp(`^/repos/${repo}/releases/tags/(.+)$`).exec(u.pathname);
       if (req.method === "GET" && tagged !== null) {
         gets.push({ path: u.pathname, status: releases.has(tagged[1]) ? 200 : 404 });
@@ -211,8 +222,8 @@ export async function startGitHubApi(
           .end(bytes);
       }
       json(res, 404, { message: "Not Found" });
-    });
-  });
+    }),
+  );
   url = await listen(server);
   return { url, puts, gets, stop: closer(server), releases };
 }

@@ -243,15 +243,23 @@ export function userEnv(
 }
 
 /**
- * docs/yaml.md's published `Pulumi.yaml` block verbatim but for the home's placeholder, which becomes `downloadUrl`;
- * then two accounts (rotated in each mode by the config keys `triggerReplace` and `triggerOverlap`) beside its
- * project, as a user's program grows. Outputs: `ciId`, `ciToken`, `appId`, `appPreviousId`.
+ * docs/yaml.md's published `Pulumi.yaml` block verbatim but for its GitHub address, which becomes the page's line for a
+ * home not on GitHub (block `published:option another-home`) naming `downloadUrl`, the release's address with
+ * `${VERSION}` in it, written as that line writes it (`$${VERSION}`: the engine, not YAML, replaces it); then two
+ * accounts (rotated in each mode by the config keys `triggerReplace` and `triggerOverlap`) beside its project, as a
+ * user's program grows. Outputs: `ciId`, `ciToken`, `appId`, `appPreviousId`.
  */
 export function yamlPublishedProgram(downloadUrl: string): string {
   const DAY = 86400;
   const placeholder = "pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n";
   const page = readPublishedFile("yaml.md", "Pulumi.yaml");
   if (!page.includes(placeholder)) throw new Error(`docs/yaml.md's published block lost its line ${placeholder}`);
+  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", "yaml.md"), "utf8");
+  const another = /<!-- published:option another-home -->\s*\n```yaml\n([\s\S]*?)```/.exec(text)?.[1] ?? "";
+  if (!/^ +pluginDownloadURL: https:\/\/\S+\/v\$\$\{VERSION\}$/m.test(another))
+    throw new Error(`docs/yaml.md's another-home block has no pluginDownloadURL ending in $\${VERSION}: ${another}`);
+  if (!downloadUrl.includes("${VERSION}")) throw new Error(`${downloadUrl} has no \${VERSION}`);
+  const written = downloadUrl.replace("${VERSION}", () => "$${VERSION}");
   const account = (name: string, extra: string[]): string[] => [
     `  ${name}:`,
     "    type: pims:index:ServiceAccount",
@@ -269,7 +277,7 @@ export function yamlPublishedProgram(downloadUrl: string): string {
     "  projectId: { type: string }",
     '  triggerReplace: { type: string, default: "0" }',
     '  triggerOverlap: { type: string, default: "0" }',
-    page.replace(placeholder, `pluginDownloadURL: ${downloadUrl}\n`).trimEnd(),
+    page.replace(placeholder, () => `pluginDownloadURL: ${written}\n`).trimEnd(),
     ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
     ...account("app", [
       `rotateBeforeExpiry: ${20 * DAY}`,
@@ -287,17 +295,25 @@ export function yamlPublishedProgram(downloadUrl: string): string {
 
 /**
  * docs/java.md's project written into `dir`, its pom's dependency the page's published block (`group` for the
- * placeholder `io.github.OWNER`). Returns the page's stack commands (not the clone's `mvn install` nor the `--file`
- * install: those are the unreleased path) and its "Rotating now" commands.
+ * placeholder `io.github.OWNER`, `version` for the page's, e.g. a version range as the page allows). Returns the page's
+ * stack commands (not the clone's `mvn install` nor the `--file` install: those are the unreleased path) and its
+ * "Rotating now" commands.
  */
-export function writeJavaPublishedProject(dir: string, group: string): { commands: string[]; rotate: string[] } {
+export function writeJavaPublishedProject(
+  dir: string,
+  group: string,
+  version: string,
+): { commands: string[]; rotate: string[] } {
   const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8");
   const block = (marker: string, lang: string): string => {
     const found = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1];
     if (found === undefined) throw new Error(`docs/java.md has no \`<!-- ${marker} -->\` block`);
     return found;
   };
-  const dependency = block("published:dependency", "xml").replace("io.github.OWNER", group).trim();
+  const dependency = block("published:dependency", "xml")
+    .replace("io.github.OWNER", group)
+    .replace(/<version>[^<]*<\/version>/, () => `<version>${version}</version>`)
+    .trim();
   if (!dependency.includes(`<groupId>${group}</groupId>`)) throw new Error(`docs/java.md's dependency: ${dependency}`);
   const steps = readSteps("java.md");
   for (const step of steps)

@@ -1,7 +1,8 @@
 /**
  * The language pages lead with the published path: each page's Install section starts with what users do once a
  * release is out (a `published:` block: pip from PyPI, go get of the home's module, the Maven dependency of the home's
- * group, YAML's `version` and `pluginDownloadURL`), the coordinates in it are the ones the home gives
+ * group, YAML's `version` and `pluginDownloadURL`, and for a home not on GitHub the address with its `${VERSION}`
+ * written `$${VERSION}` as Pulumi YAML needs), the coordinates in it are the ones the home gives
  * (provider/identity.ts, with the placeholder home `github.com/OWNER/pulumi-pims`), and the clone and `--file` steps
  * come only after it, in the section for unreleased builds. The release rehearsal
  * (tests/engine/release/rehearsal.test.ts) runs the Python and YAML blocks.
@@ -51,6 +52,14 @@ test("java.md: the published dependency is the group, artifact and version the h
   expect(block).toContain(`<groupId>${placeholder.mavenGroup}</groupId>`);
   expect(block).toContain("<artifactId>pims</artifactId>");
   expect(block).toContain(`<version>${VERSION}</version>`);
+});
+
+test("yaml.md: a home not on GitHub: its derived address, `${VERSION}` written `$${VERSION}` (YAML's escape)", () => {
+  const block = /<!-- published:option another-home -->\s*```yaml\n([\s\S]*?)```/.exec(page("yaml.md"))?.[1] ?? "";
+  const address = coordinates({ home: "git.example.com/acme/pulumi-pims" }).pluginDownloadURL ?? "";
+  expect(address).toContain("${VERSION}");
+  expect(block).toContain(`version: ${VERSION}\n`);
+  expect(block).toContain(`pluginDownloadURL: ${address.replace("${VERSION}", () => "$${VERSION}")}\n`);
 });
 
 test("the README's 'Which one do I use' and the installation table name the published path of each language", () => {

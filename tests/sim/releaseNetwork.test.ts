@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { writeChecksums } from "../../scripts/release/archive";
 import { getBytes, send } from "../../scripts/release/publish/http";
 import { publish } from "../../scripts/release/publish/main";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { packageVersion } from "../../provider/identity";
 
 /** A port nothing listens on: taken, then given back. */
 function refusedPort(): Promise<number> {

@@ -16,6 +16,7 @@ import { writeChecksums } from "../../scripts/release/archive";
 import { packageVersion } from "../../provider/identity";
 import { releaseSteps, parseArgs, type Options } from "../../scripts/release/publish/main";
 import { runPlan } from "../../scripts/release/publish/plan";
+import { npmStep } from "../../scripts/release/publish/registries";
 import {
   makeGpgKey,
   startFileServer,
@@ -78,7 +79,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, ARCHIVE), Buffer.from("an archive's bytes"));
   fs.writeFileSync(path.join(dist, "schema.json"), JSON.stringify({ name: "pims", pluginDownloadURL: address }));
   for (const f of JAVA) fs.writeFileSync(path.join(dist, f), `${f}'s bytes`);
-  fs.writeFileSync(path.join(dist, JAVA[0]), `<project>\n  <groupId>${GROUP}</groupId>\n</project>\n`);
+  fs.writeFileSync(
+    path.join(dist, JAVA[0]),
+    "<project>\n  <modelVersion>4.0.0</modelVersion>\n" +
+      `  <groupId>${GROUP}</groupId>\n  <artifactId>pims</artifactId>\n  <version>${VERSION}</version>\n</project>\n`,
+  );
   writeChecksums(dist, CHECKSUMS);
   env = {
     ...process.env,
@@ -126,10 +131,29 @@ test("nothing is published without a home, or without a key unless it is a rehea
 test("a dry run looks at every registry and changes nothing", async () => {
   const outcome = await run([...ONLY, "--rehearsal"]);
   expect(outcome.published).toEqual([]);
-  expect(lines.filter((l) => l.startsWith("to publish")).length).toBeGreaterThan(10);
+  // The download address's 7 files and the checksums' signature, Maven's one deploy, the Go tag.
+  const planned = lines.filter((l) => l.startsWith("to publish"));
+  expect(planned).toHaveLength(10);
+  expect(planned).toContainEqual(expect.stringMatching(/ Maven: pims-\S+ by mvn deploy \(pom, jar, .*, signed\) -> /));
   expect(lines.at(-1)).toMatch(/^dry run: \d+ of \d+ to publish; run again with --yes/);
   expect([...download.puts, ...maven.puts]).toEqual([]);
   expect(git(scratch, "--git-dir", remote, "tag", "--list")).toBe("");
+});
+
+test("Maven refused by the repository (wrong password): its 401 named, no password in it, nothing put", async () => {
+  // Unsigned (a rehearsal without a key): Maven's deploy:deploy-file, the path the signed runs below do not take.
+  const wrong = { ...env, PIMS_MAVEN_PASSWORD: "not-the-password", PIMS_GPG_KEY_ID: "" };
+  const failed = run(["--only", "maven", "--yes", "--rehearsal"], wrong).catch((e: Error) => e.message);
+  const said = await failed;
+  expect(said).toMatch(/mvn deploy of pims-\S+ to http:\/\/127\.0\.0\.1:\d+\/maven2 failed:[\s\S]*401/);
+  expect(said).not.toContain("not-the-password");
+  expect(maven.puts).toEqual([]);
+});
+
+test("under `npm run -s` (npm's loglevel silent) a version not on the registry is to publish", async () => {
+  // npm then writes its E404 to stdout, not stderr; the loopback file server has no pulumi-pims (GET answers 404).
+  const registry = { ...env, NPM_CONFIG_REGISTRY: `${download.url}/npm/`, npm_config_loglevel: "silent" };
+  await expect(npmStep(dist, VERSION, registry).check()).resolves.toEqual({ state: "missing" });
 });
 
 test("--yes publishes every file, signed and with checksums, and the Go tag the proxy then serves", async () => {
@@ -148,14 +172,22 @@ test("--yes publishes every file, signed and with checksums, and the Go tag the 
   archive[0] ^= 1;
   fs.writeFileSync(path.join(got, ARCHIVE), archive);
   expect(() => execFileSync("sha256sum", ["-c", CHECKSUMS], { cwd: got, stdio: "pipe" })).toThrow();
-  // Maven: each file, its signature, and the md5 and sha1 of both; the credentials were sent (the server asks).
+  // Maven, by Maven's own deploy: each file, its signature, and the md5 and sha1 of both; the credentials were sent
+  // (the server asks); maven-metadata.xml lists the version, with its checksums (what a version range reads).
+  const metadata = served(maven, "maven2/test/rehearsal/pims/maven-metadata.xml");
+  expect(metadata.toString()).toMatch(new RegExp(`<versions>\\s*<version>${VERSION.replace(/\./g, "\\.")}</version>`));
+  for (const algo of ["sha1", "md5"])
+    expect(served(maven, `maven2/test/rehearsal/pims/maven-metadata.xml.${algo}`).toString()).toBe(
+      createHash(algo).update(metadata).digest("hex"),
+    );
   for (const f of JAVA) {
     const bytes = served(maven, `${mavenDir}/${f}`);
     expect(bytes.equals(fs.readFileSync(path.join(dist, f)))).toBe(true);
     expect(served(maven, `${mavenDir}/${f}.sha1`).toString()).toBe(createHash("sha1").update(bytes).digest("hex"));
     expect(served(maven, `${mavenDir}/${f}.md5`).toString()).toBe(createHash("md5").update(bytes).digest("hex"));
     const asc = served(maven, `${mavenDir}/${f}.asc`);
-    expect(served(maven, `${mavenDir}/${f}.asc.sha1`).toString()).toBe(createHash("sha1").update(asc).digest("hex"));
+    // Maven 3.9 writes no checksums of a signature (its resolver's default; Maven Central asks for none).
+    expect(fs.existsSync(path.join(scratch, "maven", mavenDir, `${f}.asc.sha1`))).toBe(false);
     fs.writeFileSync(path.join(got, `${f}.asc`), asc);
     execFileSync("gpg", ["--batch", "--verify", `${f}.asc`, path.join(dist, f)], { cwd: got, env, stdio: "pipe" });
   }
@@ -184,7 +216,8 @@ test("a registry holding other bytes stops the run before anything is published,
     new RegExp(
       `download address: ${ARCHIVE.replace(/\./g, "\\.")} at \\S+ differs from dist/: ${ARCHIVE.replace(/\./g, "\\.")} ` +
         "there has SHA-256 [0-9a-f]{64}, dist/ has [0-9a-f]{64}\\n" +
-        `Maven: ${JAVA[1].replace(/\./g, "\\.")}\\.asc at .* is not a valid signature[\\s\\S]*nothing was published`,
+        `Maven: pims-${VERSION.replace(/\./g, "\\.")} by mvn deploy [^\\n]* differs from dist/: ` +
+        `${JAVA[1].replace(/\./g, "\\.")}\\.asc there is not a valid signature[\\s\\S]*nothing was published`,
     ),
   );
   expect(download.puts.length).toBe(puts);

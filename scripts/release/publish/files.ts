@@ -1,6 +1,7 @@
 /**
- * Files published to a place that serves them back by name (the download address, a Maven repository): a `Store`
- * reads and writes one name, and the steps here compare before they write. A file is the same when its bytes are; a
+ * Files published to a place that serves them back by name (the download address; a Maven repository, which only
+ * Maven's deploy writes, is read through one too): a `Store` reads and writes one name, and the steps here compare
+ * before they write. A file is the same when its bytes are; a
  * signature (`.asc`) when it verifies against the local file with the release key (a new signature of the same file
  * has other bytes).
  */
@@ -22,7 +23,7 @@ export interface Store {
 }
 
 /** What a store holds of `name` compared with `local` bytes. */
-export async function compare(store: Store, name: string, local: Buffer): Promise<Found> {
+async function compare(store: Store, name: string, local: Buffer): Promise<Found> {
   const there = await store.get(name);
   if (there === undefined) return MISSING;
   if (there.equals(local)) return SAME;

@@ -5,7 +5,7 @@
  * 1. the download address (release.pluginDownloadURL or the home's releases): every file the checksums file lists,
  *    the checksums file and its signature (./download);
  * 2. npm: the tarball; 3. PyPI: the wheel and sdist (./registries);
- * 4. Maven: the Java files with signatures and checksums (./maven);
+ * 4. Maven: the Java files, deployed by Maven with its GPG plugin (signatures, checksums, metadata; ./maven);
  * 5. Go: the tag `sdk/go/v<version>`, then a module proxy serving it (./go).
  *
  * A dry run by default: it looks at every registry (reads only) and prints what it would publish; `--yes` publishes
@@ -22,7 +22,7 @@ import { downloadStore } from "./download";
 import { fileStep, signatureStep } from "./files";
 import { goStep } from "./go";
 import { sha256 } from "./http";
-import { javaFiles, mavenStore, mavenSteps } from "./maven";
+import { javaFiles, mavenRepository, mavenStep } from "./maven";
 import { runPlan, type Outcome, type Step } from "./plan";
 import { npmStep, pypiSteps } from "./registries";
 import { signingKey } from "./sign";
@@ -80,13 +80,18 @@ export function checkedDist(dist: string, version: string): { checksums: string;
   return { checksums, files };
 }
 
+/** What a scripts/toolchain/ensure-* script prints last: the directory it made available (fetched the first time). */
+function toolchain(script: string): string {
+  const out = execFileSync("bash", [path.join(ROOT, "scripts", "toolchain", script)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return out.trim().split("\n").pop() as string;
+}
+
 /** The ensure-python venv's python with twine added (from PyPI, the first time). */
 function twinePython(): string {
-  const venv = execFileSync("bash", [path.join(ROOT, "scripts", "toolchain", "ensure-python")], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .pop() as string;
-  const python = path.join(venv, "bin", "python");
+  const python = path.join(toolchain("ensure-python"), "bin", "python");
   try {
     execFileSync(python, ["-c", "import twine"], { stdio: "ignore" });
   } catch {
@@ -136,10 +141,12 @@ export function releaseSteps(o: Options, env: NodeJS.ProcessEnv, root = ROOT): S
     let py: string | undefined;
     steps.push(...pypiSteps(o.dist, python, env, () => (py ??= twinePython())));
   }
-  if (want("maven") && javaFiles(version).every(has))
-    steps.push(
-      ...mavenSteps(o.dist, version, coords.mavenGroup, mavenStore(env, coords.mavenGroup, version, o.rehearsal), key),
-    );
+  if (want("maven") && javaFiles(version).every(has)) {
+    let mvn: string | undefined;
+    const repo = mavenRepository(env, o.rehearsal);
+    const maven = (): string => (mvn ??= path.join(toolchain("ensure-maven"), "mvn"));
+    steps.push(mavenStep(o.dist, version, coords.mavenGroup, repo, env, key, maven));
+  }
   if (want("go")) steps.push(goStep(root, coords.goModule, version, env));
   return steps;
 }

@@ -19,6 +19,8 @@ const npmCommand = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** The stderr of a failed command, for messages. */
 const said = (e: unknown): string => String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
+/** Both streams of a failed command: some put their error on stdout (twine; npm under `npm run -s`). */
+const printed = (e: unknown): string => `${String((e as { stdout?: string }).stdout ?? "")}\n${said(e)}`.trim();
 
 /** The npm tarball of `version`: compared by its integrity (sha512), published with `npm publish`. */
 export function npmStep(dist: string, version: string, env: NodeJS.ProcessEnv): Step {
@@ -38,8 +40,11 @@ export function npmStep(dist: string, version: string, env: NodeJS.ProcessEnv): 
           { env },
         ));
       } catch (e) {
-        if (/E404|404 Not Found|is not in this registry/.test(said(e))) return MISSING;
-        throw new Error(`npm view pulumi-pims@${version} failed: ${said(e)}`, { cause: e });
+        // Under `npm run -s` (npm_config_loglevel=silent) npm writes the error, as JSON, to stdout and nothing to
+        // stderr: a 404 is read from both.
+        const out = printed(e);
+        if (/E404|404 Not Found|is not in this registry/.test(out)) return MISSING;
+        throw new Error(`npm view pulumi-pims@${version} failed: ${out}`, { cause: e });
       }
       if (out.trim() === "") return MISSING;
       const there = JSON.parse(out) as string;
@@ -52,7 +57,7 @@ export function npmStep(dist: string, version: string, env: NodeJS.ProcessEnv): 
       try {
         await run(npmCommand, ["publish", file, "--access", "public"], { env });
       } catch (e) {
-        throw new Error(`npm publish ${name} failed: ${said(e)}`, { cause: e });
+        throw new Error(`npm publish ${name} failed: ${printed(e)}`, { cause: e });
       }
     },
   };
@@ -102,8 +107,7 @@ export function pypiSteps(dist: string, files: string[], env: NodeJS.ProcessEnv,
             encoding: "utf8",
           });
         } catch (e) {
-          const out = `${String((e as { stdout?: string }).stdout ?? "")}\n${said(e)}`.trim();
-          throw new Error(`twine upload ${name} failed: ${out}`, { cause: e });
+          throw new Error(`twine upload ${name} failed: ${printed(e)}`, { cause: e });
         }
       },
     };

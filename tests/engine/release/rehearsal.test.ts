@@ -6,15 +6,18 @@
  * the download address (tests/kit/registries.ts: HTTP PUT/GET), a git remote with a Go module proxy serving its tags,
  * and a throwaway GPG key. A copy of this working tree (tests/kit/rehearsal.ts) gets the home
  * `127.0.0.1/rehearsal/pulumi-pims` and the loopback download address for one run (`PIMS_RELEASE_HOME`,
- * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s
- * build for this platform; then the publish, twice.
+ * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`: `http://127.0.0.1:<port>/releases/v${VERSION}`, an address with `${VERSION}` as a
+ * home not on GitHub has), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s build for this
+ * platform; then a dry run under npm's silent flag (`npm run -s`), and the publish, twice (Maven's files by Maven's own
+ * deploy, which writes maven-metadata.xml).
  *
  * Then, as a user (tests/kit/rehearsal.ts's userEnv): a fresh HOME holding only each client's own settings file
  * pointing it at its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB,
  * Maven's settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for
  * TypeScript), nothing inherited from this process's environment: each language page's published path verbatim
- * (TypeScript's installation guide, Python, Go, YAML, Java), `pulumi up` with the engine downloading the plugin from
- * the address the SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where
+ * (TypeScript's installation guide, Python, Go, YAML with the address written `$${VERSION}` as its page says for such a
+ * home, Java on the version range `[0.5,1)`), `pulumi up` with the engine downloading the plugin from the address the
+ * SDK names (no `--file`, no `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`), a rotation (in each mode where
  * the program has both), destroy: tokens `[secret]`, 0 plaintext tokens, 0 live accounts. The npm package, the Go
  * module and the Java jar are also fetched from their registries as those clients do and compared with the release.
  */
@@ -79,6 +82,7 @@ let publishEnv: NodeJS.ProcessEnv;
 let npmrc: string;
 let address: string;
 const published: string[] = [];
+let dryRun: string;
 /** What the setup started, for the published paths of tests/kit/publishedPaths.ts (read at run time). */
 const rehearsal = {} as RehearsalRun;
 
@@ -136,6 +140,8 @@ beforeAll(async () => {
     GONOSUMDB: "127.0.0.1",
     GOFLAGS: "",
   };
+  // A dry run first, under npm's silent flag (`-s`, common in scripts: npm view then puts its 404 on stdout).
+  dryRun = await sh("npm run -s release:publish -- --rehearsal", checkout, publishEnv);
   for (let i = 0; i < 2; i++)
     published.push(await sh("npm run release:publish -- --yes --rehearsal", checkout, publishEnv));
   sim = await startSimulator({ profile: "default" });
@@ -147,6 +153,12 @@ afterAll(async () => {
   await tearDown([npm, pypi, sim, download, maven, goProxy], scratch);
 });
 
+test("`npm run -s release:publish`'s dry run (exit 0) plans every registry; then nothing was put anywhere yet", () => {
+  expect(dryRun).toMatch(new RegExp(`\\nto publish +npm: pulumi-pims-${VERSION.replace(/\./g, "\\.")}\\.tgz -> `));
+  expect(dryRun).toMatch(/dry run: (\d+) of \1 to publish; run again with --yes/);
+  expect(dryRun).not.toMatch(/^> pulumi-pims@/m); // npm's own banner: -s reached npm
+});
+
 test("the first publish puts every file in every registry; the second changes nothing and says so", () => {
   const [first, second] = published;
   for (const what of [
@@ -154,7 +166,7 @@ test("the first publish puts every file in every registry; the second changes no
     `download address: ${CHECKSUMS}.asc`,
     `npm: pulumi-pims-${VERSION}.tgz`,
     `PyPI: pulumi_pims-${VERSION}-py3-none-any.whl`,
-    `Maven: pims-${VERSION}.jar.asc`,
+    `Maven: pims-${VERSION} by mvn deploy (pom, jar, sources and javadoc jars, signed)`,
     `Go: tag sdk/go/v${VERSION}`,
   ])
     expect(first).toContain(`publishing ${what} ->`);
@@ -205,6 +217,9 @@ test("npm, Go and Maven clients fetch from their registries exactly what the rel
   expect(Buffer.from(await jar.arrayBuffer()).equals(fs.readFileSync(path.join(dist, `pims-${VERSION}.jar`)))).toBe(
     true,
   );
+  // Maven's deploy wrote the artifact's metadata, which a version range reads (the Java user's, below).
+  const metadata = await fetch(`${maven.url}/maven2/test/rehearsal/pims/maven-metadata.xml`);
+  expect(await metadata.text()).toContain(`<version>${VERSION}</version>`);
 });
 
 describe("Python, docs/python.md's published path: the engine downloads the plugin from the SDK's address", () => {
@@ -250,7 +265,7 @@ describe("Python, docs/python.md's published path: the engine downloads the plug
   });
 });
 
-describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, and pulumi install downloads", () => {
+describe("YAML, docs/yaml.md's path for a home not on GitHub: pluginDownloadURL with $${VERSION}, downloaded", () => {
   const names = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
   let stack: DistStack;
 
@@ -260,7 +275,9 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     const node = stubNode(path.join(user, "stub"));
     const dir = path.join(user, "my-infra");
     fs.mkdirSync(dir, { recursive: true });
-    const program = yamlPublishedProgram(address.replace("${VERSION}", VERSION));
+    // The release's address has ${VERSION} in it: the program writes it $${VERSION}, as the page says.
+    const program = yamlPublishedProgram(address);
+    expect(program).toContain(`pluginDownloadURL: ${download.url}/releases/v$\${VERSION}\n`);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
     const env = userEnv(
       path.join(user, "home"),
@@ -275,8 +292,10 @@ describe("YAML, docs/yaml.md's published path: version and pluginDownloadURL, an
     stack = distStack({ sim, projectId, server: downloadsFromNow(download), node, dir, env });
   }, ENGINE_SETUP_TIMEOUT_MS);
 
-  test("pulumi install downloads the plugin from the address the program names; up creates everything", async () => {
+  test("pulumi install downloads the plugin from the address the engine made of it; up creates all", async () => {
+    const from = download.gets.length;
     await firstUpDownloadsPlugin(stack, 4, names, true);
+    expect(download.gets.slice(from)).toEqual([{ path: `/releases/v${VERSION}/${archiveName()}`, status: 200 }]);
     expect(sim.projects().some((p) => p.name === "team-a")).toBe(true);
   });
 
