@@ -56,7 +56,8 @@ describe("check: tokenDelivery", () => {
       "tokenDelivery: tokenDelivery must set exactly one of ageRecipients, command or file (got none)",
     ]);
     expect(await failuresOf({ ageRecipients: [recipient], file: "/x" })).toEqual([
-      "tokenDelivery: tokenDelivery must set exactly one of ageRecipients, command or file (got ageRecipients and file)",
+      "tokenDelivery: tokenDelivery must set exactly one of ageRecipients, command or file " +
+        "(got ageRecipients and file)",
     ]);
     const [bad] = await failuresOf({ ageRecipients: ["age1notarecipient"] });
     expect(bad).toMatch(/^tokenDelivery: tokenDelivery.ageRecipients\[0\] must be an age X25519 recipient/);
