@@ -191,7 +191,7 @@ describe("update", () => {
   };
   const { __provider: _, ...written } = olds;
   // A state written before fingerprints existed gets the held token's on its next update (provider/serviceAccount).
-  const stored = { ...written, tokenFingerprint: fingerprint(olds.token as string) };
+  const stored: Props = { ...written, tokenFingerprint: fingerprint(olds.token as string) };
   /** The inputs every update below keeps: only what a test adds changes. */
   const kept: Props = { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 86_400 };
 
