@@ -182,22 +182,57 @@ class ServiceAccount(pulumi.CustomResource):
                  rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A PIMS service account and its token (`POST` and `DELETE` under
-        `/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the
-        account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+        A PIMS service account and its token.
 
-        The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
-        `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
-        needs a new account. By default that is a **replacement**: the new account is created first, resources that
-        use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
-        `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
-        as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
-        Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+        Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+        stores the account's token in the `token` output. The service returns the token's secret only once, in the
+        creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
+        the CLI), so read it from `token` — it cannot be fetched from the service again.
 
-        A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+        **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+        but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+        replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+        resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+        `deleteBeforeReplace` on this resource.
+
+        **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+        automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
+        `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+        the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+        never expires and is never rotated by `rotateBeforeExpiry`.
+
+        **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+        stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+        update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+        secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+        rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+        `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+        accounts of the old project are deleted at the end of that update).
+
+        **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+        dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
+        again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
+        create answer whose token cannot be read makes the provider delete that account at once and fail.
+
+        **Delete.** A 404 counts as "already deleted" only when the project's API keys confirm the account is gone.
+        When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+        until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+        comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+
+        **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+        (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+        `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+        listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+        (docs/interrupted-runs.md).
+
+        **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+        name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+        deleted or adopted.
+
+        **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+        create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -290,22 +325,57 @@ class ServiceAccount(pulumi.CustomResource):
                  args: ServiceAccountArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A PIMS service account and its token (`POST` and `DELETE` under
-        `/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the
-        account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+        A PIMS service account and its token.
 
-        The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
-        `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
-        needs a new account. By default that is a **replacement**: the new account is created first, resources that
-        use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
-        `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
-        as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
-        Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+        Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+        stores the account's token in the `token` output. The service returns the token's secret only once, in the
+        creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
+        the CLI), so read it from `token` — it cannot be fetched from the service again.
 
-        A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+        **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+        but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+        replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+        resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+        `deleteBeforeReplace` on this resource.
+
+        **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+        automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
+        `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+        the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+        never expires and is never rotated by `rotateBeforeExpiry`.
+
+        **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+        stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+        update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+        secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+        rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+        `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+        accounts of the old project are deleted at the end of that update).
+
+        **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+        dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
+        again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
+        create answer whose token cannot be read makes the provider delete that account at once and fail.
+
+        **Delete.** A 404 counts as "already deleted" only when the project's API keys confirm the account is gone.
+        When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+        until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+        comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+
+        **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+        (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+        `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+        listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+        (docs/interrupted-runs.md).
+
+        **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+        name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+        deleted or adopted.
+
+        **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+        create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
