@@ -6,19 +6,8 @@
  */
 import { execFileSync } from "node:child_process";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import {
-  abba,
-  loadEngine,
-  loadPims,
-  log,
-  median,
-  okOrMissed,
-  REPO,
-  round,
-  seconds,
-  type BenchOptions,
-  type Row,
-} from "./harness";
+import { abba, loadEngine, loadPims, log, median, okOrMissed, REPO, round, seconds } from "./harness";
+import type { BenchOptions, Row } from "./harness";
 import { plan, p5Simulator, runOnce, type UpRun } from "./p5-stack-up";
 
 type Variant = "sealed" | "held";
