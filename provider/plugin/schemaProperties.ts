@@ -13,6 +13,7 @@ import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
 import type { GetBuildLogsArgs, GetBuildLogsResult } from "../functions/buildLogs";
 import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../functions/invoices";
 import type { CancelRunArgs, CancelRunResult } from "../functions/runs";
+import type { TokenDelivery } from "../serviceAccount/delivery";
 import {
   CONFIG_KEYS,
   SETTINGS,
@@ -46,6 +47,12 @@ const list = (name: keyof typeof OBJECT_TYPES): TypeSpec => ({
 });
 
 // ---- object types and functions ---------------------------------------------------------------------
+export const TOKEN_DELIVERY = table<TokenDelivery>("TokenDelivery", {
+  ageRecipients: { type: "array", items: STR },
+  command: { type: "array", items: STR },
+  commandTimeoutSeconds: INT,
+  file: STR,
+});
 export const API_KEY = table<ApiKeyInfo>("ApiKeyInfo", {
   id: STR,
   name: STR,
@@ -151,6 +158,11 @@ export const OBJECT_TYPES = {
   Invoice: { description: "An invoice of a project, plus its amount in major units.", properties: INVOICE },
   AppLogLine: { description: "One line of an app's logs.", properties: APP_LOG_LINE },
   BuildLogEntry: { description: "One entry of a build's logs.", properties: BUILD_LOG_ENTRY },
+  TokenDelivery: {
+    description:
+      "Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.",
+    properties: TOKEN_DELIVERY,
+  },
 };
 
 /**

@@ -17,6 +17,8 @@ import {
 type Names = readonly (keyof ServiceAccountOutputs)[];
 // Object.keys of ./outputs's key records, which the compiler checks against ServiceAccountOutputs.
 const [CURRENT_KEYS, PREVIOUS_KEYS] = [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] as Names[];
+/** `tokenDelivery`'s object type (provider/plugin/schemaProperties.ts OBJECT_TYPES: `pims:index:TokenDelivery`). */
+const TOKEN_DELIVERY_REF = { $ref: "#/types/pims:index:TokenDelivery" };
 
 export const SERVICE_ACCOUNT = declareKind<
   "ServiceAccount",
@@ -51,6 +53,7 @@ export const SERVICE_ACCOUNT = declareKind<
     rotateBeforeExpiry: INT,
     keepPreviousToken: BOOL,
     adoptServiceAccountId: STR,
+    tokenDelivery: TOKEN_DELIVERY_REF,
     serviceAccountId: STR,
     createdAt: STR,
     createdByUserId: STR,
@@ -58,10 +61,15 @@ export const SERVICE_ACCOUNT = declareKind<
     tokenExpiresAt: STR,
     token: STR,
     tokenHeld: BOOL,
+    tokenFingerprint: STR,
+    tokenDeliveredTo: STR,
+    sealedToken: STR,
     previousServiceAccountId: STR,
     previousTokenId: STR,
     previousTokenExpiresAt: STR,
     previousToken: STR,
+    previousTokenFingerprint: STR,
+    previousSealedToken: STR,
     retiredServiceAccountIds: STR_LIST,
     unreadInputs: STR_LIST,
   },
@@ -75,6 +83,7 @@ export const SERVICE_ACCOUNT = declareKind<
     rotateBeforeExpiry: true,
     keepPreviousToken: true,
     adoptServiceAccountId: true,
+    tokenDelivery: true,
   },
   requiredInputs: ["projectId", "name", "grants", "expiresIn"],
   required: [
