@@ -20,6 +20,8 @@ import { SERVICE_ACCOUNT } from "../provider/serviceAccount/kind";
 // into `require("axios")` in the serialized text (a TypeScript default import with esModuleInterop would capture
 // a wrapper object instead and serialize axios by value).
 const axios = require("axios") as typeof import("axios").default;
+// The same for crypto (tokenFingerprint below).
+const crypto = require("node:crypto") as typeof import("node:crypto");
 
 const token = process.env.PIMS_TOKEN ?? "";
 const baseUrl = process.env.PIMS_BASE_URL ?? "";
@@ -75,9 +77,9 @@ export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
 
 /**
  * The same ServiceAccount provider with the outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`, `tokenId`,
- * `tokenExpiresAt`, `tokenHeld`): 12 outputs instead of 7, the state pulumi-pims writes for a new account
- * (tests/sim/benchBaseline.test.ts compares the two). The
- * provider of P7's baseline ({@link NaiveTypedServiceAccount}) and of the P7 preview probe's 11-output variants.
+ * `tokenExpiresAt`, `tokenHeld`, `tokenFingerprint`): 13 outputs instead of 7, the state pulumi-pims writes for a
+ * new account (tests/sim/benchBaseline.test.ts compares the two). The provider of P7's baseline
+ * ({@link NaiveTypedServiceAccount}) and of the P7 preview probe's 11-output variants.
  */
 export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvider = {
   ...naiveServiceAccountProvider,
@@ -99,6 +101,8 @@ export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvi
         tokenExpiresAt: token.expiresAt,
         token: token.secret,
         tokenHeld: true,
+        // What pulumi-pims keeps to identify a token without holding it: the first 16 hex digits of its SHA-256.
+        tokenFingerprint: crypto.createHash("sha256").update(token.secret, "utf8").digest("hex").slice(0, 16),
       },
     };
   },
