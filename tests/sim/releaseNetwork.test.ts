@@ -98,7 +98,7 @@ test("release:publish stops on either, naming the cause and the address, never o
   }
 });
 
-test("an upload on a kept-alive connection the registry closed meanwhile is sent once more and lands once", async () => {
+test("an upload on a kept-alive connection the registry closed meanwhile is sent again and lands once", async () => {
   const puts: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
