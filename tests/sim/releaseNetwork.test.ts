@@ -68,7 +68,7 @@ test("a reset connection names the request, the address and what the socket met"
   await expect(getBytes(url)).rejects.toThrow(reason);
 });
 
-test("release:publish stops on either, naming the cause and the address, and never says only 'fetch failed'", async () => {
+test("release:publish stops on either, naming the cause and the address, never only 'fetch failed'", async () => {
   const version = packageVersion();
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), "pims-publish-net-"));
   try {
@@ -98,7 +98,7 @@ test("release:publish stops on either, naming the cause and the address, and nev
   }
 });
 
-test("an upload after the registry closed the idle kept-alive connection (the process busy meanwhile) is sent once more and lands once", async () => {
+test("an upload on a kept-alive connection the registry closed meanwhile is sent again and lands once", async () => {
   const puts: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
