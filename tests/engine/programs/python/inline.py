@@ -66,7 +66,9 @@ def logging_options() -> dict:
     options: dict = {}
     verbose = os.environ.get("PIMS_INLINE_VERBOSE")
     if verbose:
-        options.update(log_verbosity=int(verbose), log_to_std_err=True, log_flow=True)
+        # The engine's stderr (where --logtostderr writes) to ours, with its stdout.
+        echo = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+        options.update(log_verbosity=int(verbose), log_to_std_err=True, log_flow=True, on_error=echo)
     event_log = os.environ.get("PIMS_INLINE_EVENT_LOG")
     if event_log:
 
