@@ -42,7 +42,7 @@ const kept = (s: Parameters<typeof jsonOf>[0]): Json => {
 };
 
 describe("tokenDelivery through the plugin", () => {
-  test("check: a bad recipient, an empty argv, a relative path, two forms: refused, naming the field; no call", async () => {
+  test("check: a bad recipient, an empty argv, a relative path, two forms: refused, naming the field", async () => {
     const project = suite.sim.addProject();
     suite.sim.clearRequests();
     for (const [delivery, rule] of [
