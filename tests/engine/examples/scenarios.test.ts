@@ -104,7 +104,7 @@ test.each([...LANGUAGES, "python"] as const)(
           ].sort(),
         );
         expect(o.tokenDeliveredTo).toBe(`age:1 recipient ${age.recipient.slice(0, 12)}…`);
-        expect(sim.issuedSecrets()).toContain(await opened(o));
+        expect(sim.issuedSecrets().includes(await opened(o))).toBe(true);
         expect(liveIds(sim, projectId)).toEqual([o.serviceAccountId]);
       },
       edit: {
