@@ -155,6 +155,7 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       rotateBeforeExpiry: true,
       keepPreviousToken: true,
       adoptServiceAccountId: true,
+      tokenDelivery: true,
     },
     requiredInputs: ["projectId", "name", "grants", "expiresIn"],
     required: [

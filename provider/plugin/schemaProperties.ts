@@ -10,6 +10,7 @@ import type { AppLogLine, BuildLogEntry } from "../client";
 import type { AppSecretsOutputs } from "../appSecrets";
 import type { ProjectOutputs } from "../project";
 import type { ServiceAccountOutputs } from "../serviceAccount";
+import type { TokenDelivery } from "../serviceAccount/delivery";
 import type { VolumeSizeOutputs } from "../volumeSize";
 import type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult } from "../functions/apiKeys";
 import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
@@ -86,6 +87,7 @@ export const SERVICE_ACCOUNT = table<ServiceAccountOutputs>("ServiceAccountOutpu
   rotateBeforeExpiry: INT,
   keepPreviousToken: BOOL,
   adoptServiceAccountId: STR,
+  tokenDelivery: { $ref: `#/types/${nativeToken("TokenDelivery")}` },
   serviceAccountId: STR,
   createdAt: STR,
   createdByUserId: STR,
@@ -93,12 +95,23 @@ export const SERVICE_ACCOUNT = table<ServiceAccountOutputs>("ServiceAccountOutpu
   tokenExpiresAt: STR,
   token: STR,
   tokenHeld: BOOL,
+  tokenFingerprint: STR,
+  tokenDeliveredTo: STR,
+  sealedToken: STR,
   previousServiceAccountId: STR,
   previousTokenId: STR,
   previousTokenExpiresAt: STR,
   previousToken: STR,
+  previousTokenFingerprint: STR,
+  previousSealedToken: STR,
   retiredServiceAccountIds: STR_LIST,
   unreadInputs: STR_LIST,
+});
+export const TOKEN_DELIVERY = table<TokenDelivery>("TokenDelivery", {
+  ageRecipients: STR_LIST,
+  command: STR_LIST,
+  commandTimeoutSeconds: INT,
+  file: STR,
 });
 export const VOLUME_SIZE = table<VolumeSizeOutputs>("VolumeSizeInputs", {
   projectId: STR,
@@ -216,6 +229,11 @@ export const OBJECT_TYPES = {
   Invoice: { description: "An invoice of a project, plus its amount in major units.", properties: INVOICE },
   AppLogLine: { description: "One line of an app's logs.", properties: APP_LOG_LINE },
   BuildLogEntry: { description: "One entry of a build's logs.", properties: BUILD_LOG_ENTRY },
+  TokenDelivery: {
+    description:
+      "Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.",
+    properties: TOKEN_DELIVERY,
+  },
 };
 
 /**

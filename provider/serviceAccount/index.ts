@@ -50,6 +50,7 @@ import {
 import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText, type PimsClient } from "../client";
 import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
+import { deliverNew, deliveryPlanLine, settleHeld } from "./delivery";
 
 export { MAX_EXPIRES_IN, validate } from "./inputs";
 export type { ServiceAccountInputs } from "./inputs";
@@ -116,6 +117,8 @@ export class ServiceAccountProvider
           "not tell them when the account was imported, and the new account is created with them. Declare them.",
       );
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
+    const plan = deliveryPlanLine(olds, after, rotate.length > 0);
+    if (plan) progress(plan);
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
 
@@ -150,7 +153,10 @@ export class ServiceAccountProvider
           "service's values (a change of them needs a new account, which adopting would make at once).",
       );
     const token = await provenToken(key, projectId, (t) => this.probeClient(t));
-    const outs = outputs(adoptedOutputs(key, projectId, token, ins));
+    const adopted = adoptedOutputs(key, projectId, token, ins);
+    // A proven token is delivered like a new one; the account is not this stack's, so a failure deletes nothing.
+    const delivered = token === undefined ? {} : await deliverNew(ins.tokenDelivery, token, adopted);
+    const outs = outputs({ ...adopted, ...delivered });
     runMemory().hold(projectId, [accountId]);
     warning(adoptedLine(outs, "adopted"));
     return { id: accountId, outs };
@@ -253,7 +259,9 @@ export class ServiceAccountProvider
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
     runMemory().hold(olds.projectId, heldIds(olds, id));
     const created = rotate ? await this.newAccount(ins) : undefined;
-    const { next, retire } = afterUpdate(olds, ins, created);
+    const planned = afterUpdate(olds, ins, created);
+    const next = await settleHeld(planned.next); // switched to a delivery mode: the held tokens leave the state
+    const retire = planned.retire;
     if (created || retire.length > 0)
       this.audit(olds.projectId, [olds.name, ins.name], await this.look(olds.projectId));
     const failed = await this.deleteAll(olds.projectId, retire);
@@ -331,14 +339,17 @@ export class ServiceAccountProvider
     const a = await createAccount(this.client(), ins.projectId, body, opts);
     runMemory().recordCreated(ins.projectId, a.id);
     const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
-    return {
-      serviceAccountId: a.id,
-      createdAt: a.createdAt,
-      createdByUserId: a.createdByUserId,
-      tokenId: a.token.id,
-      tokenExpiresAt,
-      token: a.token.secret,
-      tokenHeld: true,
-    };
+    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId };
+    const ctx = { ...account, name: ins.name, projectId: ins.projectId, tokenId: a.token.id, tokenExpiresAt };
+    // Delivered before this method returns (./delivery); a failed delivery deletes the account just created.
+    const discard = async (): Promise<void> =>
+      deleteAccount(this.client(), {
+        projectId: ins.projectId,
+        accountId: a.id,
+        goneProjects: s.goneProjects,
+        warn: warning,
+      });
+    const delivered = await deliverNew(ins.tokenDelivery, a.token.secret, ctx, discard);
+    return { ...account, tokenId: a.token.id, tokenExpiresAt, ...delivered };
   }
 }

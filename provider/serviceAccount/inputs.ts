@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { quote } from "../client/values";
 import { charLength, Failures, isUnknown } from "../checks";
 import { clean } from "../diff";
+import { checkDelivery, normalizedDelivery, type TokenDelivery } from "./delivery";
 
 /** What the program declares (after `check`: also what diff, create and update receive). */
 export interface ServiceAccountInputs {
@@ -51,6 +52,17 @@ export interface ServiceAccountInputs {
    * `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
    */
   adoptServiceAccountId?: string;
+  /**
+   * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients
+   * (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input
+   * (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and
+   * `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or
+   * rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and
+   * the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops
+   * it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the
+   * token is held in the state as a secret output.
+   */
+  tokenDelivery?: TokenDelivery;
 }
 
 /** Service limits of the create body. */
@@ -94,6 +106,7 @@ export function validate(
   const adopt = v.adoptServiceAccountId;
   if (known(adopt) && (typeof adopt !== "string" || adopt.trim() === ""))
     f.add("adoptServiceAccountId", `adoptServiceAccountId must be an account id string (got ${quote(adopt)})`);
+  checkDelivery(f, v.tokenDelivery);
   return f.list;
 }
 
@@ -195,7 +208,7 @@ export function invalidInputs(failures: pulumi.dynamic.CheckFailure[]): Error {
 
 /** The inputs as every later step relies on them: description "" when absent; absent (null, false) options omitted. */
 export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
-  const { projectId, name, description, grants, expiresIn, adoptServiceAccountId } = i;
+  const { projectId, name, description, grants, expiresIn, adoptServiceAccountId, tokenDelivery } = i;
   const [rotationTrigger, rotateBeforeExpiry] = [i.rotationTrigger ?? undefined, i.rotateBeforeExpiry ?? undefined];
   const keep = i.keepPreviousToken === true || isUnknown(i.keepPreviousToken) ? i.keepPreviousToken : undefined;
   return clean({
@@ -208,5 +221,6 @@ export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
     rotateBeforeExpiry,
     keepPreviousToken: keep,
     adoptServiceAccountId: adoptServiceAccountId ?? undefined,
+    tokenDelivery: normalizedDelivery(tokenDelivery),
   });
 }

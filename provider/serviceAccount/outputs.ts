@@ -19,16 +19,35 @@ export interface ServiceAccountOutputs extends ServiceAccountInputs {
   /** When the current token expires, RFC 3339, or `never`. */
   tokenExpiresAt: string;
   /**
-   * The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an
-   * account adopted without its token (`tokenHeld` false).
+   * The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with
+   * `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token
+   * (`tokenHeld` false).
    */
   token: string;
   /**
-   * Whether the state holds the current account's token: true for every account the stack created; false for an
-   * imported or adopted account whose token the service could not give (its first rotation creates a successor whose
-   * token is held). Absent from states written before this output existed.
+   * Whether the state holds the current account's token (in `token`): true for an account the stack created without
+   * `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted
+   * account whose token the service could not give (its first rotation creates a successor). Absent from states
+   * written before this output existed.
    */
   tokenHeld?: boolean;
+  /**
+   * The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the
+   * fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not
+   * known (adopted without it).
+   */
+  tokenFingerprint?: string;
+  /**
+   * Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12
+   * characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the
+   * token (the default) or it was never delivered.
+   */
+  tokenDeliveredTo?: string;
+  /**
+   * With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i
+   * <identity>` opens it). Not a secret: only an identity opens it.
+   */
+  sealedToken?: string;
   /**
    * For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program
    * changes nothing in the service and never replaces the account on its own; the first rotation creates an account
@@ -46,6 +65,10 @@ export interface ServiceAccountOutputs extends ServiceAccountInputs {
    * output.
    */
   previousToken?: string;
+  /** With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`). */
+  previousTokenFingerprint?: string;
+  /** With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`. */
+  previousSealedToken?: string;
   /**
    * Accounts of this resource that a rotation retired but could not delete yet (their ids, in `projectId`). The next
    * `pulumi up` (or `destroy`) deletes them. Normally absent.
@@ -64,6 +87,7 @@ const INPUT_KEYS = {
   rotateBeforeExpiry: 1,
   keepPreviousToken: 1,
   adoptServiceAccountId: 1,
+  tokenDelivery: 1,
 } as const;
 const CURRENT = {
   serviceAccountId: 1,
@@ -73,12 +97,17 @@ const CURRENT = {
   tokenExpiresAt: 1,
   token: 1,
   tokenHeld: 1,
+  tokenFingerprint: 1,
+  tokenDeliveredTo: 1,
+  sealedToken: 1,
 } as const;
 const PREVIOUS = {
   previousServiceAccountId: 1,
   previousTokenId: 1,
   previousTokenExpiresAt: 1,
   previousToken: 1,
+  previousTokenFingerprint: 1,
+  previousSealedToken: 1,
 } as const;
 export const SERVICE_ACCOUNT_OUTPUT_KEYS = Object.keys({
   ...INPUT_KEYS,

@@ -11,6 +11,7 @@ import { normalized, undeclared, type ServiceAccountInputs } from "./inputs";
 import { currentGone } from "./refresh";
 import { changedKeys, clean } from "../diff";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
+import { deliveryMode, fingerprint, sameDelivery } from "./delivery";
 
 /** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */
 export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;
@@ -26,6 +27,9 @@ export const accountOf = (o: ServiceAccountOutputs): Account => ({
   tokenExpiresAt: o.tokenExpiresAt,
   token: o.token,
   tokenHeld: o.tokenHeld,
+  tokenFingerprint: o.tokenFingerprint,
+  tokenDeliveredTo: o.tokenDeliveredTo,
+  sealedToken: o.sealedToken,
 });
 const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
   o.previousServiceAccountId
@@ -34,6 +38,8 @@ const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
         previousTokenId: o.previousTokenId,
         previousTokenExpiresAt: o.previousTokenExpiresAt,
         previousToken: o.previousToken,
+        previousTokenFingerprint: o.previousTokenFingerprint,
+        previousSealedToken: o.previousSealedToken,
       }
     : {};
 /** The current account as the previous one, after a rotation. */
@@ -42,19 +48,33 @@ const asPrevious = (a: Account): Previous => ({
   previousTokenId: a.tokenId,
   previousTokenExpiresAt: a.tokenExpiresAt,
   previousToken: a.token,
+  previousTokenFingerprint: a.tokenFingerprint,
+  previousSealedToken: a.sealedToken,
 });
 
-/** Exactly the output members (never `__provider` or anything else the state may carry), normalized. */
+/**
+ * Exactly the output members (never `__provider` or anything else the state may carry), normalized. A state written
+ * before fingerprints existed gets them from the tokens it holds.
+ */
 export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   const retired = o.retiredServiceAccountIds?.length ? o.retiredServiceAccountIds : undefined;
   const unreadInputs = o.unreadInputs?.length ? o.unreadInputs : undefined;
+  const previous = previousOf(o);
+  if (previous.previousServiceAccountId && previous.previousTokenFingerprint === undefined)
+    previous.previousTokenFingerprint = fingerprint(previous.previousToken);
   return clean({
     ...normalized(o),
     ...accountOf(o),
-    ...previousOf(o),
+    tokenFingerprint: o.tokenFingerprint ?? fingerprint(o.token),
+    ...previous,
     retiredServiceAccountIds: retired,
     unreadInputs,
   });
+}
+
+/** The state holds a token (current or previous) that a delivery mode now set must take out of it. */
+export function heldTokenToDeliver(olds: ServiceAccountOutputs, ins: ServiceAccountInputs): boolean {
+  return deliveryMode(ins.tokenDelivery) !== undefined && (!!olds.token || !!olds.previousToken);
 }
 
 /** Ms since the epoch of a stored expiry (the one expiry parser), or undefined for `never`, missing or unreadable. */
@@ -102,6 +122,7 @@ export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccount
 export function needsUpdate(olds: ServiceAccountOutputs, ins: ServiceAccountInputs): boolean {
   return (
     changedKeys(normalized(olds), ins, ["rotateBeforeExpiry", "keepPreviousToken"]).length > 0 ||
+    !sameDelivery(olds.tokenDelivery, ins.tokenDelivery) ||
     (olds.retiredServiceAccountIds?.length ?? 0) > 0 ||
     (ins.keepPreviousToken !== true && typeof olds.previousServiceAccountId === "string")
   );
@@ -126,7 +147,11 @@ export function afterUpdate(
     if (olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
     return { next: { ...ins, ...created, ...asPrevious(accountOf(olds)) }, retire };
   }
-  const local = { rotateBeforeExpiry: ins.rotateBeforeExpiry, keepPreviousToken: ins.keepPreviousToken };
+  const local = {
+    rotateBeforeExpiry: ins.rotateBeforeExpiry,
+    keepPreviousToken: ins.keepPreviousToken,
+    tokenDelivery: ins.tokenDelivery,
+  };
   const unread = { unreadInputs: olds.unreadInputs };
   const next = { ...normalized(olds), ...local, ...accountOf(olds), ...unread, ...(overlap ? previousOf(olds) : {}) };
   if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);

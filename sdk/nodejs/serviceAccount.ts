@@ -42,6 +42,14 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  * `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
  * accounts of the old project are deleted at the end of that update).
  *
+ * **Keeping the token out of the state (`tokenDelivery`).** Set `tokenDelivery` to seal each new token to age
+ * recipients (`ageRecipients`: the state keeps only `sealedToken`, which `age -d -i <identity>` opens), hand it to a
+ * command on its standard input (`command`, e.g. `["gh", "secret", "set", "PIMS_TOKEN"]`), or write it to a file
+ * (`file`, mode 0600). `token` and `previousToken` are then "" (still declared secret outputs), and
+ * `tokenFingerprint` (in every mode) and `tokenDeliveredTo` tell which token went where. The token is delivered before
+ * the create or rotation returns; a delivery that fails deletes the new account and fails the update, leaving the
+ * previous account and the state as they were (docs/keeping-tokens-out-of-state.md).
+ *
  * **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
  * dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
  * again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A

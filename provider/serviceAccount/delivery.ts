@@ -1,0 +1,256 @@
+/**
+ * Token delivery (`tokenDelivery`): where a new token goes instead of the state. The token is sealed to age recipients
+ * (./seal: the state keeps only the ciphertext), handed to a command on its standard input, or written to a file
+ * (./sink); in every mode `token` and `previousToken` are "" and the state keeps what can be checked: the token's
+ * fingerprint, where it went, its id and expiry. The engine logs every property it marshals (at -v=9 and above), so a
+ * token that is never an output is the only one it never logs.
+ *
+ * When: right after POST /v2/projects/{project_id}/service-accounts answers, inside create or update, before the method
+ * returns (so before anything depending on the account changes). A delivery that fails deletes the new account
+ * (DELETE /v2/projects/{project_id}/service-accounts/{service_account_id}) and fails the method with what failed,
+ * never a token byte; the old account and the state stay as they were. This file: the input's type and rules, the
+ * descriptions, the fingerprint, and that sequence ({@link deliverNew}).
+ */
+import * as crypto from "node:crypto";
+import * as path from "node:path";
+import { isUnknown, type Failures } from "../checks";
+import { quote } from "../client/values";
+import { recipientProblem, sealToken } from "./seal";
+import { runCommand, writeTokenFile, type TokenContext } from "./sink";
+import type { ServiceAccountInputs } from "./inputs";
+import type { ServiceAccountOutputs } from "./outputs";
+
+/** Where a new token goes instead of the state: exactly one of `ageRecipients`, `command`, `file`. */
+export interface TokenDelivery {
+  /**
+   * Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and
+   * the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+   */
+  ageRecipients?: string[];
+  /**
+   * Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no
+   * trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and
+   * PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery
+   * to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+   */
+  command?: string[];
+  /** The command's time limit in seconds: 1 to 3600. Default 60. */
+  commandTimeoutSeconds?: number;
+  /**
+   * File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600.
+   * For local development.
+   */
+  file?: string;
+}
+
+export type DeliveryMode = "sealed" | "command" | "file";
+
+/** At most this many age recipients; the command's time limit bounds and default, in seconds. */
+export const [MAX_RECIPIENTS, MAX_TIMEOUT_S, DEFAULT_TIMEOUT_S] = [20, 3600, 60] as const;
+
+const MEMBERS = ["ageRecipients", "command", "file"] as const;
+const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** The mode a (checked) delivery input names, or undefined for the default (the token held as a secret output). */
+export function deliveryMode(d: unknown): DeliveryMode | undefined {
+  if (typeof d !== "object" || d === null || Array.isArray(d)) return undefined;
+  const v = d as TokenDelivery;
+  if (isSet(v.ageRecipients)) return "sealed";
+  if (isSet(v.command)) return "command";
+  if (isSet(v.file)) return "file";
+  return undefined;
+}
+
+/** The rules of `tokenDelivery` (check, and again before a create): no call; values unknown at preview skipped. */
+export function checkDelivery(f: Failures, d: unknown): void {
+  const add = (reason: string): void => f.add("tokenDelivery", reason);
+  if (d === undefined || d === null || (isUnknown(d) && typeof d === "string")) return;
+  if (typeof d !== "object" || Array.isArray(d)) {
+    add(`tokenDelivery must be an object with one of ${MEMBERS.join(", ")} (got ${quote(d)})`);
+    return;
+  }
+  const v = d as Record<string, unknown>;
+  const set = MEMBERS.filter((k) => isSet(v[k]));
+  if (set.length !== 1) {
+    const got = set.length === 0 ? "none" : set.join(" and ");
+    add(`tokenDelivery must set exactly one of ageRecipients, command or file (got ${got})`);
+  }
+  if (isSet(v.ageRecipients)) checkRecipients(add, v.ageRecipients);
+  if (isSet(v.command)) checkCommand(add, v.command);
+  if (isSet(v.commandTimeoutSeconds) && !isUnknown(v.commandTimeoutSeconds)) {
+    const t = v.commandTimeoutSeconds;
+    if (typeof t !== "number" || !Number.isInteger(t) || t < 1 || t > MAX_TIMEOUT_S)
+      add(`tokenDelivery.commandTimeoutSeconds must be an integer from 1 to ${MAX_TIMEOUT_S} (got ${quote(t)})`);
+    else if (!isSet(v.command)) add("tokenDelivery.commandTimeoutSeconds applies only with tokenDelivery.command");
+  }
+  if (isSet(v.file) && !isUnknown(v.file)) {
+    const p = v.file;
+    if (typeof p !== "string" || p.trim() === "" || !path.isAbsolute(p))
+      add(`tokenDelivery.file must be an absolute path (got ${quote(p)})`);
+  }
+}
+
+function checkRecipients(add: (reason: string) => void, r: unknown): void {
+  if (isUnknown(r) && !Array.isArray(r)) return;
+  if (!Array.isArray(r) || r.length < 1 || r.length > MAX_RECIPIENTS) {
+    const got = Array.isArray(r) ? `${r.length} entries` : quote(r);
+    add(`tokenDelivery.ageRecipients must be a list of 1 to ${MAX_RECIPIENTS} age recipients (got ${got})`);
+    return;
+  }
+  r.forEach((x: unknown, i) => {
+    if (isUnknown(x)) return;
+    const problem = recipientProblem(x);
+    if (problem) add(`tokenDelivery.ageRecipients[${i}] ${problem}`);
+  });
+}
+
+function checkCommand(add: (reason: string) => void, c: unknown): void {
+  if (isUnknown(c) && !Array.isArray(c)) return;
+  if (!Array.isArray(c) || c.length === 0) {
+    const example = '["gh", "secret", "set", "PIMS_TOKEN"]';
+    add(`tokenDelivery.command must be a non-empty argv list, e.g. ${example} (got ${quote(c)})`);
+    return;
+  }
+  c.forEach((x: unknown, i) => {
+    if (isUnknown(x)) return;
+    if (typeof x !== "string" || (i === 0 && x.trim() === ""))
+      add(`tokenDelivery.command[${i}] must be a ${i === 0 ? "non-empty " : ""}string (got ${quote(x)})`);
+  });
+}
+
+/** The delivery as the state compares it: only the member of its mode (and the time limit with a command). */
+export function normalizedDelivery(d: TokenDelivery | undefined): TokenDelivery | undefined {
+  if (d === undefined || d === null || isUnknown(d) || typeof d !== "object") return d ?? undefined;
+  const out: TokenDelivery = {};
+  for (const k of [...MEMBERS, "commandTimeoutSeconds"] as const) if (isSet(d[k])) Object.assign(out, { [k]: d[k] });
+  return out;
+}
+
+/** Same delivery (the stored one and the program's): compared as JSON of the normalized members. */
+export function sameDelivery(a: unknown, b: unknown): boolean {
+  if (isUnknown(b)) return false;
+  const json = (x: unknown): string => JSON.stringify(normalizedDelivery(x as TokenDelivery) ?? null);
+  return json(a) === json(b);
+}
+
+/** First 16 hex digits of SHA-256 of the token's UTF-8 bytes; "" for no token. Proves which token, reveals none. */
+export function fingerprint(token: string | undefined): string {
+  if (typeof token !== "string" || token === "") return "";
+  return crypto.createHash("sha256").update(token, "utf8").digest("hex").slice(0, 16);
+}
+
+/** Where a token delivered so went (`tokenDeliveredTo`): never a secret, never an argument beyond the first. */
+export function deliveredTo(d: TokenDelivery): string {
+  const mode = deliveryMode(d);
+  if (mode === "sealed") {
+    const r = d.ageRecipients ?? [];
+    return `age:${r.length} recipient${r.length === 1 ? "" : "s"} ${String(r[0]).slice(0, 12)}…`;
+  }
+  if (mode === "command") {
+    const [argv0, arg1, ...rest] = d.command ?? [];
+    const shown = [path.basename(String(argv0)), arg1, rest.length > 0 ? "…" : undefined];
+    return `command:${shown.filter((x) => x !== undefined).join(" ")}`;
+  }
+  return `file:${path.resolve(String(d.file))}`;
+}
+
+/** What a delivered token leaves in the state (its mode's outputs; `token` ""). */
+export interface Delivered {
+  token: string;
+  tokenHeld: boolean;
+  tokenFingerprint: string;
+  tokenDeliveredTo?: string;
+  sealedToken?: string;
+}
+
+/**
+ * Delivers one token by `d` (the token held when `d` names no mode): sealed, run through the command, or written to the
+ * file. Throws an error naming the mode and what failed, without token bytes.
+ */
+export async function deliverToken(d: TokenDelivery | undefined, token: string, ctx: TokenContext): Promise<Delivered> {
+  const tokenFingerprint = fingerprint(token);
+  const mode = deliveryMode(d);
+  if (mode === undefined || d === undefined) return { token, tokenHeld: token !== "", tokenFingerprint };
+  const to = { token: "", tokenHeld: false, tokenFingerprint, tokenDeliveredTo: deliveredTo(d) };
+  if (mode === "sealed") return { ...to, sealedToken: await sealToken(token, d.ageRecipients ?? []) };
+  if (mode === "command")
+    await runCommand(d.command ?? [], token, ctx, (d.commandTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000);
+  else await writeTokenFile(String(d.file), token);
+  return to;
+}
+
+/**
+ * A new account's token delivered (create, rotation, adoption of a proven token). When the delivery fails, `discard`
+ * deletes the account just created (a rotation's or a create's; nothing for an adoption) and the error says whether
+ * it is gone: confirmed, or named with the command that deletes it.
+ */
+export async function deliverNew(
+  d: TokenDelivery | undefined,
+  token: string,
+  ctx: TokenContext,
+  discard?: () => Promise<void>,
+): Promise<Delivered> {
+  try {
+    return await deliverToken(d, token, ctx);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    const head = `pulumi-pims: service account ${JSON.stringify(ctx.name)} in project ${ctx.projectId}: ${why}`;
+    if (discard === undefined) throw new Error(`${head}. Nothing was changed.`, { cause: e });
+    let outcome: string;
+    try {
+      await discard();
+      outcome = `The new account ${ctx.serviceAccountId} was deleted; state and previous account unchanged.`;
+    } catch (d2) {
+      const why2 = d2 instanceof Error ? d2.message : String(d2);
+      outcome =
+        `Deleting the new account ${ctx.serviceAccountId} could not be confirmed (${why2}): ` +
+        `delete it with \`pims service-accounts delete ${ctx.projectId} ${ctx.serviceAccountId}\`. The state and any ` +
+        "previous account are unchanged.";
+    }
+    throw new Error(`${head}. ${outcome}`, { cause: e });
+  }
+}
+
+/**
+ * An update's state once a delivery mode is set: a token it still holds (switched from the default, or the previous
+ * token a rotation moved) is delivered and dropped: the current one by the mode, the previous one sealed too in the
+ * sealed mode (else only its fingerprint stays: it went to its consumers before). No new account; a failure changes
+ * nothing.
+ */
+export async function settleHeld(next: ServiceAccountOutputs): Promise<ServiceAccountOutputs> {
+  const d = next.tokenDelivery;
+  const mode = deliveryMode(d);
+  if (mode === undefined || (!next.token && !next.previousToken)) return next;
+  const out = { ...next };
+  if (next.token) Object.assign(out, await deliverNew(d, next.token, next));
+  if (next.previousToken) {
+    out.previousTokenFingerprint = fingerprint(next.previousToken);
+    if (mode === "sealed") out.previousSealedToken = await sealToken(next.previousToken, d?.ageRecipients ?? []);
+    out.previousToken = "";
+  }
+  return out;
+}
+
+/** What the preview says an update will do with `tokenDelivery` (no call), or undefined when nothing. */
+export function deliveryPlanLine(
+  olds: ServiceAccountOutputs,
+  after: ServiceAccountInputs,
+  rotating: boolean,
+): string | undefined {
+  const d = after.tokenDelivery;
+  if (isUnknown(d) || olds === undefined) return undefined;
+  const mode = deliveryMode(d);
+  const who = `pulumi-pims: service account ${JSON.stringify(after.name)} (${olds.serviceAccountId})`;
+  if (rotating)
+    return mode && d ? `${who}: the new token goes to ${deliveredTo(d)} before the update returns` : undefined;
+  if (sameDelivery(olds.tokenDelivery, d)) return undefined;
+  if (mode && d && (olds.token || olds.previousToken))
+    return (
+      `${who}: tokenDelivery set: this update delivers the token the state holds to ${deliveredTo(d)} and drops it ` +
+      "from the state (no new account)"
+    );
+  const where = olds.tokenDeliveredTo ? `it went to ${olds.tokenDeliveredTo}` : "the state does not hold it";
+  return mode
+    ? `${who}: tokenDelivery changed: takes effect at the next rotation (the current token is not held: ${where})`
+    : `${who}: tokenDelivery removed: the state holds the token from the next rotation on (not this one: ${where})`;
+}
