@@ -170,6 +170,7 @@ export const RESOURCES: Record<ResourceKind, NativeResource> = {
       "tokenId",
       "tokenExpiresAt",
       "token",
+      "tokenFingerprint",
     ],
     secret: SERVICE_ACCOUNT_SECRET_OUTPUTS,
     replaceOnChanges: ["projectId"],
