@@ -113,7 +113,7 @@ export function tokenEncodings(token: string): string[] {
 }
 
 /** The state, as `pulumi stack export` prints it, with and without `--show-secrets`. */
-export async function exports(stack: Stack): Promise<Array<{ where: string; text: string }>> {
+export async function stackExports(stack: Stack): Promise<Array<{ where: string; text: string }>> {
   const ws = stack.workspace as unknown as { workDir: string; envVars: Record<string, string> };
   const env = { ...process.env, ...ws.envVars };
   const out = [];
@@ -145,7 +145,7 @@ export async function expectNoTokenAnywhere(
 ): Promise<number> {
   const forms = tokens.flatMap(tokenEncodings);
   const places = [
-    ...(await exports(stack)),
+    ...(await stackExports(stack)),
     ...configFiles(stack),
     { where: "what the CLI printed (-v=11 --logtostderr --logflow)", text: logs.text() },
     ...logs.files(),
