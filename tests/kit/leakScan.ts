@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine } from "../../scripts/engine";
+import type { PimsSimulator } from "../../simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
 
 const run = promisify(execFile);
@@ -61,7 +62,8 @@ export class EngineLogs {
       "--logtostderr",
       "--logflow",
     ];
-    const env = { ...process.env, ...ws.envVars, PULUMI_DEBUG_GRPC: this.grpc };
+    // `--event-log` is a flag of the debug commands (PULUMI_DEBUG_COMMANDS), as the Automation API runs them.
+    const env = { ...process.env, ...ws.envVars, PULUMI_DEBUG_GRPC: this.grpc, PULUMI_DEBUG_COMMANDS: "true" };
     let result: { code: number; out: string };
     try {
       const r = await run(path.join(ensureEngine(), "pulumi"), argv, { cwd: ws.workDir, env, maxBuffer: 1 << 30 });
@@ -177,3 +179,9 @@ export async function ageDecrypt(armored: string, identity: string): Promise<str
 /** What `tokenFingerprint` must be: the first 16 hex digits of the token's SHA-256. */
 export const fingerprintOf = (token: string): string =>
   crypto.createHash("sha256").update(token, "utf8").digest("hex").slice(0, 16);
+
+/**
+ * The tokens of the accounts a simulator issued (not its admin token: that is the stack's own credential, `pims:token`,
+ * which the user gave and which `--show-secrets` and the engine's verbose logs show by design).
+ */
+export const accountTokens = (sim: PimsSimulator): string[] => sim.issuedSecrets().filter((t) => t !== sim.token);

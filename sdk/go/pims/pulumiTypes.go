@@ -421,7 +421,206 @@ func (o InvoiceArrayOutput) Index(i pulumi.IntInput) InvoiceOutput {
 	}).(InvoiceOutput)
 }
 
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
+type TokenDelivery struct {
+	// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+	AgeRecipients []string `pulumi:"ageRecipients"`
+	// Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+	Command []string `pulumi:"command"`
+	// The command's time limit in seconds: 1 to 3600. Default 60.
+	CommandTimeoutSeconds *int `pulumi:"commandTimeoutSeconds"`
+	// File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+	File *string `pulumi:"file"`
+}
+
+// TokenDeliveryInput is an input type that accepts TokenDeliveryArgs and TokenDeliveryOutput values.
+// You can construct a concrete instance of `TokenDeliveryInput` via:
+//
+//	TokenDeliveryArgs{...}
+type TokenDeliveryInput interface {
+	pulumi.Input
+
+	ToTokenDeliveryOutput() TokenDeliveryOutput
+	ToTokenDeliveryOutputWithContext(context.Context) TokenDeliveryOutput
+}
+
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
+type TokenDeliveryArgs struct {
+	// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+	AgeRecipients pulumi.StringArrayInput `pulumi:"ageRecipients"`
+	// Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+	Command pulumi.StringArrayInput `pulumi:"command"`
+	// The command's time limit in seconds: 1 to 3600. Default 60.
+	CommandTimeoutSeconds pulumi.IntPtrInput `pulumi:"commandTimeoutSeconds"`
+	// File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+	File pulumi.StringPtrInput `pulumi:"file"`
+}
+
+func (TokenDeliveryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TokenDelivery)(nil)).Elem()
+}
+
+func (i TokenDeliveryArgs) ToTokenDeliveryOutput() TokenDeliveryOutput {
+	return i.ToTokenDeliveryOutputWithContext(context.Background())
+}
+
+func (i TokenDeliveryArgs) ToTokenDeliveryOutputWithContext(ctx context.Context) TokenDeliveryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TokenDeliveryOutput)
+}
+
+func (i TokenDeliveryArgs) ToTokenDeliveryPtrOutput() TokenDeliveryPtrOutput {
+	return i.ToTokenDeliveryPtrOutputWithContext(context.Background())
+}
+
+func (i TokenDeliveryArgs) ToTokenDeliveryPtrOutputWithContext(ctx context.Context) TokenDeliveryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TokenDeliveryOutput).ToTokenDeliveryPtrOutputWithContext(ctx)
+}
+
+// TokenDeliveryPtrInput is an input type that accepts TokenDeliveryArgs, TokenDeliveryPtr and TokenDeliveryPtrOutput values.
+// You can construct a concrete instance of `TokenDeliveryPtrInput` via:
+//
+//	        TokenDeliveryArgs{...}
+//
+//	or:
+//
+//	        nil
+type TokenDeliveryPtrInput interface {
+	pulumi.Input
+
+	ToTokenDeliveryPtrOutput() TokenDeliveryPtrOutput
+	ToTokenDeliveryPtrOutputWithContext(context.Context) TokenDeliveryPtrOutput
+}
+
+type tokenDeliveryPtrType TokenDeliveryArgs
+
+func TokenDeliveryPtr(v *TokenDeliveryArgs) TokenDeliveryPtrInput {
+	return (*tokenDeliveryPtrType)(v)
+}
+
+func (*tokenDeliveryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TokenDelivery)(nil)).Elem()
+}
+
+func (i *tokenDeliveryPtrType) ToTokenDeliveryPtrOutput() TokenDeliveryPtrOutput {
+	return i.ToTokenDeliveryPtrOutputWithContext(context.Background())
+}
+
+func (i *tokenDeliveryPtrType) ToTokenDeliveryPtrOutputWithContext(ctx context.Context) TokenDeliveryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TokenDeliveryPtrOutput)
+}
+
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
+type TokenDeliveryOutput struct{ *pulumi.OutputState }
+
+func (TokenDeliveryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TokenDelivery)(nil)).Elem()
+}
+
+func (o TokenDeliveryOutput) ToTokenDeliveryOutput() TokenDeliveryOutput {
+	return o
+}
+
+func (o TokenDeliveryOutput) ToTokenDeliveryOutputWithContext(ctx context.Context) TokenDeliveryOutput {
+	return o
+}
+
+func (o TokenDeliveryOutput) ToTokenDeliveryPtrOutput() TokenDeliveryPtrOutput {
+	return o.ToTokenDeliveryPtrOutputWithContext(context.Background())
+}
+
+func (o TokenDeliveryOutput) ToTokenDeliveryPtrOutputWithContext(ctx context.Context) TokenDeliveryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TokenDelivery) *TokenDelivery {
+		return &v
+	}).(TokenDeliveryPtrOutput)
+}
+
+// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+func (o TokenDeliveryOutput) AgeRecipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TokenDelivery) []string { return v.AgeRecipients }).(pulumi.StringArrayOutput)
+}
+
+// Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+func (o TokenDeliveryOutput) Command() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TokenDelivery) []string { return v.Command }).(pulumi.StringArrayOutput)
+}
+
+// The command's time limit in seconds: 1 to 3600. Default 60.
+func (o TokenDeliveryOutput) CommandTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TokenDelivery) *int { return v.CommandTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+// File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+func (o TokenDeliveryOutput) File() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TokenDelivery) *string { return v.File }).(pulumi.StringPtrOutput)
+}
+
+type TokenDeliveryPtrOutput struct{ *pulumi.OutputState }
+
+func (TokenDeliveryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TokenDelivery)(nil)).Elem()
+}
+
+func (o TokenDeliveryPtrOutput) ToTokenDeliveryPtrOutput() TokenDeliveryPtrOutput {
+	return o
+}
+
+func (o TokenDeliveryPtrOutput) ToTokenDeliveryPtrOutputWithContext(ctx context.Context) TokenDeliveryPtrOutput {
+	return o
+}
+
+func (o TokenDeliveryPtrOutput) Elem() TokenDeliveryOutput {
+	return o.ApplyT(func(v *TokenDelivery) TokenDelivery {
+		if v != nil {
+			return *v
+		}
+		var ret TokenDelivery
+		return ret
+	}).(TokenDeliveryOutput)
+}
+
+// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+func (o TokenDeliveryPtrOutput) AgeRecipients() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TokenDelivery) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AgeRecipients
+	}).(pulumi.StringArrayOutput)
+}
+
+// Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+func (o TokenDeliveryPtrOutput) Command() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TokenDelivery) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Command
+	}).(pulumi.StringArrayOutput)
+}
+
+// The command's time limit in seconds: 1 to 3600. Default 60.
+func (o TokenDeliveryPtrOutput) CommandTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TokenDelivery) *int {
+		if v == nil {
+			return nil
+		}
+		return v.CommandTimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+func (o TokenDeliveryPtrOutput) File() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TokenDelivery) *string {
+		if v == nil {
+			return nil
+		}
+		return v.File
+	}).(pulumi.StringPtrOutput)
+}
+
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*TokenDeliveryInput)(nil)).Elem(), TokenDeliveryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TokenDeliveryPtrInput)(nil)).Elem(), TokenDeliveryArgs{})
 	pulumi.RegisterOutputType(ApiKeyOutput{})
 	pulumi.RegisterOutputType(ApiKeyArrayOutput{})
 	pulumi.RegisterOutputType(AppLogLineOutput{})
@@ -430,4 +629,6 @@ func init() {
 	pulumi.RegisterOutputType(BuildLogEntryArrayOutput{})
 	pulumi.RegisterOutputType(InvoiceOutput{})
 	pulumi.RegisterOutputType(InvoiceArrayOutput{})
+	pulumi.RegisterOutputType(TokenDeliveryOutput{})
+	pulumi.RegisterOutputType(TokenDeliveryPtrOutput{})
 }

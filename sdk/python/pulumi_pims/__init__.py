@@ -16,6 +16,7 @@ from .project import *
 from .provider import *
 from .service_account import *
 from .volume_size import *
+from ._inputs import *
 from . import outputs
 
 # Make subpackages available:

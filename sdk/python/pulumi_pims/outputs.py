@@ -19,6 +19,7 @@ __all__ = [
     'AppLogLine',
     'BuildLogEntry',
     'Invoice',
+    'TokenDelivery',
 ]
 
 @pulumi.output_type
@@ -499,5 +500,84 @@ class Invoice(dict):
         Payment status, as the service reports it.
         """
         return pulumi.get(self, "payment_status")
+
+
+@pulumi.output_type
+class TokenDelivery(dict):
+    """
+    Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "ageRecipients":
+            suggest = "age_recipients"
+        elif key == "commandTimeoutSeconds":
+            suggest = "command_timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in TokenDelivery. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        TokenDelivery.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        TokenDelivery.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 age_recipients: Optional[Sequence[_builtins.str]] = None,
+                 command: Optional[Sequence[_builtins.str]] = None,
+                 command_timeout_seconds: Optional[_builtins.int] = None,
+                 file: Optional[_builtins.str] = None):
+        """
+        Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
+
+        :param Sequence[_builtins.str] age_recipients: Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+        :param Sequence[_builtins.str] command: Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+        :param _builtins.int command_timeout_seconds: The command's time limit in seconds: 1 to 3600. Default 60.
+        :param _builtins.str file: File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+        """
+        if age_recipients is not None:
+            pulumi.set(__self__, "age_recipients", age_recipients)
+        if command is not None:
+            pulumi.set(__self__, "command", command)
+        if command_timeout_seconds is not None:
+            pulumi.set(__self__, "command_timeout_seconds", command_timeout_seconds)
+        if file is not None:
+            pulumi.set(__self__, "file", file)
+
+    @_builtins.property
+    @pulumi.getter(name="ageRecipients")
+    def age_recipients(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
+        """
+        return pulumi.get(self, "age_recipients")
+
+    @_builtins.property
+    @pulumi.getter
+    def command(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.
+        """
+        return pulumi.get(self, "command")
+
+    @_builtins.property
+    @pulumi.getter(name="commandTimeoutSeconds")
+    def command_timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        The command's time limit in seconds: 1 to 3600. Default 60.
+        """
+        return pulumi.get(self, "command_timeout_seconds")
+
+    @_builtins.property
+    @pulumi.getter
+    def file(self) -> Optional[_builtins.str]:
+        """
+        File: an absolute path, written atomically (a temporary file in the same directory, then a rename) with mode 0600. For local development.
+        """
+        return pulumi.get(self, "file")
 
 

@@ -15,6 +15,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 import pulumipims.pims.ServiceAccountArgs;
 import pulumipims.pims.Utilities;
+import pulumipims.pims.outputs.TokenDelivery;
 
 /**
  * A PIMS service account and its token (`POST` and `DELETE` under
@@ -28,6 +29,13 @@ import pulumipims.pims.Utilities;
  * `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
  * as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
  * Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+ * 
+ * With `tokenDelivery` (exactly one of `ageRecipients`, `command`, `file`) the token never reaches the state:
+ * each new token is sealed to age recipients (the ciphertext is `sealedToken`), handed to a command on its
+ * standard input, or written to a file (mode 0600), before the create or rotation returns; `token` and
+ * `previousToken` are then &#34;&#34;, and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. A
+ * delivery that fails deletes the new account and fails the update, the state unchanged. Setting it on an
+ * account whose token the state holds delivers that token and drops it (no new account).
  * 
  * A 404 on delete counts as &#34;already deleted&#34; only when the project&#39;s API keys confirm it; when the project
  * itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project&#39;s
@@ -231,6 +239,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
+     * With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
+     * 
+     */
+    @Export(name="previousSealedToken", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousSealedToken;
+
+    /**
+     * @return With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
+     * 
+     */
+    public Output<Optional<String>> previousSealedToken() {
+        return Codegen.optional(this.previousSealedToken);
+    }
+    /**
      * With `keepPreviousToken`, after a rotation: the previous account&#39;s id.
      * 
      */
@@ -271,6 +293,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> previousTokenExpiresAt() {
         return Codegen.optional(this.previousTokenExpiresAt);
+    }
+    /**
+     * With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
+     * 
+     */
+    @Export(name="previousTokenFingerprint", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousTokenFingerprint;
+
+    /**
+     * @return With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
+     * 
+     */
+    public Output<Optional<String>> previousTokenFingerprint() {
+        return Codegen.optional(this.previousTokenFingerprint);
     }
     /**
      * With `keepPreviousToken`, after a rotation: the previous token&#39;s id.
@@ -343,6 +379,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.rotationTrigger);
     }
     /**
+     * With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
+     * 
+     */
+    @Export(name="sealedToken", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> sealedToken;
+
+    /**
+     * @return With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
+     * 
+     */
+    public Output<Optional<String>> sealedToken() {
+        return Codegen.optional(this.sealedToken);
+    }
+    /**
      * The current account&#39;s id. (With `keepPreviousToken` the resource&#39;s own id stays that of the first account.)
      * 
      */
@@ -357,18 +407,46 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.serviceAccountId;
     }
     /**
-     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
+     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
      * 
      */
     @Export(name="token", refs={String.class}, tree="[0]")
     private Output<String> token;
 
     /**
-     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
+     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
      * 
      */
     public Output<String> token() {
         return this.token;
+    }
+    /**
+     * Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
+     * 
+     */
+    @Export(name="tokenDeliveredTo", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> tokenDeliveredTo;
+
+    /**
+     * @return Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
+     * 
+     */
+    public Output<Optional<String>> tokenDeliveredTo() {
+        return Codegen.optional(this.tokenDeliveredTo);
+    }
+    /**
+     * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    @Export(name="tokenDelivery", refs={TokenDelivery.class}, tree="[0]")
+    private Output</* @Nullable */ TokenDelivery> tokenDelivery;
+
+    /**
+     * @return Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    public Output<Optional<TokenDelivery>> tokenDelivery() {
+        return Codegen.optional(this.tokenDelivery);
     }
     /**
      * When the current token expires, RFC 3339, or `never`.
@@ -385,14 +463,28 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.tokenExpiresAt;
     }
     /**
-     * Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
+     * 
+     */
+    @Export(name="tokenFingerprint", refs={String.class}, tree="[0]")
+    private Output<String> tokenFingerprint;
+
+    /**
+     * @return The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
+     * 
+     */
+    public Output<String> tokenFingerprint() {
+        return this.tokenFingerprint;
+    }
+    /**
+     * Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
      * 
      */
     @Export(name="tokenHeld", refs={Boolean.class}, tree="[0]")
     private Output</* @Nullable */ Boolean> tokenHeld;
 
     /**
-     * @return Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * @return Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
      * 
      */
     public Output<Optional<Boolean>> tokenHeld() {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
+import pulumipims.pims.inputs.TokenDeliveryArgs;
 
 
 public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs {
@@ -154,6 +155,21 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
         return Optional.ofNullable(this.rotationTrigger);
     }
 
+    /**
+     * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    @Import(name="tokenDelivery")
+    private @Nullable Output<TokenDeliveryArgs> tokenDelivery;
+
+    /**
+     * @return Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    public Optional<Output<TokenDeliveryArgs>> tokenDelivery() {
+        return Optional.ofNullable(this.tokenDelivery);
+    }
+
     private ServiceAccountArgs() {}
 
     private ServiceAccountArgs(ServiceAccountArgs $) {
@@ -166,6 +182,7 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
         this.projectId = $.projectId;
         this.rotateBeforeExpiry = $.rotateBeforeExpiry;
         this.rotationTrigger = $.rotationTrigger;
+        this.tokenDelivery = $.tokenDelivery;
     }
 
     public static Builder builder() {
@@ -383,6 +400,27 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
          */
         public Builder rotationTrigger(String rotationTrigger) {
             return rotationTrigger(Output.of(rotationTrigger));
+        }
+
+        /**
+         * @param tokenDelivery Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder tokenDelivery(@Nullable Output<TokenDeliveryArgs> tokenDelivery) {
+            $.tokenDelivery = tokenDelivery;
+            return this;
+        }
+
+        /**
+         * @param tokenDelivery Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder tokenDelivery(TokenDeliveryArgs tokenDelivery) {
+            return tokenDelivery(Output.of(tokenDelivery));
         }
 
         public ServiceAccountArgs build() {
