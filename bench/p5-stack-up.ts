@@ -30,8 +30,8 @@ import type { AppSecretsArgs, ServiceAccountArgs, VolumeSizeArgs } from "../sdk/
 
 type Variant = "ours" | "naive";
 
-interface UpRun {
-  variant: Variant;
+export interface UpRun {
+  variant: string;
   upMs: number;
   destroyMs: number;
   upCalls: number;
@@ -107,7 +107,8 @@ function providerBytes(stateText: string): Record<string, number> {
   return bytes;
 }
 
-async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: Variant, n: number): Promise<UpRun> {
+/** One timed `up` of the P5 stack into a fresh stack, then preview, export and destroy (also bench/p5-sealed.ts). */
+export async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: string, n: number): Promise<UpRun> {
   const opts = {
     stackName: `${variant}${n}`,
     projectName: "pims-bench",
@@ -222,6 +223,17 @@ function stateRows(last: UpRun, lastNaive: UpRun): Row[] {
   return rows;
 }
 
+/** The simulator seeded with what the P5 stack needs (its projects, volumes and apps). */
+export async function p5Simulator(): Promise<PimsSimulator> {
+  const sim = await PimsSimulator.start();
+  for (const id of PROJECTS) sim.addProject({ id });
+  for (let i = 0; i < 15; i++) {
+    sim.addVolume(PROJECTS[i % 2], { id: `vol-${i}`, sizeGb: 50 });
+    sim.addApp(PROJECTS[i % 2], `app${i}`);
+  }
+  return sim;
+}
+
 export async function p5({ quick }: BenchOptions): Promise<Row[]> {
   const reps = quick ? 1 : 5;
   log(
@@ -229,12 +241,7 @@ export async function p5({ quick }: BenchOptions): Promise<Row[]> {
       `(${reps} timed runs each after one warm-up each)`,
   );
   loadEngine();
-  const sim = await PimsSimulator.start();
-  for (const id of PROJECTS) sim.addProject({ id });
-  for (let i = 0; i < 15; i++) {
-    sim.addVolume(PROJECTS[i % 2], { id: `vol-${i}`, sizeGb: 50 });
-    sim.addApp(PROJECTS[i % 2], `app${i}`);
-  }
+  const sim = await p5Simulator();
   const program = programs(sim);
   try {
     log("P5: warm-up runs");

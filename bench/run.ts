@@ -8,6 +8,7 @@
  *   P3  bench/p3-operation-time.ts  provider operation time ÷ a raw axios call
  *   P4  bench/p4-app-logs.ts        getAppLogs time; iterator memory, 10 000 vs 100 000 lines
  *   P5  bench/p5-stack-up.ts        `pulumi up` of 50 resources ÷ the docs-style providers
+ *   P5s bench/p5-sealed.ts          the P5 stack with its tokens sealed (age) ÷ held
  *   P6  bench/p6-throttled.ts       500 resources at --parallel 64 against 20 requests/s
  *   P7  bench/p7-scale.ts           up / preview / refresh / destroy of N = 50, 200, 500 ServiceAccounts
  *   P7probe  bench/p7-preview-probe.ts  where P7's preview time goes (only with `--only P7probe`)
@@ -27,6 +28,7 @@ import { p2 } from "./p2-http-calls";
 import { p3 } from "./p3-operation-time";
 import { p4 } from "./p4-app-logs";
 import { p5 } from "./p5-stack-up";
+import { p5sealed } from "./p5-sealed";
 import { p6 } from "./p6-throttled";
 import { p7 } from "./p7-scale";
 import { p7probe } from "./p7-preview-probe";
@@ -43,6 +45,7 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
   { id: "P3", run: p3, byDefault: true },
   { id: "P4", run: p4, byDefault: true },
   { id: "P5", run: p5, byDefault: true },
+  { id: "P5S", run: p5sealed, byDefault: true },
   { id: "P6", run: p6, byDefault: true },
   { id: "P7", run: p7, byDefault: true },
   { id: "P7PROBE", run: p7probe, byDefault: false },

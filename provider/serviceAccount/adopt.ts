@@ -126,6 +126,8 @@ export function adoptedLine(o: ServiceAccountOutputs, how: "imported" | "adopted
         "program (that alone changes nothing in the service)"
       : "its grants were taken from the program as declared (the service cannot tell them)";
   if (o.tokenHeld) return `${who} ${how}: its token was proven by a call and is held as a secret; ${what}.`;
+  if (o.tokenDeliveredTo)
+    return `${who} ${how}: its token was proven by a call and delivered to ${o.tokenDeliveredTo}; ${what}.`;
   return (
     `${who} ${how} without its token (tokenHeld: false: the service returns a token only when it creates the ` +
     `account); ${what}. Consumers keep the token they have. To hold a token in the stack, rotate: set or change ` +

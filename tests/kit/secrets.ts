@@ -6,12 +6,33 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /**
- * Every secret in `secrets` that occurs in `text` (empty = clean). Secrets shorter than 8 characters are
- * ignored (they would match by chance).
+ * The forms a secret's bytes take in a text: raw, base64 (padded or not), base64url, hex (either case), JSON-escaped.
+ * A token that leaks encoded (a gRPC log of bytes, a JSON document, a hex dump) is still a leak.
+ */
+export function secretForms(s: string): string[] {
+  const b = Buffer.from(s, "utf8");
+  const base64 = b.toString("base64");
+  const hex = b.toString("hex");
+  return [
+    ...new Set([
+      s,
+      base64,
+      base64.replace(/=+$/, ""),
+      b.toString("base64url"),
+      hex,
+      hex.toUpperCase(),
+      JSON.stringify(s).slice(1, -1),
+    ]),
+  ];
+}
+
+/**
+ * Every secret in `secrets` that occurs in `text` in any of its {@link secretForms} (empty = clean). Secrets shorter
+ * than 8 characters are ignored (they would match by chance).
  */
 export function findPlaintextSecrets(text: string, secrets: Iterable<string>): string[] {
   const hits: string[] = [];
-  for (const s of secrets) if (s && s.length >= 8 && text.includes(s)) hits.push(s);
+  for (const s of secrets) if (s && s.length >= 8 && secretForms(s).some((f) => text.includes(f))) hits.push(s);
   return hits;
 }
 

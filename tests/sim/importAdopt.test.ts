@@ -104,6 +104,7 @@ describe("pulumi import of a service account (plugin Read with no state)", () =>
       tokenExpiresAt: key?.expiresAt,
       token: "",
       tokenHeld: false,
+      tokenFingerprint: "",
       unreadInputs: ["grants"],
     });
     expect(r.secret).toContain("token");

@@ -10,14 +10,13 @@
  * output are scanned for every issued secret, and destroy deletes every account, current and previous.
  */
 import * as pims from "pulumi-pims";
-import { AuthError, errorText } from "../../../provider/client";
 import { copyExample } from "../../../scripts/engine";
-import type { PimsSimulator } from "../../../simulator";
 import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine";
 import { addProjectWithApp, useEngineStack } from "../../kit/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
+import { Consumer, type Outcome } from "../../kit/consumer";
 
 const ROTATIONS = 4;
 const NAMES = ["overlap", "window", "plain"] as const;
@@ -62,58 +61,6 @@ function program(): Record<string, unknown> {
   return out;
 }
 
-/** Outcome of one consumer call: `ok`, `401`, or another failure (which fails the test: the service is healthy). */
-type Outcome = "ok" | "401" | "other";
-
-/** An app outside the stack holding a token it read from the stack outputs (see the top of this file). */
-class Consumer {
-  token = "";
-  readonly outcomes: Outcome[] = [];
-  /** Outcome of the call made right after each up, with the token held during it. */
-  readonly afterUp: Outcome[] = [];
-  /** What each `other` outcome was (shown when the test fails). */
-  readonly others: string[] = [];
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
-
-  constructor(private readonly sim: PimsSimulator) {}
-
-  async call(): Promise<Outcome> {
-    try {
-      // A generous timeout: a loaded machine must not pass for a token problem (a call that times out is `other`).
-      await testClient(this.sim, { token: this.token, retries: 0, timeoutMs: 30_000 }).listApiKeys(home);
-      return "ok";
-    } catch (e) {
-      if (e instanceof AuthError) return "401";
-      this.others.push(errorText(e));
-      return "other";
-    }
-  }
-
-  start(): void {
-    this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        this.outcomes.push(await this.call());
-        await sleep(200);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
-  }
-
-  /** After an up: one call with the token held, then the new token from the outputs. */
-  async reread(outputs: Record<string, { value: unknown }>, name: Name): Promise<void> {
-    const outcome = await this.call();
-    this.outcomes.push(outcome);
-    this.afterUp.push(outcome);
-    this.token = outputs[`${name}Token`].value as string;
-  }
-}
-
 describe.each(["default", "quirky"] as const)(
   "overlapping rotation through the real engine (%s service)",
   (profile) => {
@@ -126,7 +73,12 @@ describe.each(["default", "quirky"] as const)(
       stack: ({ sim, scratch }) => {
         settings.trigger = "0";
         home = sim.addProject({ name: "rotation-e2e" }).id;
-        for (const name of NAMES) consumers[name] = new Consumer(sim);
+        for (const name of NAMES)
+          consumers[name] = new Consumer(
+            sim,
+            () => home,
+            (o) => o[`${name}Token`].value as string,
+          );
         return {
           stackName: "rotation",
           projectName: "pims-e2e-rotation",
@@ -164,7 +116,7 @@ describe.each(["default", "quirky"] as const)(
         settings.trigger = String(i);
         // Both option-on accounts are updated in place; the option-off one is replaced.
         const o = await suite.up({ update: 2, replace: 1, same: 1 });
-        for (const name of NAMES) await consumers[name].reread(o, name);
+        for (const name of NAMES) await consumers[name].reread(o);
 
         for (const name of NAMES) {
           const [current, before] = [o[`${name}Id`].value as string, history[name].at(-1)];
@@ -203,8 +155,7 @@ describe.each(["default", "quirky"] as const)(
       }
       for (const c of Object.values(consumers)) await c.stop();
 
-      const count = (name: Name, outcome: Outcome): number =>
-        consumers[name].outcomes.filter((x) => x === outcome).length;
+      const count = (name: Name, outcome: Outcome): number => consumers[name].count(outcome);
       process.stdout.write(
         `${profile}: consumer calls ` +
           `${NAMES.map((n) => `${n} ${consumers[n].outcomes.length} (${count(n, "401")} x 401)`).join(", ")}\n`,

@@ -120,6 +120,7 @@ describe("lifecycle against the simulator", () => {
       tokenExpiresAt: live[0].tokenExpiresAt,
       token: expect.any(String),
       tokenHeld: true,
+      tokenFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
     expect(Date.parse(outs.tokenExpiresAt) - Date.parse(outs.createdAt)).toBe(86_400_000);
     expect(isPlainJson(outs)).toBe(true);

@@ -95,6 +95,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       previousTokenId,
       previousTokenExpiresAt,
       previousToken,
+      previousTokenFingerprint,
       keepPreviousToken,
       ...current
     } = rotated;
@@ -103,6 +104,7 @@ describe("overlapping rotation (keepPreviousToken)", () => {
       previousTokenId,
       previousTokenExpiresAt,
       previousToken,
+      previousTokenFingerprint,
       keepPreviousToken,
     ]).not.toContain(undefined);
     expect(after).toEqual(current);

@@ -4,6 +4,7 @@
  */
 import { UNKNOWN } from "../../../provider/checks";
 import { ROTATION_REASON, ServiceAccountProvider } from "../../../provider/serviceAccount";
+import { fingerprint } from "../../../provider/serviceAccount/delivery";
 import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
 
 // ---- diff -----------------------------------------------------------------------------------------------------
@@ -188,7 +189,9 @@ describe("update", () => {
     token: "pims_sa_secret_value_for_update",
     __provider: "serialized",
   };
-  const { __provider: _, ...stored } = olds;
+  const { __provider: _, ...written } = olds;
+  // A state written before fingerprints existed gets the held token's on its next update (provider/serviceAccount).
+  const stored: Props = { ...written, tokenFingerprint: fingerprint(olds.token as string) };
   /** The inputs every update below keeps: only what a test adds changes. */
   const kept: Props = { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 86_400 };
 
