@@ -9,7 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { UNKNOWN } from "../../../provider/checks";
-import { ageDecrypt, ageIdentity, fingerprintOf, tokenEncodings } from "../../kit/leakScan";
+import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
+import { secretForms } from "../../kit/secrets";
 import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/plugin";
 
 const suite = usePluginSuite();
@@ -124,7 +125,7 @@ describe("tokenDelivery through the plugin", () => {
   });
 
   test("no answer of the plugin held an issued token, in any encoding", () => {
-    const forms = suite.sim.issuedSecrets().flatMap(tokenEncodings);
+    const forms = suite.sim.issuedSecrets().flatMap(secretForms);
     expect(forms.length).toBeGreaterThan(10);
     for (const [i, a] of answers.entries()) expect([i, forms.filter((f) => a.includes(f)).length]).toEqual([i, 0]);
     suite.expectNoSecretsSeen(suite.sim.issuedSecrets()); // the warnings too
