@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { retryLine } from "../provider/client/retry";
-import { packageVersion } from "../provider/plugin/tokens";
+import { packageVersion } from "../provider/identity";
 import { resolveCredentials } from "../provider/settings";
 import type { PimsCallOptions } from "../sdk/nodejs/functions";
 

@@ -14,7 +14,7 @@ import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodesHelp, io } from "./context";
-import { packageVersion } from "../provider/plugin/tokens";
+import { packageVersion } from "../provider/identity";
 import { UsageError } from "./format";
 import { addInvoicesCommand } from "./invoices";
 import { addLogsCommand } from "./logs";

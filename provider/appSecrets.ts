@@ -16,6 +16,7 @@ import { isPlainObject, quote } from "./client/values";
 import { Failures, isUnknown, UNKNOWN } from "./checks";
 import { PimsProviderBase } from "./providerBase";
 import { changedKeys, clean } from "./diff";
+import { declareKind, STR, STR_LIST, STR_MAP } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -268,3 +269,23 @@ export class AppSecretsProvider
     }
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** AppSecrets, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const APP_SECRETS = declareKind<"AppSecrets", AppSecretsInputs, AppSecretsOutputs, AppSecretsProvider>({
+  kind: "AppSecrets",
+  provider: AppSecretsProvider,
+  example: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  tsdoc: "AppSecretsOutputs",
+  properties: { projectId: STR, appId: STR, secrets: STR_MAP, secretNames: STR_LIST },
+  inputs: { projectId: true, appId: true, secrets: true },
+  requiredInputs: ["projectId", "appId", "secrets"],
+  required: ["projectId", "appId", "secrets", "secretNames"],
+  secret: APP_SECRETS_SECRET_OUTPUTS,
+  replaceOnChanges: ["projectId", "appId"],
+  computedOnCreate: ["secretNames"],
+  computedOnUpdate: ["secretNames"],
+  // A reviewer sees which secret names are added, changed or removed, never a value.
+  memberDiffs: ["secrets"],
+});

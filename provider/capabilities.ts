@@ -28,3 +28,12 @@ export interface ListPage {
 export interface Listable {
   list(inputs: Record<string, unknown>, page: { continuation?: string; pageSize?: number }): Promise<ListPage>;
 }
+
+/**
+ * The capabilities a kind declares (provider/kindDeclaration.ts): each is its provider object typed as the
+ * capability's interface, so the compiler refuses a kind declaring one its provider class does not implement.
+ */
+export interface Capabilities {
+  importable?: Importable;
+  listable?: Listable;
+}

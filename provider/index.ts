@@ -1,44 +1,15 @@
 /**
- * Entry point the serialized shim (sdk/nodejs/shim.ts) loads inside the dynamic-provider host: `newProvider(kind)`
- * gives the provider of each kind in ./kinds. Each resource's whole lifecycle lives in its own file.
+ * The dynamic-provider host's entry, and only that: the serialized shim (sdk/nodejs/shim.ts) stored in users' state
+ * requires this module's build (`pulumi-pims/bin/provider`, i.e. bin/provider/index.js) and calls
+ * `newProvider(kind)`; both names are kept forever. The providers come from the registry both hosts share
+ * (./registry, derived from ./kinds); the plugin never imports this module.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { AppSecretsProvider } from "./appSecrets";
 import { dynamicHostEngineAddress } from "./engineAddress";
-import type { ResourceKind } from "./kinds";
-import { ProjectProvider } from "./project";
-import type { PimsProviderBase } from "./providerBase";
-import { ServiceAccountProvider } from "./serviceAccount";
-import { VolumeSizeProvider } from "./volumeSize";
-
-/** The provider class of each kind: the compiler rejects a kind of ./kinds without one. */
-const PROVIDERS: Record<ResourceKind, new () => pulumi.dynamic.ResourceProvider & PimsProviderBase> = {
-  Project: ProjectProvider,
-  ServiceAccount: ServiceAccountProvider,
-  VolumeSize: VolumeSizeProvider,
-  AppSecrets: AppSecretsProvider,
-};
+import { providerOf } from "./registry";
+import { userFacing } from "./userFacing";
 
 const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
-
-/**
- * The error a user sees, without a JavaScript stack: the dynamic-provider host prints a failure of check, diff, read
- * and delete as `${error}: ${error.stack}`, so `toString()` is the text before the first ": " and `stack` the rest,
- * and the line reads the message exactly once. Members the host reads (`id`, `properties`, `reasons` of an update
- * that stored a partial state) are kept.
- */
-export function userFacing(e: unknown): Error {
-  if (!(e instanceof Error)) return userFacing(new Error(String(e)));
-  const message = e.message;
-  const cut = message.indexOf(": ");
-  const [head, rest] = cut > 0 ? [message.slice(0, cut), message.slice(cut + 2)] : ["pulumi-pims", message];
-  const out = new Error(message);
-  for (const k of ["id", "properties", "reasons"] as const)
-    if (k in e) Object.assign(out, { [k]: (e as unknown as Record<string, unknown>)[k] });
-  Object.defineProperty(out, "stack", { value: rest, writable: true, configurable: true, enumerable: false });
-  Object.defineProperty(out, "toString", { value: () => head, enumerable: false });
-  return out;
-}
 
 let engineLines: Promise<typeof import("./engineLog") | undefined> | undefined;
 
@@ -85,16 +56,6 @@ function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvi
     };
   }
   return out as unknown as pulumi.dynamic.ResourceProvider;
-}
-
-/** The provider object of a kind, as both hosts run it (the plugin configures it with `configureWith`). */
-export function providerOf(kind: string): pulumi.dynamic.ResourceProvider & PimsProviderBase {
-  const Provider = Object.prototype.hasOwnProperty.call(PROVIDERS, kind) ? PROVIDERS[kind as ResourceKind] : undefined;
-  if (Provider === undefined)
-    throw new Error(
-      `pulumi-pims: unknown resource kind ${JSON.stringify(kind)} (state written by a newer pulumi-pims?)`,
-    );
-  return new Provider();
 }
 
 /** The provider of a kind as the serialized shim copies it (errors made {@link userFacing}). */

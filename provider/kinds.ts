@@ -1,12 +1,32 @@
 /**
- * The one list of resource kinds. Each kind is a type token `pulumi-nodejs:dynamic/pims:<Kind>` (never renamed
- * without `aliases`), an SDK class, a provider class (`newProvider`, ./index) and a shim (sdk/nodejs/shim.ts). State
- * in the wild names these kinds, so a kind is never removed.
+ * The one list of resource kinds: each kind's one declaration (./kindDeclaration), in its own file. Every registry
+ * derives from this list: the dynamic host's providers (./registry, `newProvider`), the plugin's resources and schema
+ * (provider/plugin), the type tokens; the lint config and the tests iterate it (tests/rules/kinds.test.ts checks that
+ * nothing lists the kinds by hand). Each kind is a type token `pulumi-nodejs:dynamic/pims:<Kind>` (never renamed
+ * without `aliases`), an SDK class (sdk/nodejs/<kind>.ts) and a shim (sdk/nodejs/shim.ts). State in the wild names
+ * these kinds, so a kind is never removed.
  */
-export const RESOURCE_KINDS = ["Project", "ServiceAccount", "VolumeSize", "AppSecrets"] as const;
+import { APP_SECRETS } from "./appSecrets";
+import type { Kind } from "./kindDeclaration";
+import { PROJECT } from "./project";
+import { SERVICE_ACCOUNT } from "./serviceAccount/kind";
+import { VOLUME_SIZE } from "./volumeSize";
 
-/** One of {@link RESOURCE_KINDS}. */
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+/** Every kind's declaration, in the order the schema and the docs show them. */
+export const KINDS = [PROJECT, SERVICE_ACCOUNT, VOLUME_SIZE, APP_SECRETS] as const;
+
+/** The name of one of {@link KINDS}. */
+export type ResourceKind = (typeof KINDS)[number]["kind"];
+
+/** Every kind's name. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = KINDS.map((k) => k.kind);
+
+/** Each kind's declaration by its name. */
+export const KIND_BY_NAME = Object.fromEntries(KINDS.map((k) => [k.kind, k])) as Record<ResourceKind, Kind>;
+
+/** Whether `name` is one of the kinds (state written by a newer pulumi-pims may name another). */
+export const isResourceKind = (name: string): name is ResourceKind =>
+  Object.prototype.hasOwnProperty.call(KIND_BY_NAME, name);
 
 /** The type token Pulumi stores for a kind. */
 export const typeToken = (kind: ResourceKind): string => `pulumi-nodejs:dynamic/pims:${kind}`;

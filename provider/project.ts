@@ -14,7 +14,9 @@ import { createFailureKind } from "./client/retry";
 import { quote } from "./client/values";
 import { charLength, Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
+import type { Importable } from "./capabilities";
 import { changedKeys, clean } from "./diff";
+import { declareKind, STR, STR_LIST } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -84,7 +86,7 @@ export function uncertainProjectMessage(name: string, startedAt: string, kind: "
 
 export class ProjectProvider
   extends PimsProviderBase
-  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>
+  implements pulumi.dynamic.ResourceProvider<ProjectInputs, ProjectOutputs>, Importable
 {
   // ---- check ----
   /** Validates the inputs at preview, with no HTTP call. Values unknown at preview are not validated. */
@@ -181,3 +183,27 @@ export class ProjectProvider
     warning(projectDeleteWarning(props?.projectId ?? id, props?.name));
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** Project, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const PROJECT = declareKind<"Project", ProjectInputs, ProjectOutputs, ProjectProvider>({
+  kind: "Project",
+  provider: ProjectProvider,
+  capabilities: (p) => ({ importable: p }),
+  pluginDoc: [
+    "Import: `pulumi import pims:index:Project <name> <projectId>` takes an existing project once its API-key",
+    "listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never",
+    "replaces an imported project.",
+  ].join("\n"),
+  example: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
+  tsdoc: "ProjectOutputs",
+  properties: { name: STR, projectId: STR, unreadInputs: STR_LIST },
+  inputs: { name: true },
+  requiredInputs: ["name"],
+  required: ["name", "projectId"],
+  secret: [],
+  replaceOnChanges: ["name"],
+  computedOnCreate: ["projectId"],
+  computedOnUpdate: [],
+});

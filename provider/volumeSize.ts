@@ -14,6 +14,7 @@ import { quote } from "./client/values";
 import { Failures, isUnknown } from "./checks";
 import { PimsProviderBase } from "./providerBase";
 import { changedKeys, clean } from "./diff";
+import { declareKind, INT, STR } from "./kindDeclaration";
 
 // ---- types ----------------------------------------------------------------------------------------------
 
@@ -168,3 +169,21 @@ export class VolumeSizeProvider
     }
   }
 }
+
+// ---- the kind ------------------------------------------------------------------------------------------
+
+/** VolumeSize, as both hosts, the schema and the SDK read it (./kinds lists it). */
+export const VOLUME_SIZE = declareKind<"VolumeSize", VolumeSizeInputs, VolumeSizeOutputs, VolumeSizeProvider>({
+  kind: "VolumeSize",
+  provider: VolumeSizeProvider,
+  example: { scenario: "environments", title: "One program, one stack per environment" },
+  tsdoc: "VolumeSizeInputs",
+  properties: { projectId: STR, volumeId: STR, sizeGb: INT },
+  inputs: { projectId: true, volumeId: true, sizeGb: true },
+  requiredInputs: ["projectId", "volumeId", "sizeGb"],
+  required: ["projectId", "volumeId", "sizeGb"],
+  secret: [],
+  replaceOnChanges: ["projectId", "volumeId"],
+  computedOnCreate: [],
+  computedOnUpdate: [],
+});

@@ -9,7 +9,7 @@ import { UNKNOWN } from "../checks";
 import type { FunctionName } from "../functions";
 import type { ResourceKind } from "../kinds";
 import { FUNCTIONS } from "./functions";
-import { RESOURCES } from "./resources";
+import { KIND_BY_NAME } from "../kinds";
 import { OBJECT_TYPES, type TypeSpec } from "./schemaProperties";
 import { nativeToken } from "./tokens";
 import type { Props } from "./values";
@@ -56,7 +56,7 @@ function coerceAll(props: Props, types: Record<string, TypeSpec>): Props {
 
 /** A resource's inputs read by its schema types. */
 export const coerceInputs = (kind: ResourceKind, props: Props): Props =>
-  coerceAll(props, RESOURCES[kind].properties.properties);
+  coerceAll(props, KIND_BY_NAME[kind].properties.properties);
 
 /** A function's arguments read by its schema types (an unknown function: unchanged). */
 export function coerceArgs(name: string, props: Props): Props {

@@ -1,27 +1,23 @@
 /**
- * The resource methods of the plugin over the same provider objects the dynamic host runs (`newProvider(kind)`,
- * ../index): one implementation of each lifecycle, two hosts. This file only translates: the engine's requests into
- * the plain JSON each lifecycle method expects (secrets unwrapped, unknowns as the dynamic host's marker, no
- * `__provider`), and its answers back (secrets re-marked, unknown outputs in a preview, a detailed diff).
+ * The resource methods of the plugin over the same provider objects the dynamic host runs (../registry, derived from
+ * each kind's declaration in ../kinds): one implementation of each lifecycle, two hosts. This file only translates: the
+ * engine's requests into the plain JSON each lifecycle method expects (secrets unwrapped, unknowns as the dynamic
+ * host's marker, no `__provider`), and its answers back (secrets re-marked, unknown outputs in a preview, a detailed
+ * diff).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { providerOf } from "..";
 import type { ConfiguredSettings } from "../settings";
-import type { ResourceKind } from "../kinds";
+import type { KindInstance } from "../kindDeclaration";
+import { KIND_BY_NAME, type ResourceKind } from "../kinds";
+import { instanceOf } from "../registry";
 import { coerceInputs } from "./coerce";
 import { PLUGIN_SETTINGS_OPTIONS } from "./config";
-import { RESOURCES } from "./resources";
 import { kindOfToken, typeOfUrn } from "./tokens";
 import { fromStruct, toStruct, UNKNOWN, type Props } from "./values";
 
 /** An error the engine shows as it is (one line, no stack): unknown type, import refused, ... */
 export class PluginError extends Error {}
-
-/** A kind's provider; `importById` where the kind can be imported (`pulumi import`, the `import` option). */
-type Provider = pulumi.dynamic.ResourceProvider & {
-  importById?(id: string): Promise<{ id: string; props: object; inputs: object }>;
-};
 
 /**
  * The stored outputs, with the state's inputs in place of what the service could not tell (`unreadInputs`, e.g. an
@@ -65,7 +61,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** The lifecycle methods of one plugin process: a provider object per kind, configured once from Configure. */
 export class NativeResources {
   private settings: ConfiguredSettings = {};
-  private readonly providers = new Map<ResourceKind, Promise<Provider>>();
+  private readonly providers = new Map<ResourceKind, Promise<KindInstance>>();
 
   /** The settings every kind's provider is configured with (before its first method, as the dynamic host does). */
   configure(settings: ConfiguredSettings): void {
@@ -73,14 +69,17 @@ export class NativeResources {
     this.providers.clear();
   }
 
-  /** The provider of a kind, configured. A failed configure repeats its error on every call of that kind. */
-  private provider(kind: ResourceKind): Promise<Provider> {
+  /**
+   * The provider of a kind, configured, with the capabilities its kind declares. A failed configure repeats its error
+   * on every call of that kind.
+   */
+  private instance(kind: ResourceKind): Promise<KindInstance> {
     let p = this.providers.get(kind);
     if (p === undefined) {
-      const provider = providerOf(kind);
+      const instance = instanceOf(kind);
       p = (async () => {
-        provider.configureWith(this.settings, PLUGIN_SETTINGS_OPTIONS);
-        return provider;
+        instance.provider.configureWith(this.settings, PLUGIN_SETTINGS_OPTIONS);
+        return instance;
       })();
       p.catch(() => undefined); // observed: the rejection is rethrown to each caller
       this.providers.set(kind, p);
@@ -93,10 +92,10 @@ export class NativeResources {
     const olds = fromStruct(req.getOlds());
     const news = fromStruct(req.getNews());
     const [before, after] = [coerceInputs(kind, olds.props), coerceInputs(kind, news.props)];
-    const p = await this.provider(kind);
+    const { provider: p } = await this.instance(kind);
     const result = p.check ? await p.check(before, after) : { inputs: after, failures: [] };
     const resp = new provproto.CheckResponse();
-    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, RESOURCES[kind].secret)));
+    resp.setInputs(toStruct((result.inputs ?? after) as Props, union(news.secretKeys, KIND_BY_NAME[kind].secret)));
     resp.setFailuresList((result.failures ?? []).map(checkFailure));
     return resp;
   }
@@ -106,26 +105,26 @@ export class NativeResources {
     const olds = fromStruct(req.getOlds()).props;
     const news = fromStruct(req.getNews()).props;
     const oldInputs = fromStruct(req.getOldInputs()).props;
-    const p = await this.provider(kind);
+    const { provider: p } = await this.instance(kind);
     const result: pulumi.dynamic.DiffResult = p.diff
       ? await p.diff(req.getId(), withDeclared(olds, oldInputs), news)
       : { changes: undefined };
-    return diffResponse(result, olds, news, Object.keys(oldInputs), RESOURCES[kind].memberDiffs);
+    return diffResponse(result, olds, news, Object.keys(oldInputs), KIND_BY_NAME[kind].memberDiffs);
   }
 
   async create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
     const kind = kindOf(req);
     const news = fromStruct(req.getProperties());
-    const secrets = union(news.secretKeys, RESOURCES[kind].secret);
+    const secrets = union(news.secretKeys, KIND_BY_NAME[kind].secret);
     const resp = new provproto.CreateResponse();
     if (req.getPreview()) {
       // Nothing is sent at preview: the inputs, and each output only a create knows as unknown.
       const outs: Props = { ...news.props };
-      for (const k of RESOURCES[kind].computedOnCreate) outs[k] = UNKNOWN;
+      for (const k of KIND_BY_NAME[kind].computedOnCreate) outs[k] = UNKNOWN;
       resp.setProperties(toStruct(outs, secrets));
       return resp;
     }
-    const p = await this.provider(kind);
+    const { provider: p } = await this.instance(kind);
     if (!p.create) throw new PluginError(`pulumi-pims: ${kind} cannot be created`);
     const result = await p.create(news.props);
     resp.setId(result.id);
@@ -136,12 +135,12 @@ export class NativeResources {
   async read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
     const kind = kindOf(req);
     const state = fromStruct(req.getProperties());
-    const p = await this.provider(kind);
-    const secret = union(state.secretKeys, RESOURCES[kind].secret);
-    if (Object.keys(state.props).length === 0 && p.importById) {
+    const { provider: p, importable } = await this.instance(kind);
+    const secret = union(state.secretKeys, KIND_BY_NAME[kind].secret);
+    if (Object.keys(state.props).length === 0 && importable !== undefined) {
       // An import (`pulumi import`, the `import` option) sends only the id: the outputs and the inputs the program
       // is generated from. A refusal is an error, and nothing enters the state.
-      const imported = await p.importById(req.getId());
+      const imported = await importable.importById(req.getId());
       return new provproto.ReadResponse()
         .setId(imported.id)
         .setProperties(toStruct(imported.props as Props, secret))
@@ -153,11 +152,11 @@ export class NativeResources {
       : { id: req.getId(), props: state.props };
     const resp = new provproto.ReadResponse();
     resp.setId(result.id ?? req.getId());
-    resp.setProperties(toStruct((result.props ?? {}) as Props, union(state.secretKeys, RESOURCES[kind].secret)));
+    resp.setProperties(toStruct((result.props ?? {}) as Props, union(state.secretKeys, KIND_BY_NAME[kind].secret)));
     const inputs = req.getInputs();
     if (inputs !== undefined && Object.keys(inputs.toJavaScript()).length > 0) {
       const i = fromStruct(inputs);
-      resp.setInputs(toStruct(i.props, union(i.secretKeys, RESOURCES[kind].secret)));
+      resp.setInputs(toStruct(i.props, union(i.secretKeys, KIND_BY_NAME[kind].secret)));
     }
     return resp;
   }
@@ -167,15 +166,15 @@ export class NativeResources {
     const olds = fromStruct(req.getOlds());
     olds.props = withDeclared(olds.props, fromStruct(req.getOldInputs()).props);
     const news = fromStruct(req.getNews());
-    const secrets = union(olds.secretKeys, news.secretKeys, RESOURCES[kind].secret);
+    const secrets = union(olds.secretKeys, news.secretKeys, KIND_BY_NAME[kind].secret);
     const resp = new provproto.UpdateResponse();
     if (req.getPreview()) {
       const outs: Props = { ...olds.props, ...news.props };
-      for (const k of RESOURCES[kind].computedOnUpdate) outs[k] = UNKNOWN;
+      for (const k of KIND_BY_NAME[kind].computedOnUpdate) outs[k] = UNKNOWN;
       resp.setProperties(toStruct(outs, secrets));
       return resp;
     }
-    const p = await this.provider(kind);
+    const { provider: p } = await this.instance(kind);
     if (!p.update) throw new PluginError(`pulumi-pims: ${kind} cannot be updated`);
     try {
       const result = await p.update(req.getId(), olds.props, news.props);
@@ -188,7 +187,7 @@ export class NativeResources {
 
   async delete(req: provproto.DeleteRequest): Promise<void> {
     const kind = kindOf(req);
-    const p = await this.provider(kind);
+    const { provider: p } = await this.instance(kind);
     if (p.delete) await p.delete(req.getId(), fromStruct(req.getProperties()).props);
   }
 }

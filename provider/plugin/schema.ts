@@ -1,38 +1,23 @@
 /**
- * The Pulumi package schema of the `pims` provider plugin (`pulumi-resource-pims`), built from the per-kind tables
- * (./resources, ./functions, ./schemaProperties) and the property descriptions the TSDoc of the TypeScript side
- * gives (read by `npm run schema`, scripts/generate/write-schema.ts). `npm run schema` writes it to
+ * The Pulumi package schema of the `pims` provider plugin (`pulumi-resource-pims`), built from the kinds' declarations
+ * (../kinds), the functions' table (./functions), ./schemaProperties and the property descriptions the TSDoc of the
+ * TypeScript side gives (read by `npm run schema`, scripts/generate/write-schema.ts). `npm run schema` writes it to
  * provider/schema.json (committed): the plugin's GetSchema serves that file, `pulumi package get-schema` prints it, the
  * Python and Go SDKs are generated from it, and tests/unit/plugin/schema.test.ts fails when it is stale.
  */
 import { FUNCTIONS } from "./functions";
-import { coordinates, type Coordinates } from "./home";
-import { RESOURCES } from "./resources";
+import { KINDS } from "../kinds";
 import { SETTINGS } from "../settings";
 import * as P from "./schemaProperties";
 import type { PropertySpec, PropertyTable } from "./schemaProperties";
-import { nativeToken, PACKAGE, packageFacts, packageVersion } from "./tokens";
-
-/** The description of `member` of the TypeScript interface `iface` (its TSDoc); throws when there is none. */
-export type Describe = (iface: string, member: string) => string;
+import { nativeToken, PACKAGE, packageVersion, releaseCoordinates, type Coordinates } from "../identity";
 
 /**
- * The published coordinates (./home): package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two
- * companions in `env` override for one run (the release rehearsal; the scripts pass their environment, the plugin
- * reads none: it serves the committed schema).
+ * The description of `member` of the TypeScript interface `iface` (its TSDoc); without a member, the TSDoc summary
+ * of the TypeScript SDK's class or function `iface` (a resource's or a function's description). Throws when there is
+ * none.
  */
-export function releaseCoordinates(env: NodeJS.ProcessEnv = {}): Coordinates {
-  return coordinates(packageFacts().release, env);
-}
-
-/**
- * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs): the
- * home's releases, or `release.pluginDownloadURL`; undefined while the home is unset (users install an archive with
- * `pulumi plugin install resource pims <version> --file <archive>`).
- */
-export function pluginDownloadURL(env: NodeJS.ProcessEnv = {}): string | undefined {
-  return releaseCoordinates(env).pluginDownloadURL;
-}
+export type Describe = (iface: string, member?: string) => string;
 
 /**
  * The Go SDK's import path: package `pims` of the module `<home>/sdk/go` (sdk/go/go.mod), released by tags
@@ -100,12 +85,12 @@ export function pimsSchema(
 ): Record<string, unknown> {
   const downloadURL = coords.pluginDownloadURL;
   const resources = Object.fromEntries(
-    Object.entries(RESOURCES).map(([kind, r]) => {
+    KINDS.map((r) => {
       const properties = described(r.properties, describe);
       return [
-        nativeToken(kind),
+        nativeToken(r.kind),
         {
-          description: r.description,
+          description: [describe(r.kind), ...(r.pluginDoc === undefined ? [] : [r.pluginDoc])].join("\n\n"),
           properties: marked(properties, r.secret, r.replaceOnChanges),
           required: [...r.required],
           inputProperties: marked(described(r.properties, describe, r.inputs), r.secret, r.replaceOnChanges),
@@ -118,7 +103,7 @@ export function pimsSchema(
     Object.entries(FUNCTIONS).map(([name, f]) => [
       nativeToken(name),
       {
-        description: f.description,
+        description: [describe(name), ...(f.pluginDoc === undefined ? [] : [f.pluginDoc])].join("\n\n"),
         inputs: { properties: described(f.inputs, describe), required: [...f.requiredInputs] },
         outputs: { properties: marked(described(f.outputs, describe), f.secret), required: [...f.requiredOutputs] },
       },

@@ -1,22 +1,19 @@
 /**
- * The types of every property of the plugin's schema (./schema): one table per resource, object type and function
- * argument or result, each typed by the TypeScript type the dynamic resources and the SDK functions use (the compiler
- * rejects a property the TypeScript side lacks or misses) and naming the interface whose TSDoc describes its members.
- * The descriptions are not written here: `npm run schema` (scripts/generate/write-schema.ts) reads them from that
- * TSDoc, so the registry's docs and the TypeScript docs are one text. The provider's settings (configVariables) are
- * rendered from the settings' table (provider/settings.ts), which describes them once.
+ * The types of every property of the plugin's schema (./schema) but the resources' (each kind declares its own:
+ * ../kindDeclaration): one table per object type and function argument or result, each typed by the TypeScript type
+ * the SDK functions use (the compiler rejects a property the TypeScript side lacks or misses) and naming the interface
+ * whose TSDoc describes its members. The descriptions are not written here: `npm run schema`
+ * (scripts/generate/write-schema.ts) reads them from that TSDoc, so the registry's docs and the TypeScript docs are one
+ * text. The provider's settings (configVariables) are rendered from the settings' table (provider/settings/table.ts),
+ * which describes them once.
  */
 import type { AppLogLine, BuildLogEntry } from "../client";
-import type { AppSecretsOutputs } from "../appSecrets";
-import type { ProjectOutputs } from "../project";
-import type { ServiceAccountOutputs } from "../serviceAccount";
-import type { TokenDelivery } from "../serviceAccount/delivery";
-import type { VolumeSizeOutputs } from "../volumeSize";
 import type { ApiKeyInfo, GetApiKeysArgs, GetApiKeysOutputResult } from "../functions/apiKeys";
 import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
 import type { GetBuildLogsArgs, GetBuildLogsResult } from "../functions/buildLogs";
 import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../functions/invoices";
 import type { CancelRunArgs, CancelRunResult } from "../functions/runs";
+import type { TokenDelivery } from "../serviceAccount/delivery";
 import {
   CONFIG_KEYS,
   SETTINGS,
@@ -27,15 +24,10 @@ import {
   type SettingSpec,
   type SettingsTable,
 } from "../settings";
+import { BOOL, INT, NUM, STR, STR_LIST, table, type TypeSpec } from "../kindDeclaration";
 import { nativeToken } from "./tokens";
 
-/** A type of the schema (the subset this package uses). */
-export interface TypeSpec {
-  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
-  items?: TypeSpec;
-  additionalProperties?: TypeSpec;
-  $ref?: string;
-}
+export type { PropertyTable, Props, TypeSpec } from "../kindDeclaration";
 
 /** A property of the schema: its type, description and marks. */
 export interface PropertySpec extends TypeSpec {
@@ -48,81 +40,18 @@ export interface PropertySpec extends TypeSpec {
   defaultInfo?: { environment: string[] };
 }
 
-/** A table of property types: exactly the members of the TypeScript type `T`. */
-export type Props<T> = { [K in keyof Required<T>]: TypeSpec };
-
-/** Property types, and the TypeScript interface (in provider/ or sdk/nodejs/) whose members' TSDoc describes them. */
-export interface PropertyTable {
-  tsdoc: string;
-  properties: Record<string, TypeSpec>;
-}
-
-const table = <T>(tsdoc: string, properties: Props<T>): PropertyTable => ({ tsdoc, properties });
-
-const STR: TypeSpec = { type: "string" };
-const INT: TypeSpec = { type: "integer" };
-const NUM: TypeSpec = { type: "number" };
-const BOOL: TypeSpec = { type: "boolean" };
-const STR_LIST: TypeSpec = { type: "array", items: STR };
-const STR_MAP: TypeSpec = { type: "object", additionalProperties: STR };
 /** A list of one of the object types of {@link OBJECT_TYPES}. */
 const list = (name: keyof typeof OBJECT_TYPES): TypeSpec => ({
   type: "array",
   items: { $ref: `#/types/${nativeToken(name)}` },
 });
 
-// ---- resources ------------------------------------------------------------------------------------------
-export const PROJECT = table<ProjectOutputs>("ProjectOutputs", {
-  name: STR,
-  projectId: STR,
-  unreadInputs: STR_LIST,
-});
-export const SERVICE_ACCOUNT = table<ServiceAccountOutputs>("ServiceAccountOutputs", {
-  projectId: STR,
-  name: STR,
-  description: STR,
-  grants: STR_LIST,
-  expiresIn: INT,
-  rotationTrigger: STR,
-  rotateBeforeExpiry: INT,
-  keepPreviousToken: BOOL,
-  adoptServiceAccountId: STR,
-  tokenDelivery: { $ref: `#/types/${nativeToken("TokenDelivery")}` },
-  serviceAccountId: STR,
-  createdAt: STR,
-  createdByUserId: STR,
-  tokenId: STR,
-  tokenExpiresAt: STR,
-  token: STR,
-  tokenHeld: BOOL,
-  tokenFingerprint: STR,
-  tokenDeliveredTo: STR,
-  sealedToken: STR,
-  previousServiceAccountId: STR,
-  previousTokenId: STR,
-  previousTokenExpiresAt: STR,
-  previousToken: STR,
-  previousTokenFingerprint: STR,
-  previousSealedToken: STR,
-  retiredServiceAccountIds: STR_LIST,
-  unreadInputs: STR_LIST,
-});
+// ---- object types and functions ---------------------------------------------------------------------
 export const TOKEN_DELIVERY = table<TokenDelivery>("TokenDelivery", {
   ageRecipients: STR_LIST,
   command: STR_LIST,
   commandTimeoutSeconds: INT,
   file: STR,
-});
-export const VOLUME_SIZE = table<VolumeSizeOutputs>("VolumeSizeInputs", {
-  projectId: STR,
-  volumeId: STR,
-  sizeGb: INT,
-});
-export const APP_SECRETS = table<AppSecretsOutputs>("AppSecretsOutputs", {
-  projectId: STR,
-  appId: STR,
-  secrets: STR_MAP,
-  secretNames: STR_LIST,
 });
 export const API_KEY = table<ApiKeyInfo>("ApiKeyInfo", {
   id: STR,

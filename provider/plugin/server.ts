@@ -11,7 +11,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { userFacing } from "..";
+import { userFacing } from "../userFacing";
 import { inCall } from "../engineLog";
 import type { ConfiguredSettings } from "../settings";
 import { configArgs, configFailures, pluginSettings, SECRET_CONFIG_KEYS } from "./config";

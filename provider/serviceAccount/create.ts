@@ -10,7 +10,7 @@
  *   sent again; none: the create is sent again (bounded, with backoff).
  * - lost (a timeout, a connection dropped after sending): the request may still be running on the service, so a look
  *   taken now proves nothing, and sending the create again could make a second account. It is never sent again in the
- *   same operation: the listing is watched for a while ({@link lostCreateWatchMs}) so that an account the service
+ *   same operation: the listing is watched for a while (the `lostCreateWatchMs` setting) so that an account the service
  *   creates late is named, then the error says what was seen and how to check later.
  * - a 2xx without a readable token: the account exists and its token is lost: it is deleted at once.
  */
@@ -39,14 +39,6 @@ const MAX_CANDIDATES_SHOWN = 10;
  */
 const SKEW_MARGIN_MS = 1_000;
 const NO_DATE_MARGIN_MS = 60_000;
-
-/**
- * How long the listing is watched after a create whose answer was lost: twice the per-attempt timeout, at least 10 s.
- * A service that missed the timeout has then had three times the timeout to finish the request; an account that
- * appears within that time is named in the error. (PIMS_LOST_CREATE_WATCH_MS overrides it.)
- */
-export const lostCreateWatchMs = (timeoutMs: number): number =>
-  Math.max(RETRY_DEFAULTS.lostCreateMinWatchMs, 2 * timeoutMs);
 
 /**
  * What one provider instance remembers across its creates (one instance serves every ServiceAccount of a provider
@@ -166,7 +158,7 @@ export type CreatedAccount = ServiceAccount & { token: ServiceAccountToken };
 export interface CreateOptions {
   /** The provider instance's memory of its own creates. */
   ledger: CreateLedger;
-  /** How long to watch for the account of a create whose answer was lost ({@link lostCreateWatchMs}). */
+  /** How long to watch for the account of a create whose answer was lost (the `lostCreateWatchMs` setting). */
   watchMs: number;
   /** Default {@link CREATE_RETRIES}. */
   retries?: number;

@@ -28,15 +28,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { emit, progress, warning } from "../client/log";
-import { RETRY_DEFAULTS } from "../client/retry";
 import { PimsProviderBase } from "../providerBase";
-import { CreateLedger, createAccount, lostCreateWatchMs } from "./create";
+import { CreateLedger, createAccount } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
 import { deleteAccount } from "./delete";
 import { auditLine } from "./audit";
 import { probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
-import { SETTINGS } from "../settings";
 import {
   afterUpdate,
   needsUpdate,
@@ -225,7 +223,7 @@ export class ServiceAccountProvider
           listing,
           run: runMemory(),
           listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
-          lagMs: this.settings().listingLagMs ?? SETTINGS.listingLagMs.default,
+          lagMs: this.settings().listingLagMs,
           nowMs: this.now(),
           probe: (token) => probeToken(this.probeClient(token), projectId),
           ownToken,
@@ -334,7 +332,7 @@ export class ServiceAccountProvider
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
     const s = this.settings();
     const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
-    const watchMs = s.lostCreateWatchMs ?? lostCreateWatchMs(s.timeoutMs ?? RETRY_DEFAULTS.timeoutMs);
+    const watchMs = s.lostCreateWatchMs;
     const opts = { ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
     const a = await createAccount(this.client(), ins.projectId, body, opts);
     runMemory().recordCreated(ins.projectId, a.id);

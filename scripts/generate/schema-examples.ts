@@ -8,6 +8,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { KindExample } from "../../provider/kindDeclaration";
+import { KINDS } from "../../provider/kinds";
 
 const EXAMPLES_DIR = path.join(__dirname, "..", "..", "examples");
 
@@ -55,12 +57,12 @@ const LANGUAGES: Record<string, Language> = {
   },
 };
 
-/** Which example project shows each resource and function (by its name in the schema's tokens), and its title. */
-export const SCHEMA_EXAMPLES: Record<string, { scenario: string; title: string }> = {
-  Project: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
-  ServiceAccount: { scenario: "rotation", title: "Overlapping rotation, on demand and before expiry" },
-  AppSecrets: { scenario: "quickstart", title: "A project, a service account and an app's secrets" },
-  VolumeSize: { scenario: "environments", title: "One program, one stack per environment" },
+/**
+ * Which example project shows each resource and function (by its name in the schema's tokens), and its title: each
+ * kind's from its declaration (`example`, provider/kinds.ts), the functions' here.
+ */
+export const SCHEMA_EXAMPLES: Record<string, KindExample> = {
+  ...Object.fromEntries(KINDS.flatMap((k) => (k.example === undefined ? [] : [[k.kind, k.example]]))),
   getApiKeys: { scenario: "environments", title: "One program, one stack per environment" },
   getInvoices: { scenario: "multi-account", title: "Several accounts and services" },
   getAppLogs: { scenario: "functions", title: "An app's recent error lines and a build's status" },

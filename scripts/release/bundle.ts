@@ -4,7 +4,7 @@
  * modules). What a bundle may hold is checked here: the plugin uses only the gRPC stubs of `@pulumi/pulumi`
  * (`@pulumi/pulumi/proto/*`), never its runtime (which a program's `require("@pulumi/pulumi")` in
  * provider/settings.ts would pull in: that call is left out and falls back as it does when the package is missing),
- * and never `typescript`. package.json's version and release setting are put in (provider/plugin/tokens.ts reads
+ * and never `typescript`. package.json's version and release setting are put in (provider/identity.ts reads
  * them from package.json otherwise). Bundles are cached by the hash of what goes in.
  */
 import * as crypto from "node:crypto";
@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { CACHE_DIR, filesUnder, log } from "./common";
 
-/** The package's facts the bundle carries (provider/plugin/tokens.ts's PIMS_BUNDLED_PACKAGE). */
+/** The package's facts the bundle carries (provider/identity.ts's PIMS_BUNDLED_PACKAGE). */
 export function packageFacts(root: string): { version: string; release: { pluginDownloadURL: string } } {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
     version: string;

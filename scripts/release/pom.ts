@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import { errorText } from "../../provider/client/errors";
-import { releaseCoordinates } from "../../provider/plugin/schema";
+import { releaseCoordinates } from "../../provider/identity";
 
 /** What the pom is given. */
 export interface PomFacts {

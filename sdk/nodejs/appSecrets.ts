@@ -33,11 +33,14 @@ export interface AppSecrets extends OutputProps<AppSecretsOutputs> {}
  * - **Delete** changes nothing in the service: the secrets stay in the app, and a one-line message lists their names.
  *   Remove them in the web console if they should go.
  * - **Refresh** cannot read the secrets (no read operation): it leaves the state unchanged.
- * - `pulumi import` and the `import` resource option do not work for dynamic resources. To take over an app's
- *   existing secrets, declare an `AppSecrets` with the full map the app should have.
+ * - To take over an app's existing secrets, declare an `AppSecrets` with the full map the app should have.
  * - `secrets` is secret in the state (inputs and outputs); `secretNames` is not, for display.
  *
  * Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
+ *
+ * @remarks
+ * `pulumi import` and the `import` resource option do not work for dynamic resources: declare the full map as
+ * above.
  *
  * @example
  * ```ts

@@ -18,14 +18,15 @@ export interface Project extends OutputProps<ProjectOutputs> {}
  *   the resource: a new project is created (with a new `projectId`) and the old one is left in the service.
  * - **Delete** (`pulumi destroy`, removing the resource, or the old half of a replacement) only removes the
  *   project from the stack: the project still exists in the service, and a one-line message (shown under Diagnostics)
- *   says so. Remove it in the
- *   web console if it should go.
+ *   says so. Remove it in the web console if it should go.
  * - **Refresh** cannot see the service's copy (no read operation): it leaves the state unchanged.
- * - `pulumi import` and the `import` resource option do not work for dynamic resources (and there is nothing to
- *   read here anyway). To use a project that already exists, pass its id as a plain string (e.g. from stack
- *   config) wherever a `projectId` is expected, instead of declaring a `Project`.
  *
  * Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
+ *
+ * @remarks
+ * `pulumi import` and the `import` resource option do not work for dynamic resources (and there is nothing to
+ * read here anyway). To use a project that already exists, pass its id as a plain string (e.g. from stack
+ * config) wherever a `projectId` is expected, instead of declaring a `Project`.
  *
  * @example
  * ```ts

@@ -70,11 +70,14 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  * name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
  * deleted or adopted.
  *
- * **Adopting an existing account.** `pulumi import` and the `import` resource option cannot reach a dynamic
- * resource. Set `adoptServiceAccountId` to the id of an account made in the web console: the create checks it in the
- * project's API-key listing (with the declared `name` and `description`) and sends no POST. Its token cannot be read
- * (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token is held, and with
- * `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+ * **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+ * create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+ * token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+ * is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+ *
+ * @remarks
+ * `pulumi import` and the `import` resource option cannot reach a dynamic resource: adopt an existing account
+ * with `adoptServiceAccountId`.
  *
  * @example
  * ```ts

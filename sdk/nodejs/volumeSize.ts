@@ -26,11 +26,14 @@ export interface VolumeSize extends OutputProps<VolumeSizeOutputs> {}
  *   to the service.
  * - **Refresh** cannot see the volume's size (no read operation): it leaves the state unchanged. A size changed
  *   outside Pulumi shows up only when the next resize is refused.
- * - `pulumi import` and the `import` resource option do not work for dynamic resources. To manage the size of a
- *   volume that already exists, just declare a `VolumeSize` with its current (or a larger) size: creating it
- *   resizes the volume, which is harmless at the same size.
+ * - To manage the size of a volume that already exists, declare a `VolumeSize` with its current (or a larger)
+ *   size: creating it resizes the volume, which is harmless at the same size.
  *
  * Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
+ *
+ * @remarks
+ * `pulumi import` and the `import` resource option do not work for dynamic resources: declare the volume's size
+ * as above.
  *
  * @example
  * ```ts

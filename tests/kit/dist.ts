@@ -30,7 +30,7 @@ import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT } from "../../scripts/e
 import { ensureYamlHost } from "../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../simulator";
 import { run, type Ran } from "./sdk";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { packageVersion } from "../../provider/identity";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
 
 /** The package's version: the release's archives and SDKs carry it. */

@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { packageVersion } from "../../provider/identity";
 
 const ROOT = path.join(__dirname, "..", "..");
 const VERSION = packageVersion();

@@ -1,5 +1,10 @@
 /**
- * One way only: tests may import from `scripts/`, never the reverse. A script (the live tier's gate, the recording
+ * The arrows the maps draw (CONTRIBUTING.md, docs/design.md), each checked over every tracked source file and each
+ * shown to bite on a planted violation: `sdk/nodejs` and `cli` never import `provider/plugin/` (but the launcher's
+ * entry, `runPlugin.ts`), `provider/plugin` never imports `provider/index.ts` (the dynamic host's entry),
+ * `provider/client` imports nothing above it, `simulator` nothing of `provider`.
+ *
+ * And one way only: tests may import from `scripts/`, never the reverse. A script (the live tier's gate, the recording
  * comparer, the release tooling) runs outside jest, so whatever it needs lives under `scripts/` (or `simulator/`,
  * `provider/`), and `tests/` stays free to change for the tests' sake. Every import, `require`, dynamic `import()`
  * and `export … from` of every tracked JavaScript or TypeScript file under `scripts/` is read with TypeScript's own
@@ -39,10 +44,14 @@ function importsOfTests(file: string, text: string): string[] {
     .map((spec) => `${path.relative(ROOT, file)}: ${spec}`);
 }
 
-const scripts = execFileSync("git", ["ls-files", "scripts"], { cwd: ROOT, encoding: "utf8" })
-  .split("\n")
-  .filter((f) => SOURCE.test(f))
-  .map((f) => path.join(ROOT, f));
+/** The tracked source files under `dirs`, as absolute paths. */
+const tracked = (...dirs: string[]): string[] =>
+  execFileSync("git", ["ls-files", ...dirs], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((f) => SOURCE.test(f))
+    .map((f) => path.join(ROOT, f));
+
+const scripts = tracked("scripts");
 
 test("there are scripts to read (the list is not empty by mistake)", () => {
   expect(scripts.map((f) => path.relative(ROOT, f))).toEqual(
@@ -81,4 +90,118 @@ test("the search finds every form of import of tests/, and only those", () => {
     "scripts/release/x.ts: pulumi-pims/tests/helpers",
     "scripts/release/x.ts: ../../tests",
   ]);
+});
+
+// ---- the arrows of the maps ---------------------------------------------------------------------------------------
+
+/** One arrow: files under `from` may not import what `forbidden` says (a repository-relative path, no extension). */
+interface Arrow {
+  name: string;
+  from: string[];
+  forbidden(target: string, file: string): boolean;
+}
+
+const under = (p: string, dir: string): boolean => p === dir || p.startsWith(`${dir}/`);
+
+/** Where a specifier points, repository-relative with `/`, no extension, a folder as its `index`; else undefined. */
+function targetOf(file: string, spec: string): string | undefined {
+  const to = resolveSpecifier(file, spec);
+  if (to === undefined) return undefined;
+  const rel = path.relative(ROOT, to).split(path.sep).join("/").replace(SOURCE, "");
+  const isDir = fs.existsSync(to) && fs.statSync(to).isDirectory();
+  return isDir ? `${rel}/index` : rel;
+}
+
+const ARROWS: Arrow[] = [
+  {
+    name: "sdk/nodejs and cli never import provider/plugin/ (but the launcher's entry)",
+    from: ["sdk/nodejs", "cli"],
+    forbidden: (t) => under(t, "provider/plugin") && t !== "provider/plugin/runPlugin",
+  },
+  {
+    name: "provider/plugin never imports provider/index.ts (the dynamic host's entry)",
+    from: ["provider/plugin"],
+    forbidden: (t) => t === "provider/index",
+  },
+  {
+    name: "provider/client imports nothing above it",
+    from: ["provider/client"],
+    forbidden: (t) => !under(t, "provider/client"),
+  },
+  {
+    name: "simulator imports nothing of provider",
+    from: ["simulator"],
+    forbidden: (t) => under(t, "provider"),
+  },
+];
+
+/** The imports of `file` (its `text`) that break `arrow`, as `<file>: <specifier>`; none when it is not under it. */
+function arrowViolations(arrow: Arrow, file: string, text: string): string[] {
+  const rel = path.relative(ROOT, file).split(path.sep).join("/");
+  if (!arrow.from.some((dir) => under(rel, dir))) return [];
+  return specifiers(text)
+    .filter((spec) => {
+      const t = targetOf(file, spec);
+      return t !== undefined && arrow.forbidden(t, rel);
+    })
+    .map((spec) => `${rel}: ${spec}`);
+}
+
+describe.each(ARROWS.map((a): [string, Arrow] => [a.name, a]))("%s", (_name, arrow) => {
+  const files = tracked(...arrow.from);
+
+  test("holds in every tracked file", () => {
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.flatMap((f) => arrowViolations(arrow, f, fs.readFileSync(f, "utf8")))).toEqual([]);
+  });
+});
+
+describe("each arrow bites on a planted violation (made-up files), and lets the allowed imports through", () => {
+  const at = (rel: string): string => path.join(ROOT, rel);
+  const [sdkArrow, pluginArrow, clientArrow, simulatorArrow] = ARROWS;
+
+  test("sdk/nodejs and cli: provider/plugin/ refused, runPlugin and the rest of provider allowed", () => {
+    const text = [
+      'import { nativeToken } from "../../provider/plugin/tokens";',
+      'import { runPluginEntry } from "../../provider/plugin/runPlugin";',
+      'import { packageVersion } from "../../provider/identity";',
+      'export * from "pulumi-pims/provider/plugin/schema";',
+    ].join("\n");
+    expect(arrowViolations(sdkArrow, at("sdk/nodejs/x.ts"), text)).toEqual([
+      "sdk/nodejs/x.ts: ../../provider/plugin/tokens",
+      "sdk/nodejs/x.ts: pulumi-pims/provider/plugin/schema",
+    ]);
+    expect(arrowViolations(sdkArrow, at("cli/x.ts"), 'const p = require("../provider/plugin/server");')).toEqual([
+      "cli/x.ts: ../provider/plugin/server",
+    ]);
+    expect(arrowViolations(sdkArrow, at("provider/x.ts"), 'import "./plugin/server";')).toEqual([]);
+  });
+
+  test("provider/plugin: provider/index.ts refused in every spelling, its siblings allowed", () => {
+    const text = ['import { a } from "..";', 'import { b } from "../index";', 'import { c } from "../registry";'];
+    expect(arrowViolations(pluginArrow, at("provider/plugin/x.ts"), text.join("\n"))).toEqual([
+      "provider/plugin/x.ts: ..",
+      "provider/plugin/x.ts: ../index",
+    ]);
+  });
+
+  test("provider/client: anything outside it refused, packages and its own files allowed", () => {
+    const text = [
+      'import { a } from "../settings";',
+      'import { b } from "./retry";',
+      'import axios from "axios";',
+      'import { c } from "../../simulator";',
+    ].join("\n");
+    expect(arrowViolations(clientArrow, at("provider/client/x.ts"), text)).toEqual([
+      "provider/client/x.ts: ../settings",
+      "provider/client/x.ts: ../../simulator",
+    ]);
+  });
+
+  test("simulator: anything of provider refused", () => {
+    const text = ['import type { ApiKey } from "../provider/client/types";', 'import { d } from "./state";'];
+    expect(arrowViolations(simulatorArrow, at("simulator/x.ts"), text.join("\n"))).toEqual([
+      "simulator/x.ts: ../provider/client/types",
+    ]);
+  });
 });

@@ -1,16 +1,16 @@
 /**
  * sdk/java/pom.xml is hand-written beside the generated Java SDK: what it names must agree with the schema and the
  * package, or the jar Maven builds says one thing and the code another. Its groupId is the home's Maven group, its
- * url and scm the home's repository (provider/plugin/home.ts; scripts/generate/gen-sdk/run writes them with
+ * url and scm the home's repository (provider/identity.ts; scripts/generate/gen-sdk/run writes them with
  * scripts/release/pom.ts); the package path of the version.txt / plugin.json resources follows JAVA_BASE_PACKAGE; its
  * version is package.json's; it builds against the Pulumi Java SDK the schema names; it attaches the sources and
  * javadoc jars and carries what Maven Central requires of a pom (name, description, url, licence, developers, scm).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION, releaseCoordinates } from "../../provider/plugin/schema";
+import { packageVersion, releaseCoordinates } from "../../provider/identity";
+import { JAVA_BASE_PACKAGE, JAVA_PULUMI_SDK_VERSION } from "../../provider/plugin/schema";
 import { patchPom } from "../../scripts/release/pom";
-import { packageVersion } from "../../provider/plugin/tokens";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const pom = fs.readFileSync(path.join(ROOT, "sdk", "java", "pom.xml"), "utf8");

@@ -2,14 +2,13 @@
  * The language pages lead with the published path: each page's Install section starts with what users do once a
  * release is out (a `published:` block: pip from PyPI, go get of the home's module, the Maven dependency of the home's
  * group, YAML's `version` and `pluginDownloadURL`), the coordinates in it are the ones the home gives
- * (provider/plugin/home.ts, with the placeholder home `github.com/OWNER/pulumi-pims`), and the clone and `--file` steps
+ * (provider/identity.ts, with the placeholder home `github.com/OWNER/pulumi-pims`), and the clone and `--file` steps
  * come only after it, in the section for unreleased builds. The release rehearsal
  * (tests/engine/release/rehearsal.test.ts) runs the Python and YAML blocks.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { coordinates } from "../../provider/plugin/home";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { coordinates, packageVersion } from "../../provider/identity";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = packageVersion();

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { writeChecksums } from "../../scripts/release/archive";
-import { packageVersion } from "../../provider/plugin/tokens";
+import { packageVersion } from "../../provider/identity";
 import { releaseSteps, parseArgs, type Options } from "../../scripts/release/publish/main";
 import { runPlan } from "../../scripts/release/publish/plan";
 import {

@@ -1,11 +1,11 @@
 /**
- * One public home (package.json release.home, provider/plugin/home.ts) and every coordinate that follows from it: the
+ * One public home (package.json release.home, provider/identity.ts) and every coordinate that follows from it: the
  * Go module path, the default download address, the Maven group, the repository; what each is while the home is
  * unset; the environment overrides the release rehearsal uses; and homes that are refused, naming the setting.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { coordinates, homeProblem, type ReleaseSetting } from "../../provider/plugin/home";
+import { coordinates, homeProblem, type ReleaseSetting } from "../../provider/identity";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 

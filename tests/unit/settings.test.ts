@@ -102,8 +102,18 @@ describe("readSettings: configured text first, then the environment", () => {
       minDelayMs: 5,
       record: "/tmp/w.jsonl",
       lostCreateWatchMs: 0,
+      listingLagMs: SETTINGS.listingLagMs.default,
     });
-    expect(readSettings({}, { env: {} })).toEqual({ allowInsecureHttp: false, goneProjects: new Set() });
+    // The defaults the provider code reads are applied here, once; the client's and the scheduler's stay theirs.
+    expect(readSettings({}, { env: {} })).toEqual({
+      allowInsecureHttp: false,
+      goneProjects: new Set(),
+      listingLagMs: SETTINGS.listingLagMs.default,
+      lostCreateWatchMs: 2 * RETRY_DEFAULTS.timeoutMs,
+    });
+    expect(readSettings({}, { env: { PIMS_TIMEOUT_MS: "1000" } }).lostCreateWatchMs).toBe(
+      RETRY_DEFAULTS.lostCreateMinWatchMs,
+    );
   });
 
   it("a native plugin's Configure variables (keys without pims:) feed it as they are", () => {

@@ -3,7 +3,8 @@
  * as `${error}: ${error.stack}`, so every error leaving `newProvider(kind)` reads as its message alone (issue 20).
  */
 import { RESOURCE_KINDS } from "../../provider/kinds";
-import { newProvider, userFacing } from "../../provider";
+import { newProvider } from "../../provider";
+import { userFacing } from "../../provider/userFacing";
 import { rejectionOf } from "../kit/rejection";
 
 /** What the host prints for a failure of check, diff, read or delete. */

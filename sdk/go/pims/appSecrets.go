@@ -14,10 +14,26 @@ import (
 
 // Secrets of a PIMS app, set with `PATCH /v2/projects/{project_id}/apps/{app_id}/secrets`.
 //
-// Create and every update send the **full** map. The API cannot read or delete secrets: a name removed from
-// `secrets` may stay in the app with its last value (the update warns, naming it), and deleting the resource
-// leaves the secrets in the app (with a warning naming them). `secrets` is a **secret** in the state; values
-// never appear in messages. Another `projectId` or `appId` replaces the resource.
+// The service does not say whether this update merges into or replaces the app's secrets, and it has no
+// operation to read or delete secrets. This resource behaves correctly under both:
+//   - Create and every update send the **full** desired map, so afterwards every secret in it has exactly its declared
+//     value.
+//   - Adding or changing a secret updates it in place. Removing a name from `secrets`: under a replacing service the
+//     secret disappears; under a merging service it stays in the app with its last value, because the API cannot
+//     delete it. The update prints a one-line message (shown under Diagnostics) naming the removed secrets (never
+//     their values).
+//   - On create, a replacing service also drops secrets the app had that are not in this map: manage all of an
+//     app's secrets with one `AppSecrets`.
+//   - Names and value types are checked at preview, with no call to the service; failures name the secret and the
+//     rule, never a value. An empty map is rejected (it would change nothing).
+//   - Changing `projectId` or `appId` replaces the resource (the new app gets the map; the old app keeps its secrets).
+//   - **Delete** changes nothing in the service: the secrets stay in the app, and a one-line message lists their names.
+//     Remove them in the web console if they should go.
+//   - **Refresh** cannot read the secrets (no read operation): it leaves the state unchanged.
+//   - To take over an app's existing secrets, declare an `AppSecrets` with the full map the app should have.
+//   - `secrets` is secret in the state (inputs and outputs); `secretNames` is not, for display.
+//
+// Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
 //
 // ## Example Usage
 // ### A project, a service account and an app's secrets

@@ -11,7 +11,10 @@ import (
 	"pulumi-pims/sdk/go/pims/internal"
 )
 
-// Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service's message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+// Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+// returns the service's message.
+//
+// **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
 func CancelRun(ctx *pulumi.Context, args *CancelRunArgs, opts ...pulumi.InvokeOption) (*CancelRunResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv CancelRunResult

@@ -11,7 +11,10 @@ import (
 	"pulumi-pims/sdk/go/pims/internal"
 )
 
-// Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+// Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service's order (`expiresAt`
+// ascending, `never` last).
+//
+// The result is a **secret** (it carries the key values).
 //
 // ## Example Usage
 // ### One program, one stack per environment

@@ -11,7 +11,14 @@ import (
 	"pulumi-pims/sdk/go/pims/internal"
 )
 
-// Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+// Reads an app's logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+// while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service's query
+// names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+// pageSize.
+//
+// Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+// `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+// matching lines (the service answers 204), the result is empty.
 //
 // ## Example Usage
 // ### An app's recent error lines and a build's status

@@ -11,7 +11,9 @@ import (
 	"pulumi-pims/sdk/go/pims/internal"
 )
 
-// Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+// Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+// `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+// KWD, 2 by default).
 //
 // ## Example Usage
 // ### Several accounts and services

@@ -12,29 +12,57 @@ import (
 	"pulumi-pims/sdk/go/pims/internal"
 )
 
-// A PIMS service account and its token (`POST` and `DELETE` under
-// `/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the
-// account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+// A PIMS service account and its token.
 //
-// The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
-// `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
-// needs a new account. By default that is a **replacement**: the new account is created first, resources that
-// use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
-// `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
-// as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
-// Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+// Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+// stores the account's token in the `token` output. The service returns the token's secret only once, in the
+// creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
+// the CLI), so read it from `token` — it cannot be fetched from the service again.
 //
-// With `tokenDelivery` (exactly one of `ageRecipients`, `command`, `file`) the token never reaches the state:
-// each new token is sealed to age recipients (the ciphertext is `sealedToken`), handed to a command on its
-// standard input, or written to a file (mode 0600), before the create or rotation returns; `token` and
-// `previousToken` are then "", and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. A
-// delivery that fails deletes the new account and fails the update, the state unchanged. Setting it on an
-// account whose token the state holds delivers that token and drops it (no new account).
+// **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+// but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+// replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+// resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+// `deleteBeforeReplace` on this resource.
 //
-// A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-// itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-// API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-// one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+// **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+// automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
+// `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+// the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+// never expires and is never rotated by `rotateBeforeExpiry`.
+//
+// **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+// stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+// update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+// secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+// rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+// `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+// accounts of the old project are deleted at the end of that update).
+//
+// **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+// dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
+// again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
+// create answer whose token cannot be read makes the provider delete that account at once and fail.
+//
+// **Delete.** A 404 counts as "already deleted" only when the project's API keys confirm the account is gone.
+// When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+// until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+// comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+//
+// **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+// (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+// `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+// listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+// (docs/interrupted-runs.md).
+//
+// **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+// name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+// deleted or adopted.
+//
+// **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+// create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+// token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+// is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
 //
 // Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
 // service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -159,16 +187,12 @@ type ServiceAccount struct {
 	KeepPreviousToken pulumi.BoolPtrOutput `pulumi:"keepPreviousToken"`
 	// Name of the account: 1 to 100 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
-	PreviousSealedToken pulumi.StringPtrOutput `pulumi:"previousSealedToken"`
 	// With `keepPreviousToken`, after a rotation: the previous account's id.
 	PreviousServiceAccountId pulumi.StringPtrOutput `pulumi:"previousServiceAccountId"`
 	// With `keepPreviousToken`, after a rotation: the previous token's secret, valid until the next rotation. A secret output.
 	PreviousToken pulumi.StringPtrOutput `pulumi:"previousToken"`
 	// With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
 	PreviousTokenExpiresAt pulumi.StringPtrOutput `pulumi:"previousTokenExpiresAt"`
-	// With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
-	PreviousTokenFingerprint pulumi.StringPtrOutput `pulumi:"previousTokenFingerprint"`
 	// With `keepPreviousToken`, after a rotation: the previous token's id.
 	PreviousTokenId pulumi.StringPtrOutput `pulumi:"previousTokenId"`
 	// Id of the project that owns the account, e.g. `p-1a2b3c4d`.
@@ -179,21 +203,13 @@ type ServiceAccount struct {
 	RotateBeforeExpiry pulumi.IntPtrOutput `pulumi:"rotateBeforeExpiry"`
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger pulumi.StringPtrOutput `pulumi:"rotationTrigger"`
-	// With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
-	SealedToken pulumi.StringPtrOutput `pulumi:"sealedToken"`
 	// The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 	ServiceAccountId pulumi.StringOutput `pulumi:"serviceAccountId"`
-	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
+	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 	Token pulumi.StringOutput `pulumi:"token"`
-	// Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
-	TokenDeliveredTo pulumi.StringPtrOutput `pulumi:"tokenDeliveredTo"`
-	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-	TokenDelivery TokenDeliveryPtrOutput `pulumi:"tokenDelivery"`
 	// When the current token expires, RFC 3339, or `never`.
 	TokenExpiresAt pulumi.StringOutput `pulumi:"tokenExpiresAt"`
-	// The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
-	TokenFingerprint pulumi.StringOutput `pulumi:"tokenFingerprint"`
-	// Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
+	// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
 	TokenHeld pulumi.BoolPtrOutput `pulumi:"tokenHeld"`
 	// Id of the current token.
 	TokenId pulumi.StringOutput `pulumi:"tokenId"`
@@ -280,8 +296,6 @@ type serviceAccountArgs struct {
 	RotateBeforeExpiry *int `pulumi:"rotateBeforeExpiry"`
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger *string `pulumi:"rotationTrigger"`
-	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-	TokenDelivery *TokenDelivery `pulumi:"tokenDelivery"`
 }
 
 // The set of arguments for constructing a ServiceAccount resource.
@@ -304,8 +318,6 @@ type ServiceAccountArgs struct {
 	RotateBeforeExpiry pulumi.IntPtrInput
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger pulumi.StringPtrInput
-	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-	TokenDelivery TokenDeliveryPtrInput
 }
 
 func (ServiceAccountArgs) ElementType() reflect.Type {
@@ -435,11 +447,6 @@ func (o ServiceAccountOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
-func (o ServiceAccountOutput) PreviousSealedToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousSealedToken }).(pulumi.StringPtrOutput)
-}
-
 // With `keepPreviousToken`, after a rotation: the previous account's id.
 func (o ServiceAccountOutput) PreviousServiceAccountId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousServiceAccountId }).(pulumi.StringPtrOutput)
@@ -453,11 +460,6 @@ func (o ServiceAccountOutput) PreviousToken() pulumi.StringPtrOutput {
 // With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
 func (o ServiceAccountOutput) PreviousTokenExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousTokenExpiresAt }).(pulumi.StringPtrOutput)
-}
-
-// With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
-func (o ServiceAccountOutput) PreviousTokenFingerprint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousTokenFingerprint }).(pulumi.StringPtrOutput)
 }
 
 // With `keepPreviousToken`, after a rotation: the previous token's id.
@@ -485,29 +487,14 @@ func (o ServiceAccountOutput) RotationTrigger() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.RotationTrigger }).(pulumi.StringPtrOutput)
 }
 
-// With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
-func (o ServiceAccountOutput) SealedToken() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.SealedToken }).(pulumi.StringPtrOutput)
-}
-
 // The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 func (o ServiceAccountOutput) ServiceAccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.ServiceAccountId }).(pulumi.StringOutput)
 }
 
-// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
+// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
 func (o ServiceAccountOutput) Token() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Token }).(pulumi.StringOutput)
-}
-
-// Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
-func (o ServiceAccountOutput) TokenDeliveredTo() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.TokenDeliveredTo }).(pulumi.StringPtrOutput)
-}
-
-// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-func (o ServiceAccountOutput) TokenDelivery() TokenDeliveryPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) TokenDeliveryPtrOutput { return v.TokenDelivery }).(TokenDeliveryPtrOutput)
 }
 
 // When the current token expires, RFC 3339, or `never`.
@@ -515,12 +502,7 @@ func (o ServiceAccountOutput) TokenExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenExpiresAt }).(pulumi.StringOutput)
 }
 
-// The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
-func (o ServiceAccountOutput) TokenFingerprint() pulumi.StringOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenFingerprint }).(pulumi.StringOutput)
-}
-
-// Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
+// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
 func (o ServiceAccountOutput) TokenHeld() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.BoolPtrOutput { return v.TokenHeld }).(pulumi.BoolPtrOutput)
 }

@@ -15,7 +15,7 @@ import { ArgumentError, type ClientOptions, type PimsClient, type RetryOptions }
 import { clientFor, programConfig } from "../../../provider/settings";
 import { PimsConfigurationError } from "../../../provider/configErrors";
 import type { FunctionName } from "../../../provider/functions";
-import { nativeToken } from "../../../provider/plugin/tokens";
+import { nativeToken } from "../../../provider/identity";
 import type { Provider, ProviderCallSettings } from "../providerResource";
 
 /**

@@ -51,7 +51,10 @@ def cancel_run(app_id: Optional[_builtins.str] = None,
                run_id: Optional[_builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableCancelRunResult:
     """
-    Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service's message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+    Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+    returns the service's message.
+
+    **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
 
     :param _builtins.str app_id: App the run belongs to.
     :param _builtins.str project_id: Project of the app.
@@ -71,7 +74,10 @@ def cancel_run_output(app_id: pulumi.Input[Optional[_builtins.str]] = None,
                       run_id: pulumi.Input[Optional[_builtins.str]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[CancelRunResult]:
     """
-    Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service's message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+    Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+    returns the service's message.
+
+    **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel <project> <app> <run>`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
 
     :param _builtins.str app_id: App the run belongs to.
     :param _builtins.str project_id: Project of the app.

@@ -50,7 +50,10 @@ class AwaitableGetApiKeysResult(GetApiKeysResult):
 def get_api_keys(project_id: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetApiKeysResult:
     """
-    Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+    Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service's order (`expiresAt`
+    ascending, `never` last).
+
+    The result is a **secret** (it carries the key values).
 
     ## Example Usage
     ### One program, one stack per environment
@@ -122,7 +125,10 @@ def get_api_keys(project_id: Optional[_builtins.str] = None,
 def get_api_keys_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetApiKeysResult]:
     """
-    Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+    Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service's order (`expiresAt`
+    ascending, `never` last).
+
+    The result is a **secret** (it carries the key values).
 
     ## Example Usage
     ### One program, one stack per environment

@@ -50,7 +50,9 @@ class AwaitableGetInvoicesResult(GetInvoicesResult):
 def get_invoices(project_id: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetInvoicesResult:
     """
-    Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+    Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+    `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+    KWD, 2 by default).
 
     ## Example Usage
     ### Several accounts and services
@@ -161,7 +163,9 @@ def get_invoices(project_id: Optional[_builtins.str] = None,
 def get_invoices_output(project_id: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetInvoicesResult]:
     """
-    Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+    Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+    `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+    KWD, 2 by default).
 
     ## Example Usage
     ### Several accounts and services

@@ -13,8 +13,6 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
-from . import outputs
-from ._inputs import *
 
 __all__ = ['ServiceAccountArgs', 'ServiceAccount']
 
@@ -29,8 +27,7 @@ class ServiceAccountArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  keep_previous_token: pulumi.Input[Optional[_builtins.bool]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
-                 rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
-                 token_delivery: pulumi.Input[Optional['TokenDeliveryArgs']] = None):
+                 rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ServiceAccount resource.
 
@@ -43,7 +40,6 @@ class ServiceAccountArgs:
         :param pulumi.Input[_builtins.bool] keep_previous_token: Overlapping rotation. When true, a rotation keeps the account it replaces (and its token) live until the next rotation: the newest token is `token`, the one before it `previousToken`, and each rotation creates one account and deletes only the one two rotations old. Consumers that read the token before a rotation (apps, other stacks, CI) keep working until the next one. Turning it on replaces nothing and mints no token; turning it off deletes the previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
         :param pulumi.Input[_builtins.str] rotation_trigger: Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
-        :param pulumi.Input['TokenDeliveryArgs'] token_delivery: Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
         """
         pulumi.set(__self__, "expires_in", expires_in)
         pulumi.set(__self__, "grants", grants)
@@ -59,8 +55,6 @@ class ServiceAccountArgs:
             pulumi.set(__self__, "rotate_before_expiry", rotate_before_expiry)
         if rotation_trigger is not None:
             pulumi.set(__self__, "rotation_trigger", rotation_trigger)
-        if token_delivery is not None:
-            pulumi.set(__self__, "token_delivery", token_delivery)
 
     @_builtins.property
     @pulumi.getter(name="expiresIn")
@@ -170,18 +164,6 @@ class ServiceAccountArgs:
     def rotation_trigger(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "rotation_trigger", value)
 
-    @_builtins.property
-    @pulumi.getter(name="tokenDelivery")
-    def token_delivery(self) -> pulumi.Input[Optional['TokenDeliveryArgs']]:
-        """
-        Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-        """
-        return pulumi.get(self, "token_delivery")
-
-    @token_delivery.setter
-    def token_delivery(self, value: pulumi.Input[Optional['TokenDeliveryArgs']]):
-        pulumi.set(self, "token_delivery", value)
-
 
 @pulumi.type_token("pims:index:ServiceAccount")
 class ServiceAccount(pulumi.CustomResource):
@@ -198,32 +180,59 @@ class ServiceAccount(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
                  rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
-                 token_delivery: pulumi.Input[Optional[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']]] = None,
                  __props__=None):
         """
-        A PIMS service account and its token (`POST` and `DELETE` under
-        `/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the
-        account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+        A PIMS service account and its token.
 
-        The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
-        `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
-        needs a new account. By default that is a **replacement**: the new account is created first, resources that
-        use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
-        `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
-        as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
-        Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+        Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+        stores the account's token in the `token` output. The service returns the token's secret only once, in the
+        creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
+        the CLI), so read it from `token` — it cannot be fetched from the service again.
 
-        With `tokenDelivery` (exactly one of `ageRecipients`, `command`, `file`) the token never reaches the state:
-        each new token is sealed to age recipients (the ciphertext is `sealedToken`), handed to a command on its
-        standard input, or written to a file (mode 0600), before the create or rotation returns; `token` and
-        `previousToken` are then "", and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. A
-        delivery that fails deletes the new account and fails the update, the state unchanged. Setting it on an
-        account whose token the state holds delivers that token and drops it (no new account).
+        **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+        but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+        replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+        resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+        `deleteBeforeReplace` on this resource.
 
-        A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+        **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+        automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
+        `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+        the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+        never expires and is never rotated by `rotateBeforeExpiry`.
+
+        **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+        stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+        update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+        secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+        rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+        `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+        accounts of the old project are deleted at the end of that update).
+
+        **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+        dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
+        again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
+        create answer whose token cannot be read makes the provider delete that account at once and fail.
+
+        **Delete.** A 404 counts as "already deleted" only when the project's API keys confirm the account is gone.
+        When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+        until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+        comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+
+        **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+        (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+        `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+        listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+        (docs/interrupted-runs.md).
+
+        **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+        name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+        deleted or adopted.
+
+        **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+        create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -308,7 +317,6 @@ class ServiceAccount(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: Id of the project that owns the account, e.g. `p-1a2b3c4d`.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
         :param pulumi.Input[_builtins.str] rotation_trigger: Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
-        :param pulumi.Input[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']] token_delivery: Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
         """
         ...
     @overload
@@ -317,29 +325,57 @@ class ServiceAccount(pulumi.CustomResource):
                  args: ServiceAccountArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A PIMS service account and its token (`POST` and `DELETE` under
-        `/v2/projects/{project_id}/service-accounts`). The service returns the token's secret only once, when the
-        account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+        A PIMS service account and its token.
 
-        The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
-        `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
-        needs a new account. By default that is a **replacement**: the new account is created first, resources that
-        use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
-        `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
-        as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
-        Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+        Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+        stores the account's token in the `token` output. The service returns the token's secret only once, in the
+        creation response: this resource keeps it in the stack's state as a Pulumi secret (encrypted, and masked in
+        the CLI), so read it from `token` — it cannot be fetched from the service again.
 
-        With `tokenDelivery` (exactly one of `ageRecipients`, `command`, `file`) the token never reaches the state:
-        each new token is sealed to age recipients (the ciphertext is `sealedToken`), handed to a command on its
-        standard input, or written to a file (mode 0600), before the create or rotation returns; `token` and
-        `previousToken` are then "", and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. A
-        delivery that fails deletes the new account and fails the update, the state unchanged. Setting it on an
-        account whose token the state holds delivers that token and drops it (no new account).
+        **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+        but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+        replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+        resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+        `deleteBeforeReplace` on this resource.
 
-        A 404 on delete counts as "already deleted" only when the project's API keys confirm it; when the project
-        itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project's
-        API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
-        one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+        **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+        automatically: once the token's expiry minus that many seconds has passed, the next `pulumi up` (and
+        `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+        the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+        never expires and is never rotated by `rotateBeforeExpiry`.
+
+        **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+        stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+        update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+        secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+        rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+        `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
+        accounts of the old project are deleted at the end of that update).
+
+        **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+        dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
+        again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
+        create answer whose token cannot be read makes the provider delete that account at once and fail.
+
+        **Delete.** A 404 counts as "already deleted" only when the project's API keys confirm the account is gone.
+        When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+        until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+        comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+
+        **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project's API-key listing
+        (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+        `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+        listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+        (docs/interrupted-runs.md).
+
+        **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+        name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+        deleted or adopted.
+
+        **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+        create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
+        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -437,7 +473,6 @@ class ServiceAccount(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
                  rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
-                 token_delivery: pulumi.Input[Optional[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -464,22 +499,16 @@ class ServiceAccount(pulumi.CustomResource):
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["rotate_before_expiry"] = rotate_before_expiry
             __props__.__dict__["rotation_trigger"] = rotation_trigger
-            __props__.__dict__["token_delivery"] = token_delivery
             __props__.__dict__["created_at"] = None
             __props__.__dict__["created_by_user_id"] = None
-            __props__.__dict__["previous_sealed_token"] = None
             __props__.__dict__["previous_service_account_id"] = None
             __props__.__dict__["previous_token"] = None
             __props__.__dict__["previous_token_expires_at"] = None
-            __props__.__dict__["previous_token_fingerprint"] = None
             __props__.__dict__["previous_token_id"] = None
             __props__.__dict__["retired_service_account_ids"] = None
-            __props__.__dict__["sealed_token"] = None
             __props__.__dict__["service_account_id"] = None
             __props__.__dict__["token"] = None
-            __props__.__dict__["token_delivered_to"] = None
             __props__.__dict__["token_expires_at"] = None
-            __props__.__dict__["token_fingerprint"] = None
             __props__.__dict__["token_held"] = None
             __props__.__dict__["token_id"] = None
             __props__.__dict__["unread_inputs"] = None
@@ -517,23 +546,17 @@ class ServiceAccount(pulumi.CustomResource):
         __props__.__dict__["grants"] = None
         __props__.__dict__["keep_previous_token"] = None
         __props__.__dict__["name"] = None
-        __props__.__dict__["previous_sealed_token"] = None
         __props__.__dict__["previous_service_account_id"] = None
         __props__.__dict__["previous_token"] = None
         __props__.__dict__["previous_token_expires_at"] = None
-        __props__.__dict__["previous_token_fingerprint"] = None
         __props__.__dict__["previous_token_id"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["retired_service_account_ids"] = None
         __props__.__dict__["rotate_before_expiry"] = None
         __props__.__dict__["rotation_trigger"] = None
-        __props__.__dict__["sealed_token"] = None
         __props__.__dict__["service_account_id"] = None
         __props__.__dict__["token"] = None
-        __props__.__dict__["token_delivered_to"] = None
-        __props__.__dict__["token_delivery"] = None
         __props__.__dict__["token_expires_at"] = None
-        __props__.__dict__["token_fingerprint"] = None
         __props__.__dict__["token_held"] = None
         __props__.__dict__["token_id"] = None
         __props__.__dict__["unread_inputs"] = None
@@ -604,14 +627,6 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter(name="previousSealedToken")
-    def previous_sealed_token(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
-        """
-        return pulumi.get(self, "previous_sealed_token")
-
-    @_builtins.property
     @pulumi.getter(name="previousServiceAccountId")
     def previous_service_account_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -634,14 +649,6 @@ class ServiceAccount(pulumi.CustomResource):
         With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
         """
         return pulumi.get(self, "previous_token_expires_at")
-
-    @_builtins.property
-    @pulumi.getter(name="previousTokenFingerprint")
-    def previous_token_fingerprint(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
-        """
-        return pulumi.get(self, "previous_token_fingerprint")
 
     @_builtins.property
     @pulumi.getter(name="previousTokenId")
@@ -684,14 +691,6 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "rotation_trigger")
 
     @_builtins.property
-    @pulumi.getter(name="sealedToken")
-    def sealed_token(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
-        """
-        return pulumi.get(self, "sealed_token")
-
-    @_builtins.property
     @pulumi.getter(name="serviceAccountId")
     def service_account_id(self) -> pulumi.Output[_builtins.str]:
         """
@@ -703,25 +702,9 @@ class ServiceAccount(pulumi.CustomResource):
     @pulumi.getter
     def token(self) -> pulumi.Output[_builtins.str]:
         """
-        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
+        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
         """
         return pulumi.get(self, "token")
-
-    @_builtins.property
-    @pulumi.getter(name="tokenDeliveredTo")
-    def token_delivered_to(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
-        """
-        return pulumi.get(self, "token_delivered_to")
-
-    @_builtins.property
-    @pulumi.getter(name="tokenDelivery")
-    def token_delivery(self) -> pulumi.Output[Optional['outputs.TokenDelivery']]:
-        """
-        Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-        """
-        return pulumi.get(self, "token_delivery")
 
     @_builtins.property
     @pulumi.getter(name="tokenExpiresAt")
@@ -732,18 +715,10 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "token_expires_at")
 
     @_builtins.property
-    @pulumi.getter(name="tokenFingerprint")
-    def token_fingerprint(self) -> pulumi.Output[_builtins.str]:
-        """
-        The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
-        """
-        return pulumi.get(self, "token_fingerprint")
-
-    @_builtins.property
     @pulumi.getter(name="tokenHeld")
     def token_held(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
+        Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
         """
         return pulumi.get(self, "token_held")
 

@@ -4,7 +4,7 @@
  */
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { lines, useCliSuite } from "../../kit/cli";
-import { packageVersion } from "../../../provider/plugin/tokens";
+import { packageVersion } from "../../../provider/identity";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 
 const { pims, seedApp, sim } = useCliSuite();

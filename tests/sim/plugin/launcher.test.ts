@@ -13,7 +13,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { NODE_BIN, REPO_ROOT } from "../../../scripts/engine";
-import { packageVersion } from "../../../provider/plugin/tokens";
+import { packageVersion } from "../../../provider/identity";
 
 const LAUNCHER = path.join(REPO_ROOT, "plugin", "pulumi-resource-pims");
 const NODE_22 = path.join(NODE_BIN, "node");

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { packageVersion } from "../../../provider/plugin/tokens";
+import { packageVersion } from "../../../provider/identity";
 import { rejectionOf } from "../../kit/rejection";
 import {
   jsonOf,

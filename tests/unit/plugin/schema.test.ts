@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { APP_SECRETS_OUTPUT_KEYS, APP_SECRETS_SECRET_OUTPUTS, AppSecretsProvider } from "../../../provider/appSecrets";
 import { FUNCTION_NAMES } from "../../../provider/functions";
-import { RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
+import { KIND_BY_NAME as RESOURCES, RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
 import { PROJECT_OUTPUT_KEYS, ProjectProvider } from "../../../provider/project";
 import {
   SERVICE_ACCOUNT_OUTPUT_KEYS,
@@ -18,8 +18,7 @@ import {
 import { SETTINGS } from "../../../provider/settings";
 import { VOLUME_SIZE_OUTPUT_KEYS, VolumeSizeProvider } from "../../../provider/volumeSize";
 import { FUNCTIONS } from "../../../provider/plugin/functions";
-import { RESOURCES } from "../../../provider/plugin/resources";
-import { packageVersion } from "../../../provider/plugin/tokens";
+import { packageVersion } from "../../../provider/identity";
 import * as P from "../../../provider/plugin/schemaProperties";
 import { buildSchema, documentedInterfaces, tsdocDescriber } from "../../../scripts/generate/schema-docs";
 

@@ -28,42 +28,60 @@ import pulumipims.pims.outputs.GetInvoicesResult;
 
 public final class PimsFunctions {
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+     * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+     * returns the service&#39;s message.
+     * 
+     * **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args) {
         return cancelRun(args, InvokeOptions.Empty);
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+     * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+     * returns the service&#39;s message.
+     * 
+     * **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static CompletableFuture<CancelRunResult> cancelRunPlain(CancelRunPlainArgs args) {
         return cancelRunPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+     * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+     * returns the service&#39;s message.
+     * 
+     * **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("pims:index:cancelRun", TypeShape.of(CancelRunResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+     * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+     * returns the service&#39;s message.
+     * 
+     * **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static Output<CancelRunResult> cancelRun(CancelRunArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("pims:index:cancelRun", TypeShape.of(CancelRunResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Requests cancellation of a run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and returns the service&#39;s message. **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
+     * Requests cancellation of an ongoing run (`DELETE /v2/projects/{project_id}/apps/{app_id}/runs/{run_id}`) and
+     * returns the service&#39;s message.
+     * 
+     * **An action, not a read**: called from a program it cancels the run on every `pulumi preview` and `pulumi up`. Prefer the command-line tool (`pims runs cancel &lt;project&gt; &lt;app&gt; &lt;run&gt;`). A finished run is refused by the service; an unknown one is not found. No program example: runs are cancelled from the CLI or a one-off program, not declared in a stack.
      * 
      */
     public static CompletableFuture<CancelRunResult> cancelRunPlain(CancelRunPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("pims:index:cancelRun", TypeShape.of(CancelRunResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service&#39;s order (`expiresAt`
+     * ascending, `never` last).
+     * 
+     * The result is a **secret** (it carries the key values).
      * 
      * ## Example Usage
      * ### One program, one stack per environment
@@ -158,7 +176,10 @@ public final class PimsFunctions {
         return getApiKeys(args, InvokeOptions.Empty);
     }
     /**
-     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service&#39;s order (`expiresAt`
+     * ascending, `never` last).
+     * 
+     * The result is a **secret** (it carries the key values).
      * 
      * ## Example Usage
      * ### One program, one stack per environment
@@ -253,7 +274,10 @@ public final class PimsFunctions {
         return getApiKeysPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service&#39;s order (`expiresAt`
+     * ascending, `never` last).
+     * 
+     * The result is a **secret** (it carries the key values).
      * 
      * ## Example Usage
      * ### One program, one stack per environment
@@ -348,7 +372,10 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service&#39;s order (`expiresAt`
+     * ascending, `never` last).
+     * 
+     * The result is a **secret** (it carries the key values).
      * 
      * ## Example Usage
      * ### One program, one stack per environment
@@ -443,7 +470,10 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), `expiresAt` ascending, keys that never expire last. The result is a **secret** (it carries the key values).
+     * Lists the API keys of a project (`GET /v2/projects/{project_id}/api-keys`), in the service&#39;s order (`expiresAt`
+     * ascending, `never` last).
+     * 
+     * The result is a **secret** (it carries the key values).
      * 
      * ## Example Usage
      * ### One program, one stack per environment
@@ -538,7 +568,14 @@ public final class PimsFunctions {
         return Deployment.getInstance().invokeAsync("pims:index:getApiKeys", TypeShape.of(GetApiKeysResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+     * while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service&#39;s query
+     * names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+     * pageSize.
+     * 
+     * Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+     * `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+     * matching lines (the service answers 204), the result is empty.
      * 
      * ## Example Usage
      * ### An app&#39;s recent error lines and a build&#39;s status
@@ -596,7 +633,14 @@ public final class PimsFunctions {
         return getAppLogs(args, InvokeOptions.Empty);
     }
     /**
-     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+     * while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service&#39;s query
+     * names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+     * pageSize.
+     * 
+     * Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+     * `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+     * matching lines (the service answers 204), the result is empty.
      * 
      * ## Example Usage
      * ### An app&#39;s recent error lines and a build&#39;s status
@@ -654,7 +698,14 @@ public final class PimsFunctions {
         return getAppLogsPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+     * while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service&#39;s query
+     * names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+     * pageSize.
+     * 
+     * Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+     * `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+     * matching lines (the service answers 204), the result is empty.
      * 
      * ## Example Usage
      * ### An app&#39;s recent error lines and a build&#39;s status
@@ -712,7 +763,14 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getAppLogs", TypeShape.of(GetAppLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+     * while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service&#39;s query
+     * names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+     * pageSize.
+     * 
+     * Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+     * `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+     * matching lines (the service answers 204), the result is empty.
      * 
      * ## Example Usage
      * ### An app&#39;s recent error lines and a build&#39;s status
@@ -770,7 +828,14 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getAppLogs", TypeShape.of(GetAppLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`) page by page, up to `limit` lines (default 1000). Bad arguments are refused before any request; no matching lines is an empty result.
+     * Reads an app&#39;s logs (`GET /v2/projects/{project_id}/apps/{app_id}/logs`), following `nextToken` page by page
+     * while the service says `hasMore`, and stopping at `limit` lines (default 1000). Filters map to the service&#39;s query
+     * names: before → `beforeDate`, after → `afterDate`, containerId → `container`, runId, search, stream, direction,
+     * pageSize.
+     * 
+     * Bad arguments (`pageSize` outside 1–1000, `stream` not stdout/stderr, `direction` not forward/backward,
+     * `limit` outside 1–100000, unreadable timestamps) are rejected before any request. When the app has no
+     * matching lines (the service answers 204), the result is empty.
      * 
      * ## Example Usage
      * ### An app&#39;s recent error lines and a build&#39;s status
@@ -1118,7 +1183,9 @@ public final class PimsFunctions {
         return Deployment.getInstance().invokeAsync("pims:index:getBuildLogs", TypeShape.of(GetBuildLogsResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+     * `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+     * KWD, 2 by default).
      * 
      * ## Example Usage
      * ### Several accounts and services
@@ -1246,7 +1313,9 @@ public final class PimsFunctions {
         return getInvoices(args, InvokeOptions.Empty);
     }
     /**
-     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+     * `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+     * KWD, 2 by default).
      * 
      * ## Example Usage
      * ### Several accounts and services
@@ -1374,7 +1443,9 @@ public final class PimsFunctions {
         return getInvoicesPlain(args, InvokeOptions.Empty);
     }
     /**
-     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+     * `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+     * KWD, 2 by default).
      * 
      * ## Example Usage
      * ### Several accounts and services
@@ -1502,7 +1573,9 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getInvoices", TypeShape.of(GetInvoicesResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+     * `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+     * KWD, 2 by default).
      * 
      * ## Example Usage
      * ### Several accounts and services
@@ -1630,7 +1703,9 @@ public final class PimsFunctions {
         return Deployment.getInstance().invoke("pims:index:getInvoices", TypeShape.of(GetInvoicesResult.class), args, Utilities.withVersion(options));
     }
     /**
-     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`), each with `amountDueMajor`, the amount in major units of its currency (ISO 4217 digits: 0 for JPY, 3 for KWD, 2 by default).
+     * Lists the invoices of a project (`GET /v2/projects/{project_id}/invoices`). Each invoice also gets
+     * `amountDueMajor`, the amount in major units (`amountDue / 10^digits`, digits from ISO 4217: 0 for JPY, 3 for
+     * KWD, 2 by default).
      * 
      * ## Example Usage
      * ### Several accounts and services

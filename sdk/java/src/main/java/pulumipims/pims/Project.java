@@ -17,9 +17,16 @@ import pulumipims.pims.Utilities;
 /**
  * A PIMS project, created with `POST /v2/projects`.
  * 
- * The service has no operation to read, rename or delete a project: a `name` change **replaces** the project
- * (the new one is created first, the old one stays in the service); refresh keeps the state as it is; deleting
- * the resource removes it from the stack only, with a warning that it still exists.
+ * Behaviour and limits:
+ * - `name` must be 2 to 50 characters; a bad name fails at preview, before any call to the service.
+ * - The service has no operation to read, rename or delete a project. Changing `name` therefore **replaces**
+ *   the resource: a new project is created (with a new `projectId`) and the old one is left in the service.
+ * - **Delete** (`pulumi destroy`, removing the resource, or the old half of a replacement) only removes the
+ *   project from the stack: the project still exists in the service, and a one-line message (shown under Diagnostics)
+ *   says so. Remove it in the web console if it should go.
+ * - **Refresh** cannot see the service&#39;s copy (no read operation): it leaves the state unchanged.
+ * 
+ * Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
  * 
  * Import: `pulumi import pims:index:Project &lt;name&gt; &lt;projectId&gt;` takes an existing project once its API-key
  * listing answers (refused otherwise). The service cannot tell its name: a declared name is never sent and never

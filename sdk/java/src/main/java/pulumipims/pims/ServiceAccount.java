@@ -15,32 +15,59 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 import pulumipims.pims.ServiceAccountArgs;
 import pulumipims.pims.Utilities;
-import pulumipims.pims.outputs.TokenDelivery;
 
 /**
- * A PIMS service account and its token (`POST` and `DELETE` under
- * `/v2/projects/{project_id}/service-accounts`). The service returns the token&#39;s secret only once, when the
- * account is created: the provider keeps it in the state as a **secret** (`token`), and it cannot be read again.
+ * A PIMS service account and its token.
  * 
- * The service cannot update an account, so a change of any input it receives (`projectId`, `name`,
- * `description`, `grants`, `expiresIn`, `rotationTrigger`) or a reached rotation window (`rotateBeforeExpiry`)
- * needs a new account. By default that is a **replacement**: the new account is created first, resources that
- * use `token` are updated, and the old account is deleted at the end of the same `pulumi up`. With
- * `keepPreviousToken: true` it is an in-place update instead (overlapping rotation): the old account stays live
- * as `previousToken` (also a secret) until the next rotation; only a new `projectId` still replaces.
- * Changing `rotateBeforeExpiry` or `keepPreviousToken` alone never mints a token.
+ * Creating the resource creates a service account in `projectId` with access to the `grants` projects, and
+ * stores the account&#39;s token in the `token` output. The service returns the token&#39;s secret only once, in the
+ * creation response: this resource keeps it in the stack&#39;s state as a Pulumi secret (encrypted, and masked in
+ * the CLI), so read it from `token` — it cannot be fetched from the service again.
  * 
- * With `tokenDelivery` (exactly one of `ageRecipients`, `command`, `file`) the token never reaches the state:
- * each new token is sealed to age recipients (the ciphertext is `sealedToken`), handed to a command on its
- * standard input, or written to a file (mode 0600), before the create or rotation returns; `token` and
- * `previousToken` are then &#34;&#34;, and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. A
- * delivery that fails deletes the new account and fails the update, the state unchanged. Setting it on an
- * account whose token the state holds delivers that token and drops it (no new account).
+ * **Changes need a new account.** The service cannot update an account, so changing any argument it receives (all
+ * but `rotateBeforeExpiry` and `keepPreviousToken`) creates a new account (with a new token). By default that is a
+ * replacement: the new account is created first, anything that consumes `token` in the stack (e.g. an `AppSecrets`
+ * resource) is switched to it, and the old account is deleted at the end of the same `pulumi up`. Do not set
+ * `deleteBeforeReplace` on this resource.
  * 
- * A 404 on delete counts as &#34;already deleted&#34; only when the project&#39;s API keys confirm it; when the project
- * itself is gone, name it in the `goneProjects` setting. Refresh checks the account against the project&#39;s
- * API-key listing: an account deleted outside the stack leaves the state (the next `pulumi up` creates a new
- * one); an account still listed, or one the listing cannot tell about, keeps its outputs exactly.
+ * **Rotation.** Change `rotationTrigger` to rotate on demand, or set `rotateBeforeExpiry` to rotate
+ * automatically: once the token&#39;s expiry minus that many seconds has passed, the next `pulumi up` (and
+ * `pulumi preview`) shows the rotation. Changing `rotateBeforeExpiry` alone is an in-place update that keeps
+ * the account and its token, unless the new window is already reached. A token created with `expiresIn: 0`
+ * never expires and is never rotated by `rotateBeforeExpiry`.
+ * 
+ * **Overlapping rotation (`keepPreviousToken: true`).** Consumers outside the stack (running app instances, other
+ * stacks, CI jobs) still hold the token they read before a rotation. With this option a rotation is an in-place
+ * update that keeps the old account live as the previous one: `token` is the newest token and `previousToken` (a
+ * secret, with `previousServiceAccountId` and `previousTokenExpiresAt`) the one before it, both valid until the next
+ * rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
+ * `expiresIn`, so the previous token outlives its successor&#39;s rotation. A new `projectId` still replaces (both
+ * accounts of the old project are deleted at the end of that update).
+ * 
+ * **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
+ * dropped connection), the project&#39;s API keys decide: if no account with that name appeared, the create is sent
+ * again; if one did, the error names it and how to delete it (`pims service-accounts delete &lt;project&gt; &lt;id&gt;`). A
+ * create answer whose token cannot be read makes the provider delete that account at once and fail.
+ * 
+ * **Delete.** A 404 counts as &#34;already deleted&#34; only when the project&#39;s API keys confirm the account is gone.
+ * When the project itself answers 404 (deleted outside Pulumi, or a wrong `pims:baseUrl`), the delete fails
+ * until you fix the base address or name the project in `pims:goneProjects` (stack config: a JSON list or
+ * comma-separated ids; or `PIMS_GONE_PROJECTS`): its accounts are then dropped from the state with a warning.
+ * 
+ * **Refresh** (`pulumi refresh`, `pulumi up --refresh`) checks the account against the project&#39;s API-key listing
+ * (one listing per project per run): an account the listing no longer shows leaves the state, and the next
+ * `pulumi up` creates a new one; an account still listed keeps its stored outputs exactly, token included. A
+ * listing that fails or cannot see, or an account created moments ago, keeps everything and says why
+ * (docs/interrupted-runs.md).
+ * 
+ * **Interrupted runs.** Refreshing, rotating, replacing or deleting the resource warns about live accounts with its
+ * name that no state of the run holds (left by a run killed mid-create), with their delete command; they are never
+ * deleted or adopted.
+ * 
+ * **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
+ * create checks it in the project&#39;s API-key listing (with the declared `name` and `description`) and sends no POST. Its
+ * token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
+ * is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
  * 
  * Import: `pulumi import pims:index:ServiceAccount &lt;name&gt; &lt;projectId&gt;/&lt;serviceAccountId&gt;` (or `pims
  * service-accounts import-file &lt;projectId&gt;` and `pulumi import --file` for a whole project) takes an account made
@@ -239,20 +266,6 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
-     * With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
-     * 
-     */
-    @Export(name="previousSealedToken", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> previousSealedToken;
-
-    /**
-     * @return With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
-     * 
-     */
-    public Output<Optional<String>> previousSealedToken() {
-        return Codegen.optional(this.previousSealedToken);
-    }
-    /**
      * With `keepPreviousToken`, after a rotation: the previous account&#39;s id.
      * 
      */
@@ -293,20 +306,6 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> previousTokenExpiresAt() {
         return Codegen.optional(this.previousTokenExpiresAt);
-    }
-    /**
-     * With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
-     * 
-     */
-    @Export(name="previousTokenFingerprint", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> previousTokenFingerprint;
-
-    /**
-     * @return With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
-     * 
-     */
-    public Output<Optional<String>> previousTokenFingerprint() {
-        return Codegen.optional(this.previousTokenFingerprint);
     }
     /**
      * With `keepPreviousToken`, after a rotation: the previous token&#39;s id.
@@ -379,20 +378,6 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.rotationTrigger);
     }
     /**
-     * With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
-     * 
-     */
-    @Export(name="sealedToken", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> sealedToken;
-
-    /**
-     * @return With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
-     * 
-     */
-    public Output<Optional<String>> sealedToken() {
-        return Codegen.optional(this.sealedToken);
-    }
-    /**
      * The current account&#39;s id. (With `keepPreviousToken` the resource&#39;s own id stays that of the first account.)
      * 
      */
@@ -407,46 +392,18 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.serviceAccountId;
     }
     /**
-     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
+     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
      * 
      */
     @Export(name="token", refs={String.class}, tree="[0]")
     private Output<String> token;
 
     /**
-     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
+     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
      * 
      */
     public Output<String> token() {
         return this.token;
-    }
-    /**
-     * Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
-     * 
-     */
-    @Export(name="tokenDeliveredTo", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> tokenDeliveredTo;
-
-    /**
-     * @return Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
-     * 
-     */
-    public Output<Optional<String>> tokenDeliveredTo() {
-        return Codegen.optional(this.tokenDeliveredTo);
-    }
-    /**
-     * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-     * 
-     */
-    @Export(name="tokenDelivery", refs={TokenDelivery.class}, tree="[0]")
-    private Output</* @Nullable */ TokenDelivery> tokenDelivery;
-
-    /**
-     * @return Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
-     * 
-     */
-    public Output<Optional<TokenDelivery>> tokenDelivery() {
-        return Codegen.optional(this.tokenDelivery);
     }
     /**
      * When the current token expires, RFC 3339, or `never`.
@@ -463,28 +420,14 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.tokenExpiresAt;
     }
     /**
-     * The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
-     * 
-     */
-    @Export(name="tokenFingerprint", refs={String.class}, tree="[0]")
-    private Output<String> tokenFingerprint;
-
-    /**
-     * @return The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
-     * 
-     */
-    public Output<String> tokenFingerprint() {
-        return this.tokenFingerprint;
-    }
-    /**
-     * Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
+     * Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
      * 
      */
     @Export(name="tokenHeld", refs={Boolean.class}, tree="[0]")
     private Output</* @Nullable */ Boolean> tokenHeld;
 
     /**
-     * @return Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
+     * @return Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
      * 
      */
     public Output<Optional<Boolean>> tokenHeld() {

@@ -14,11 +14,26 @@ import pulumipims.pims.Utilities;
 import pulumipims.pims.VolumeSizeArgs;
 
 /**
- * The size of an existing volume, set with `PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize`.
+ * The size of an existing PIMS volume, set with `PATCH /v2/projects/{project_id}/volumes/{volume_id}/resize`.
  * 
- * The service cannot create, read or delete a volume: this resource manages only its size. A volume only
- * grows (a smaller `sizeGb` fails at preview); above 1024 GB only protected projects may. Another `projectId`
- * or `volumeId` replaces the resource. Deleting it leaves the volume at its size, with a warning.
+ * The service has no operation to create, read or delete a volume: this resource manages only its size.
+ * 
+ * Behaviour and limits:
+ * - Creating the resource resizes the existing volume to `sizeGb`; changing `sizeGb` resizes it again.
+ * - `sizeGb` must be an integer of at least 50. Volumes only grow: a smaller `sizeGb` than before fails at preview
+ *   (`sizeGb cannot shrink from 100 to 80: volumes only grow`), with no call to the service.
+ * - Above 1024 GB only protected projects may grow further; the service decides, and its refusal is shown.
+ * - Changing `projectId` or `volumeId` replaces the resource (it then manages another volume; the old volume keeps
+ *   its size).
+ * - **Delete** leaves the volume at its size (volumes cannot shrink, and there is no delete operation): it only
+ *   removes the resource from the stack, with a one-line message (shown under Diagnostics) that says so. No call
+ *   to the service.
+ * - **Refresh** cannot see the volume&#39;s size (no read operation): it leaves the state unchanged. A size changed
+ *   outside Pulumi shows up only when the next resize is refused.
+ * - To manage the size of a volume that already exists, declare a `VolumeSize` with its current (or a larger)
+ *   size: creating it resizes the volume, which is harmless at the same size.
+ * 
+ * Credentials: stack config `pims:token` (secret) and `pims:baseUrl`, or `PIMS_TOKEN` / `PIMS_BASE_URL`.
  * 
  * ## Example Usage
  * ### One program, one stack per environment

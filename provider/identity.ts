@@ -1,13 +1,58 @@
 /**
- * The project's public home and every published coordinate that follows from it. One release setting,
- * package.json's `release.home` (a repository address without scheme, e.g. `github.com/<owner>/pulumi-pims`), names
- * where the project lives; `npm run schema && npm run gen-sdk` then writes the Go module path, the download address
- * and the Maven group into the schema and the SDKs, and `npm run release:publish` refuses to run while it is unset.
+ * The package's identity and where it is published, shared by both hosts, the TypeScript SDK, the CLI and the scripts:
+ * its name in type tokens (`pims`) and the one way a token is built, `pims:index:<Name>`, for resources
+ * (`pims:index:Project`), functions (`pims:index:getApiKeys`) and object types (`pims:index:ApiKey`) alike; its
+ * version, package.json's ({@link packageVersion}); and its public home with every published coordinate that follows
+ * from it.
  *
- * `PIMS_RELEASE_HOME` (and `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`, `PIMS_RELEASE_MAVEN_GROUP`) override the settings for
- * one run: the release rehearsal (tests/engine/release/rehearsal.test.ts) builds a release for a loopback home that
- * way.
+ * One release setting, package.json's `release.home` (a repository address without scheme, e.g.
+ * `github.com/<owner>/pulumi-pims`), names where the project lives; `npm run schema && npm run gen-sdk` then writes the
+ * Go module path, the download address and the Maven group into the schema and the SDKs, and `npm run release:publish`
+ * refuses to run while it is unset. `PIMS_RELEASE_HOME` (and `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`,
+ * `PIMS_RELEASE_MAVEN_GROUP`) override the settings for one run: the release rehearsal
+ * (tests/engine/release/rehearsal.test.ts) builds a release for a loopback home that way.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The package name of the plugin's schema and type tokens. */
+export const PACKAGE = "pims";
+
+/** The token of a resource, function or object type of the plugin's schema. */
+export const nativeToken = (name: string): string => `${PACKAGE}:index:${name}`;
+
+/** The name in a token of the plugin (`pims:index:getApiKeys` → `getApiKeys`), or undefined. */
+export function nameOfToken(token: string): string | undefined {
+  const prefix = nativeToken("");
+  return token.startsWith(prefix) && token.length > prefix.length ? token.slice(prefix.length) : undefined;
+}
+
+/** What the schema takes from package.json: the version and the release settings (`release.home`). */
+interface PackageFacts {
+  version: string;
+  release?: ReleaseSetting;
+}
+/** package.json's facts, put in by the release bundle (scripts/release/bundle.ts): no package.json is beside it. */
+declare const PIMS_BUNDLED_PACKAGE: PackageFacts | undefined;
+
+/** package.json of this package, found from this file in the sources and in bin/ alike. */
+export function packageFacts(): PackageFacts {
+  if (typeof PIMS_BUNDLED_PACKAGE !== "undefined") return PIMS_BUNDLED_PACKAGE;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string } & Partial<PackageFacts>;
+      if (pkg.name === "pulumi-pims" && typeof pkg.version === "string")
+        return { version: pkg.version, release: pkg.release };
+    }
+    if (path.dirname(dir) === dir) throw new Error(`pulumi-pims: no package.json of pulumi-pims above ${__dirname}`);
+  }
+}
+
+/** This package's version (package.json): the one reader of it, for the plugin, the CLI, the scripts and tests. */
+export function packageVersion(): string {
+  return packageFacts().version;
+}
 
 /** package.json's `release` object. */
 export interface ReleaseSetting {
@@ -93,4 +138,22 @@ function mavenGroupOf(host: string, owner: string): string {
   const javaName = (s: string): string => s.replace(/[^a-z0-9_.-]/g, "_");
   if (forge !== undefined) return `${forge}.${javaName(owner)}`;
   return host.split(".").reverse().map(javaName).join(".");
+}
+
+/**
+ * The published coordinates: package.json's `release` settings, which `PIMS_RELEASE_HOME` and its two companions in
+ * `env` override for one run (the release rehearsal; the scripts pass their environment, the plugin reads none: it
+ * serves the committed schema).
+ */
+export function releaseCoordinates(env: NodeJS.ProcessEnv = {}): Coordinates {
+  return coordinates(packageFacts().release, env);
+}
+
+/**
+ * Where the engine downloads the plugin's archives from (the schema's `pluginDownloadURL`, carried by the SDKs): the
+ * home's releases, or `release.pluginDownloadURL`; undefined while the home is unset (users install an archive with
+ * `pulumi plugin install resource pims <version> --file <archive>`).
+ */
+export function pluginDownloadURL(env: NodeJS.ProcessEnv = {}): string | undefined {
+  return releaseCoordinates(env).pluginDownloadURL;
 }
