@@ -39,6 +39,14 @@ import (
 // `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
 // accounts of the old project are deleted at the end of that update).
 //
+// **Keeping the token out of the state (`tokenDelivery`).** Set `tokenDelivery` to seal each new token to age
+// recipients (`ageRecipients`: the state keeps only `sealedToken`, which `age -d -i <identity>` opens), hand it to a
+// command on its standard input (`command`, e.g. `["gh", "secret", "set", "PIMS_TOKEN"]`), or write it to a file
+// (`file`, mode 0600). `token` and `previousToken` are then "" (still declared secret outputs), and
+// `tokenFingerprint` (in every mode) and `tokenDeliveredTo` tell which token went where. The token is delivered before
+// the create or rotation returns; a delivery that fails deletes the new account and fails the update, leaving the
+// previous account and the state as they were (docs/keeping-tokens-out-of-state.md).
+//
 // **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
 // dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
 // again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
@@ -70,6 +78,9 @@ import (
 // grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
 // change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
 // `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+// `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+// the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+// account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 //
 // ## Example Usage
 // ### Overlapping rotation, on demand and before expiry
@@ -187,12 +198,16 @@ type ServiceAccount struct {
 	KeepPreviousToken pulumi.BoolPtrOutput `pulumi:"keepPreviousToken"`
 	// Name of the account: 1 to 100 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
+	PreviousSealedToken pulumi.StringPtrOutput `pulumi:"previousSealedToken"`
 	// With `keepPreviousToken`, after a rotation: the previous account's id.
 	PreviousServiceAccountId pulumi.StringPtrOutput `pulumi:"previousServiceAccountId"`
 	// With `keepPreviousToken`, after a rotation: the previous token's secret, valid until the next rotation. A secret output.
 	PreviousToken pulumi.StringPtrOutput `pulumi:"previousToken"`
 	// With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
 	PreviousTokenExpiresAt pulumi.StringPtrOutput `pulumi:"previousTokenExpiresAt"`
+	// With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
+	PreviousTokenFingerprint pulumi.StringPtrOutput `pulumi:"previousTokenFingerprint"`
 	// With `keepPreviousToken`, after a rotation: the previous token's id.
 	PreviousTokenId pulumi.StringPtrOutput `pulumi:"previousTokenId"`
 	// Id of the project that owns the account, e.g. `p-1a2b3c4d`.
@@ -203,13 +218,21 @@ type ServiceAccount struct {
 	RotateBeforeExpiry pulumi.IntPtrOutput `pulumi:"rotateBeforeExpiry"`
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger pulumi.StringPtrOutput `pulumi:"rotationTrigger"`
+	// With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
+	SealedToken pulumi.StringPtrOutput `pulumi:"sealedToken"`
 	// The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 	ServiceAccountId pulumi.StringOutput `pulumi:"serviceAccountId"`
-	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
+	// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
 	Token pulumi.StringOutput `pulumi:"token"`
+	// Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
+	TokenDeliveredTo pulumi.StringPtrOutput `pulumi:"tokenDeliveredTo"`
+	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+	TokenDelivery TokenDeliveryPtrOutput `pulumi:"tokenDelivery"`
 	// When the current token expires, RFC 3339, or `never`.
 	TokenExpiresAt pulumi.StringOutput `pulumi:"tokenExpiresAt"`
-	// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+	// The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
+	TokenFingerprint pulumi.StringOutput `pulumi:"tokenFingerprint"`
+	// Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
 	TokenHeld pulumi.BoolPtrOutput `pulumi:"tokenHeld"`
 	// Id of the current token.
 	TokenId pulumi.StringOutput `pulumi:"tokenId"`
@@ -296,6 +319,8 @@ type serviceAccountArgs struct {
 	RotateBeforeExpiry *int `pulumi:"rotateBeforeExpiry"`
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger *string `pulumi:"rotationTrigger"`
+	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+	TokenDelivery *TokenDelivery `pulumi:"tokenDelivery"`
 }
 
 // The set of arguments for constructing a ServiceAccount resource.
@@ -318,6 +343,8 @@ type ServiceAccountArgs struct {
 	RotateBeforeExpiry pulumi.IntPtrInput
 	// Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
 	RotationTrigger pulumi.StringPtrInput
+	// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+	TokenDelivery TokenDeliveryPtrInput
 }
 
 func (ServiceAccountArgs) ElementType() reflect.Type {
@@ -447,6 +474,11 @@ func (o ServiceAccountOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
+func (o ServiceAccountOutput) PreviousSealedToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousSealedToken }).(pulumi.StringPtrOutput)
+}
+
 // With `keepPreviousToken`, after a rotation: the previous account's id.
 func (o ServiceAccountOutput) PreviousServiceAccountId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousServiceAccountId }).(pulumi.StringPtrOutput)
@@ -460,6 +492,11 @@ func (o ServiceAccountOutput) PreviousToken() pulumi.StringPtrOutput {
 // With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
 func (o ServiceAccountOutput) PreviousTokenExpiresAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousTokenExpiresAt }).(pulumi.StringPtrOutput)
+}
+
+// With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
+func (o ServiceAccountOutput) PreviousTokenFingerprint() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.PreviousTokenFingerprint }).(pulumi.StringPtrOutput)
 }
 
 // With `keepPreviousToken`, after a rotation: the previous token's id.
@@ -487,14 +524,29 @@ func (o ServiceAccountOutput) RotationTrigger() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.RotationTrigger }).(pulumi.StringPtrOutput)
 }
 
+// With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
+func (o ServiceAccountOutput) SealedToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.SealedToken }).(pulumi.StringPtrOutput)
+}
+
 // The current account's id. (With `keepPreviousToken` the resource's own id stays that of the first account.)
 func (o ServiceAccountOutput) ServiceAccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.ServiceAccountId }).(pulumi.StringOutput)
 }
 
-// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
+// The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
 func (o ServiceAccountOutput) Token() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.Token }).(pulumi.StringOutput)
+}
+
+// Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
+func (o ServiceAccountOutput) TokenDeliveredTo() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.TokenDeliveredTo }).(pulumi.StringPtrOutput)
+}
+
+// Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+func (o ServiceAccountOutput) TokenDelivery() TokenDeliveryPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) TokenDeliveryPtrOutput { return v.TokenDelivery }).(TokenDeliveryPtrOutput)
 }
 
 // When the current token expires, RFC 3339, or `never`.
@@ -502,7 +554,12 @@ func (o ServiceAccountOutput) TokenExpiresAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenExpiresAt }).(pulumi.StringOutput)
 }
 
-// Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+// The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
+func (o ServiceAccountOutput) TokenFingerprint() pulumi.StringOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenFingerprint }).(pulumi.StringOutput)
+}
+
+// Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
 func (o ServiceAccountOutput) TokenHeld() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.BoolPtrOutput { return v.TokenHeld }).(pulumi.BoolPtrOutput)
 }

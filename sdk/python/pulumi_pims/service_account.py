@@ -13,6 +13,8 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
+from ._inputs import *
 
 __all__ = ['ServiceAccountArgs', 'ServiceAccount']
 
@@ -27,7 +29,8 @@ class ServiceAccountArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  keep_previous_token: pulumi.Input[Optional[_builtins.bool]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
-                 rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None):
+                 rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_delivery: pulumi.Input[Optional['TokenDeliveryArgs']] = None):
         """
         The set of arguments for constructing a ServiceAccount resource.
 
@@ -40,6 +43,7 @@ class ServiceAccountArgs:
         :param pulumi.Input[_builtins.bool] keep_previous_token: Overlapping rotation. When true, a rotation keeps the account it replaces (and its token) live until the next rotation: the newest token is `token`, the one before it `previousToken`, and each rotation creates one account and deletes only the one two rotations old. Consumers that read the token before a rotation (apps, other stacks, CI) keep working until the next one. Turning it on replaces nothing and mints no token; turning it off deletes the previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
         :param pulumi.Input[_builtins.str] rotation_trigger: Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
+        :param pulumi.Input['TokenDeliveryArgs'] token_delivery: Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
         """
         pulumi.set(__self__, "expires_in", expires_in)
         pulumi.set(__self__, "grants", grants)
@@ -55,6 +59,8 @@ class ServiceAccountArgs:
             pulumi.set(__self__, "rotate_before_expiry", rotate_before_expiry)
         if rotation_trigger is not None:
             pulumi.set(__self__, "rotation_trigger", rotation_trigger)
+        if token_delivery is not None:
+            pulumi.set(__self__, "token_delivery", token_delivery)
 
     @_builtins.property
     @pulumi.getter(name="expiresIn")
@@ -164,6 +170,18 @@ class ServiceAccountArgs:
     def rotation_trigger(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "rotation_trigger", value)
 
+    @_builtins.property
+    @pulumi.getter(name="tokenDelivery")
+    def token_delivery(self) -> pulumi.Input[Optional['TokenDeliveryArgs']]:
+        """
+        Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+        """
+        return pulumi.get(self, "token_delivery")
+
+    @token_delivery.setter
+    def token_delivery(self, value: pulumi.Input[Optional['TokenDeliveryArgs']]):
+        pulumi.set(self, "token_delivery", value)
+
 
 @pulumi.type_token("pims:index:ServiceAccount")
 class ServiceAccount(pulumi.CustomResource):
@@ -180,6 +198,7 @@ class ServiceAccount(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
                  rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_delivery: pulumi.Input[Optional[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']]] = None,
                  __props__=None):
         """
         A PIMS service account and its token.
@@ -208,6 +227,14 @@ class ServiceAccount(pulumi.CustomResource):
         rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
         `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
         accounts of the old project are deleted at the end of that update).
+
+        **Keeping the token out of the state (`tokenDelivery`).** Set `tokenDelivery` to seal each new token to age
+        recipients (`ageRecipients`: the state keeps only `sealedToken`, which `age -d -i <identity>` opens), hand it to a
+        command on its standard input (`command`, e.g. `["gh", "secret", "set", "PIMS_TOKEN"]`), or write it to a file
+        (`file`, mode 0600). `token` and `previousToken` are then "" (still declared secret outputs), and
+        `tokenFingerprint` (in every mode) and `tokenDeliveredTo` tell which token went where. The token is delivered before
+        the create or rotation returns; a delivery that fails deletes the new account and fails the update, leaving the
+        previous account and the state as they were (docs/keeping-tokens-out-of-state.md).
 
         **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
         dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
@@ -240,6 +267,9 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+        `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+        the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+        account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 
         ## Example Usage
         ### Overlapping rotation, on demand and before expiry
@@ -317,6 +347,7 @@ class ServiceAccount(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] project_id: Id of the project that owns the account, e.g. `p-1a2b3c4d`.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
         :param pulumi.Input[_builtins.str] rotation_trigger: Any string; changing it rotates the token: a new account with a new token (a manual rotation), e.g. a date (`"2025-06"`) or a counter. Omit it when you do not rotate manually.
+        :param pulumi.Input[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']] token_delivery: Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
         """
         ...
     @overload
@@ -352,6 +383,14 @@ class ServiceAccount(pulumi.CustomResource):
         `expiresIn`, so the previous token outlives its successor's rotation. A new `projectId` still replaces (both
         accounts of the old project are deleted at the end of that update).
 
+        **Keeping the token out of the state (`tokenDelivery`).** Set `tokenDelivery` to seal each new token to age
+        recipients (`ageRecipients`: the state keeps only `sealedToken`, which `age -d -i <identity>` opens), hand it to a
+        command on its standard input (`command`, e.g. `["gh", "secret", "set", "PIMS_TOKEN"]`), or write it to a file
+        (`file`, mode 0600). `token` and `previousToken` are then "" (still declared secret outputs), and
+        `tokenFingerprint` (in every mode) and `tokenDeliveredTo` tell which token went where. The token is delivered before
+        the create or rotation returns; a delivery that fails deletes the new account and fails the update, leaving the
+        previous account and the state as they were (docs/keeping-tokens-out-of-state.md).
+
         **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
         dropped connection), the project's API keys decide: if no account with that name appeared, the create is sent
         again; if one did, the error names it and how to delete it (`pims service-accounts delete <project> <id>`). A
@@ -383,6 +422,9 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+        `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+        the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+        account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 
         ## Example Usage
         ### Overlapping rotation, on demand and before expiry
@@ -473,6 +515,7 @@ class ServiceAccount(pulumi.CustomResource):
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
                  rotation_trigger: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_delivery: pulumi.Input[Optional[Union['TokenDeliveryArgs', 'TokenDeliveryArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -499,16 +542,22 @@ class ServiceAccount(pulumi.CustomResource):
             __props__.__dict__["project_id"] = project_id
             __props__.__dict__["rotate_before_expiry"] = rotate_before_expiry
             __props__.__dict__["rotation_trigger"] = rotation_trigger
+            __props__.__dict__["token_delivery"] = token_delivery
             __props__.__dict__["created_at"] = None
             __props__.__dict__["created_by_user_id"] = None
+            __props__.__dict__["previous_sealed_token"] = None
             __props__.__dict__["previous_service_account_id"] = None
             __props__.__dict__["previous_token"] = None
             __props__.__dict__["previous_token_expires_at"] = None
+            __props__.__dict__["previous_token_fingerprint"] = None
             __props__.__dict__["previous_token_id"] = None
             __props__.__dict__["retired_service_account_ids"] = None
+            __props__.__dict__["sealed_token"] = None
             __props__.__dict__["service_account_id"] = None
             __props__.__dict__["token"] = None
+            __props__.__dict__["token_delivered_to"] = None
             __props__.__dict__["token_expires_at"] = None
+            __props__.__dict__["token_fingerprint"] = None
             __props__.__dict__["token_held"] = None
             __props__.__dict__["token_id"] = None
             __props__.__dict__["unread_inputs"] = None
@@ -546,17 +595,23 @@ class ServiceAccount(pulumi.CustomResource):
         __props__.__dict__["grants"] = None
         __props__.__dict__["keep_previous_token"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["previous_sealed_token"] = None
         __props__.__dict__["previous_service_account_id"] = None
         __props__.__dict__["previous_token"] = None
         __props__.__dict__["previous_token_expires_at"] = None
+        __props__.__dict__["previous_token_fingerprint"] = None
         __props__.__dict__["previous_token_id"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["retired_service_account_ids"] = None
         __props__.__dict__["rotate_before_expiry"] = None
         __props__.__dict__["rotation_trigger"] = None
+        __props__.__dict__["sealed_token"] = None
         __props__.__dict__["service_account_id"] = None
         __props__.__dict__["token"] = None
+        __props__.__dict__["token_delivered_to"] = None
+        __props__.__dict__["token_delivery"] = None
         __props__.__dict__["token_expires_at"] = None
+        __props__.__dict__["token_fingerprint"] = None
         __props__.__dict__["token_held"] = None
         __props__.__dict__["token_id"] = None
         __props__.__dict__["unread_inputs"] = None
@@ -627,6 +682,14 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="previousSealedToken")
+    def previous_sealed_token(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With `keepPreviousToken` and sealed delivery, after a rotation: the previous token's `sealedToken`.
+        """
+        return pulumi.get(self, "previous_sealed_token")
+
+    @_builtins.property
     @pulumi.getter(name="previousServiceAccountId")
     def previous_service_account_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -649,6 +712,14 @@ class ServiceAccount(pulumi.CustomResource):
         With `keepPreviousToken`, after a rotation: when the previous token expires, RFC 3339, or `never`.
         """
         return pulumi.get(self, "previous_token_expires_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousTokenFingerprint")
+    def previous_token_fingerprint(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With `keepPreviousToken`, after a rotation: the previous token's fingerprint (see `tokenFingerprint`).
+        """
+        return pulumi.get(self, "previous_token_fingerprint")
 
     @_builtins.property
     @pulumi.getter(name="previousTokenId")
@@ -691,6 +762,14 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "rotation_trigger")
 
     @_builtins.property
+    @pulumi.getter(name="sealedToken")
+    def sealed_token(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i <identity>` opens it). Not a secret: only an identity opens it.
+        """
+        return pulumi.get(self, "sealed_token")
+
+    @_builtins.property
     @pulumi.getter(name="serviceAccountId")
     def service_account_id(self) -> pulumi.Output[_builtins.str]:
         """
@@ -702,9 +781,25 @@ class ServiceAccount(pulumi.CustomResource):
     @pulumi.getter
     def token(self) -> pulumi.Output[_builtins.str]:
         """
-        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" for an account adopted without its token (`tokenHeld` false).
+        The current token's secret, sent as `Authorization: Bearer <token>`. Issued once; a secret output. "" with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
         """
         return pulumi.get(self, "token")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenDeliveredTo")
+    def token_delivered_to(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Where the current token was delivered (`tokenDelivery`): `age:<n> recipient(s) <first recipient's first 12 characters>…`, `command:<program> <first argument> …` or `file:<absolute path>`. Absent when the state holds the token (the default) or it was never delivered.
+        """
+        return pulumi.get(self, "token_delivered_to")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenDelivery")
+    def token_delivery(self) -> pulumi.Output[Optional['outputs.TokenDelivery']]:
+        """
+        Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+        """
+        return pulumi.get(self, "token_delivery")
 
     @_builtins.property
     @pulumi.getter(name="tokenExpiresAt")
@@ -715,10 +810,18 @@ class ServiceAccount(pulumi.CustomResource):
         return pulumi.get(self, "token_expires_at")
 
     @_builtins.property
+    @pulumi.getter(name="tokenFingerprint")
+    def token_fingerprint(self) -> pulumi.Output[_builtins.str]:
+        """
+        The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
+        """
+        return pulumi.get(self, "token_fingerprint")
+
+    @_builtins.property
     @pulumi.getter(name="tokenHeld")
     def token_held(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether the state holds the current account's token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+        Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
         """
         return pulumi.get(self, "token_held")
 

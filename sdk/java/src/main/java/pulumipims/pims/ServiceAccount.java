@@ -15,6 +15,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 import pulumipims.pims.ServiceAccountArgs;
 import pulumipims.pims.Utilities;
+import pulumipims.pims.outputs.TokenDelivery;
 
 /**
  * A PIMS service account and its token.
@@ -43,6 +44,14 @@ import pulumipims.pims.Utilities;
  * rotation, which deletes only the account two rotations old. `rotateBeforeExpiry` must then be at least half of
  * `expiresIn`, so the previous token outlives its successor&#39;s rotation. A new `projectId` still replaces (both
  * accounts of the old project are deleted at the end of that update).
+ * 
+ * **Keeping the token out of the state (`tokenDelivery`).** Set `tokenDelivery` to seal each new token to age
+ * recipients (`ageRecipients`: the state keeps only `sealedToken`, which `age -d -i &lt;identity&gt;` opens), hand it to a
+ * command on its standard input (`command`, e.g. `[&#34;gh&#34;, &#34;secret&#34;, &#34;set&#34;, &#34;PIMS_TOKEN&#34;]`), or write it to a file
+ * (`file`, mode 0600). `token` and `previousToken` are then &#34;&#34; (still declared secret outputs), and
+ * `tokenFingerprint` (in every mode) and `tokenDeliveredTo` tell which token went where. The token is delivered before
+ * the create or rotation returns; a delivery that fails deletes the new account and fails the update, leaving the
+ * previous account and the state as they were (docs/keeping-tokens-out-of-state.md).
  * 
  * **Failed creates.** When a create fails in a way that may have created the account anyway (a 5xx, a timeout, a
  * dropped connection), the project&#39;s API keys decide: if no account with that name appeared, the create is sent
@@ -75,6 +84,9 @@ import pulumipims.pims.Utilities;
  * grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
  * change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
  * `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+ * `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+ * the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+ * account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
  * 
  * ## Example Usage
  * ### Overlapping rotation, on demand and before expiry
@@ -266,6 +278,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
+     * With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
+     * 
+     */
+    @Export(name="previousSealedToken", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousSealedToken;
+
+    /**
+     * @return With `keepPreviousToken` and sealed delivery, after a rotation: the previous token&#39;s `sealedToken`.
+     * 
+     */
+    public Output<Optional<String>> previousSealedToken() {
+        return Codegen.optional(this.previousSealedToken);
+    }
+    /**
      * With `keepPreviousToken`, after a rotation: the previous account&#39;s id.
      * 
      */
@@ -306,6 +332,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> previousTokenExpiresAt() {
         return Codegen.optional(this.previousTokenExpiresAt);
+    }
+    /**
+     * With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
+     * 
+     */
+    @Export(name="previousTokenFingerprint", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousTokenFingerprint;
+
+    /**
+     * @return With `keepPreviousToken`, after a rotation: the previous token&#39;s fingerprint (see `tokenFingerprint`).
+     * 
+     */
+    public Output<Optional<String>> previousTokenFingerprint() {
+        return Codegen.optional(this.previousTokenFingerprint);
     }
     /**
      * With `keepPreviousToken`, after a rotation: the previous token&#39;s id.
@@ -378,6 +418,20 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.rotationTrigger);
     }
     /**
+     * With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
+     * 
+     */
+    @Export(name="sealedToken", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> sealedToken;
+
+    /**
+     * @return With `tokenDelivery.ageRecipients`: the current token encrypted to those recipients, ASCII-armored age (`age -d -i &lt;identity&gt;` opens it). Not a secret: only an identity opens it.
+     * 
+     */
+    public Output<Optional<String>> sealedToken() {
+        return Codegen.optional(this.sealedToken);
+    }
+    /**
      * The current account&#39;s id. (With `keepPreviousToken` the resource&#39;s own id stays that of the first account.)
      * 
      */
@@ -392,18 +446,46 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.serviceAccountId;
     }
     /**
-     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
+     * The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
      * 
      */
     @Export(name="token", refs={String.class}, tree="[0]")
     private Output<String> token;
 
     /**
-     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; for an account adopted without its token (`tokenHeld` false).
+     * @return The current token&#39;s secret, sent as `Authorization: Bearer &lt;token&gt;`. Issued once; a secret output. &#34;&#34; with `tokenDelivery` (the token went where it says, `tokenDeliveredTo`) and for an account adopted without its token (`tokenHeld` false).
      * 
      */
     public Output<String> token() {
         return this.token;
+    }
+    /**
+     * Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
+     * 
+     */
+    @Export(name="tokenDeliveredTo", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> tokenDeliveredTo;
+
+    /**
+     * @return Where the current token was delivered (`tokenDelivery`): `age:&lt;n&gt; recipient(s) &lt;first recipient&#39;s first 12 characters&gt;…`, `command:&lt;program&gt; &lt;first argument&gt; …` or `file:&lt;absolute path&gt;`. Absent when the state holds the token (the default) or it was never delivered.
+     * 
+     */
+    public Output<Optional<String>> tokenDeliveredTo() {
+        return Codegen.optional(this.tokenDeliveredTo);
+    }
+    /**
+     * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    @Export(name="tokenDelivery", refs={TokenDelivery.class}, tree="[0]")
+    private Output</* @Nullable */ TokenDelivery> tokenDelivery;
+
+    /**
+     * @return Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are &#34;&#34; and `tokenFingerprint` and `tokenDeliveredTo` say which token went where. The token is delivered before the create or rotation returns; a delivery that fails deletes the new account and fails the update (the previous account and the state stay as they were). Setting it on an account whose token the state holds delivers that token and drops it from the state (no new account); changing it afterwards takes effect at the next rotation. Absent (default): the token is held in the state as a secret output.
+     * 
+     */
+    public Output<Optional<TokenDelivery>> tokenDelivery() {
+        return Codegen.optional(this.tokenDelivery);
     }
     /**
      * When the current token expires, RFC 3339, or `never`.
@@ -420,14 +502,28 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         return this.tokenExpiresAt;
     }
     /**
-     * Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
+     * 
+     */
+    @Export(name="tokenFingerprint", refs={String.class}, tree="[0]")
+    private Output<String> tokenFingerprint;
+
+    /**
+     * @return The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
+     * 
+     */
+    public Output<String> tokenFingerprint() {
+        return this.tokenFingerprint;
+    }
+    /**
+     * Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
      * 
      */
     @Export(name="tokenHeld", refs={Boolean.class}, tree="[0]")
     private Output</* @Nullable */ Boolean> tokenHeld;
 
     /**
-     * @return Whether the state holds the current account&#39;s token: true for every account the stack created; false for an imported or adopted account whose token the service could not give (its first rotation creates a successor whose token is held). Absent from states written before this output existed.
+     * @return Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
      * 
      */
     public Output<Optional<Boolean>> tokenHeld() {
