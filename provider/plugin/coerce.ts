@@ -27,9 +27,7 @@ function coerce(v: unknown, t: TypeSpec | undefined): unknown {
   if (t.$ref !== undefined) {
     // An object type (ServiceAccount's tokenDelivery): each member read by its own type.
     const members = objectType(t.$ref);
-    return members !== undefined && typeof v === "object" && !Array.isArray(v)
-      ? coerceAll(v as Props, members)
-      : v;
+    return members !== undefined && typeof v === "object" && !Array.isArray(v) ? coerceAll(v as Props, members) : v;
   }
   switch (t.type) {
     case "string":
