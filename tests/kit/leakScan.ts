@@ -13,6 +13,8 @@ import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
+import type { EngineSuite } from "./engineSuite";
+import { writesOf } from "./simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
 
 const run = promisify(execFile);
@@ -171,3 +173,26 @@ export const fingerprintOf = (token: string): string =>
  * which the user gave and which `--show-secrets` and the engine's verbose logs show by design).
  */
 export const accountTokens = (sim: PimsSimulator): string[] => sim.issuedSecrets().filter((t) => t !== sim.token);
+
+/**
+ * The adoption step both plugin suites end with: `up` (the program now declares `adopted` with
+ * `adoptServiceAccountId` and sealed delivery) while the listing shows full key values, so the console account's token
+ * is proven; then no write was made, the state holds no token, and the sealed token opens to the console's.
+ */
+export async function expectSealedAdoption(
+  suite: EngineSuite,
+  made: { id: string; token: string },
+  identity: string,
+  up: () => Promise<unknown>,
+): Promise<void> {
+  suite.sim.setApiKeyValues("full");
+  try {
+    await up();
+  } finally {
+    suite.sim.setApiKeyValues("masked");
+  }
+  expect(writesOf(suite.sim)).toEqual([]);
+  const o = await suite.shown("adopted");
+  expect(o).toMatchObject({ serviceAccountId: made.id, token: "", tokenFingerprint: fingerprintOf(made.token) });
+  expect(await ageDecrypt(o.sealedToken as string, identity)).toBe(made.token);
+}

@@ -21,6 +21,7 @@ import {
   ageIdentity,
   EngineLogs,
   expectNoTokenAnywhere,
+  expectSealedAdoption,
   fingerprintOf,
 } from "../../kit/leakScan";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
@@ -220,8 +221,7 @@ describe("tokenDelivery through the pims plugin (YAML): sealed, command, file", 
 
   test("adoption of a console account whose token the listing proves: sealed like a new one, no POST", async () => {
     const made = await consoleAccount(suite.sim, projectId, "console-ci");
-    suite.sim.setApiKeyValues("full");
-    try {
+    await expectSealedAdoption(suite, made, age.identity, async () => {
       writeYamlProject(workDir, {
         name: "pims-delivery",
         program: program(`  adopted:
@@ -240,13 +240,7 @@ describe("tokenDelivery through the pims plugin (YAML): sealed, command, file", 
 `),
       });
       await up();
-    } finally {
-      suite.sim.setApiKeyValues("masked");
-    }
-    expect(writesOf(suite.sim)).toEqual([]);
-    const o = await suite.shown("adopted");
-    expect(o).toMatchObject({ serviceAccountId: made.id, token: "", tokenFingerprint: fingerprintOf(made.token) });
-    expect(await ageDecrypt(o.sealedToken as string, age.identity)).toBe(made.token);
+    });
     await scan();
   });
 

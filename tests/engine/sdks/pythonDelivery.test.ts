@@ -21,6 +21,7 @@ import {
   ageIdentity,
   EngineLogs,
   expectNoTokenAnywhere,
+  expectSealedAdoption,
   fingerprintOf,
 } from "../../kit/leakScan";
 import { installPythonSdk, PYTHON_INLINE_DRIVER, run, writeProject } from "../../kit/sdk";
@@ -122,16 +123,9 @@ describe("tokenDelivery from Python: sealed and file, through the generated SDK 
   test("adoption of a console account whose token the listing proves: sealed like a new one", async () => {
     const made = await consoleAccount(suite.sim, projectId, "console-ci");
     await suite.stack.setConfig("adoptId", { value: made.id });
-    suite.sim.setApiKeyValues("full");
-    try {
-      expect(await op("up")).toEqual({ create: 1, same: 3 });
-    } finally {
-      suite.sim.setApiKeyValues("masked");
-    }
-    expect(writesOf(suite.sim)).toEqual([]);
-    const o = await suite.shown("adopted");
-    expect(o).toMatchObject({ serviceAccountId: made.id, token: "", tokenFingerprint: fingerprintOf(made.token) });
-    expect(await ageDecrypt(o.sealedToken as string, age.identity)).toBe(made.token);
+    await expectSealedAdoption(suite, made, age.identity, async () =>
+      expect(await op("up")).toEqual({ create: 1, same: 3 }),
+    );
     await scan();
   });
 
