@@ -177,3 +177,41 @@ describe("file", () => {
     expect(String(failed)).toMatch(/token delivery to file .*missing\/token failed: ENOENT/);
   });
 });
+
+describe("the preview says what a tokenDelivery change does (no call)", () => {
+  const provider = loose(new ServiceAccountProvider());
+  const olds: Props = {
+    ...{ projectId: "p-1", name: "ci", description: "", grants: ["p-1"], expiresIn: 0, serviceAccountId: "sa-1" },
+    ...{ createdAt: "2024-01-01T00:00:00Z", createdByUserId: "u", tokenId: "t", tokenExpiresAt: "never", token: TOKEN },
+  };
+  const news: Props = { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 0 };
+  async function diffLines(state: Props, delivery: unknown): Promise<{ changes?: boolean; lines: string[] }> {
+    const lines: string[] = [];
+    const restore = useLogSink((_s, l) => lines.push(l));
+    try {
+      const d = await provider.diff("sa-1", state, { ...news, tokenDelivery: delivery });
+      return { changes: d.changes, lines };
+    } finally {
+      restore();
+    }
+  }
+
+  test("set on a held token: an update that delivers it; changed while not held: the next rotation", async () => {
+    const set = await diffLines(olds, { file: "/tmp/t" });
+    expect(set).toEqual({
+      changes: true,
+      lines: [
+        'pulumi-pims: service account "ci" (sa-1): tokenDelivery set: this update delivers the token the state holds ' +
+          "to file:/tmp/t and drops it from the state (no new account)",
+      ],
+    });
+    const delivered = { ...olds, token: "", tokenDelivery: { file: "/tmp/t" }, tokenDeliveredTo: "file:/tmp/t" };
+    const moved = await diffLines(delivered, { file: "/tmp/u" });
+    expect(moved.changes).toBe(true);
+    expect(moved.lines).toEqual([
+      'pulumi-pims: service account "ci" (sa-1): tokenDelivery changed: takes effect at the next rotation (the ' +
+        "current token is not held: it went to file:/tmp/t)",
+    ]);
+    expect(await diffLines(delivered, { file: "/tmp/t" })).toEqual({ changes: false, lines: [] });
+  });
+});
