@@ -48,8 +48,8 @@ const list = (name: keyof typeof OBJECT_TYPES): TypeSpec => ({
 
 // ---- object types and functions ---------------------------------------------------------------------
 export const TOKEN_DELIVERY = table<TokenDelivery>("TokenDelivery", {
-  ageRecipients: STR_LIST,
-  command: STR_LIST,
+  ageRecipients: { type: "array", items: STR },
+  command: { type: "array", items: STR },
   commandTimeoutSeconds: INT,
   file: STR,
 });

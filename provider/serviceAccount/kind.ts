@@ -16,6 +16,8 @@ import {
 type Names = readonly (keyof ServiceAccountOutputs)[];
 // Object.keys of ./outputs's key records, which the compiler checks against ServiceAccountOutputs.
 const [CURRENT_KEYS, PREVIOUS_KEYS] = [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] as Names[];
+/** `tokenDelivery`'s object type (provider/plugin/schemaProperties.ts OBJECT_TYPES: `pims:index:TokenDelivery`). */
+const TOKEN_DELIVERY_REF = { $ref: "#/types/pims:index:TokenDelivery" };
 
 export const SERVICE_ACCOUNT = declareKind<
   "ServiceAccount",
@@ -49,8 +51,7 @@ export const SERVICE_ACCOUNT = declareKind<
     rotateBeforeExpiry: INT,
     keepPreviousToken: BOOL,
     adoptServiceAccountId: STR,
-    // The object type of provider/plugin/schemaProperties.ts's OBJECT_TYPES (its members described by TokenDelivery).
-    tokenDelivery: { $ref: "#/types/pims:index:TokenDelivery" },
+    tokenDelivery: TOKEN_DELIVERY_REF,
     serviceAccountId: STR,
     createdAt: STR,
     createdByUserId: STR,

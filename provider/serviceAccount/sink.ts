@@ -9,6 +9,7 @@ import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { progress } from "../client/log";
+import { childEnvironment } from "../settings";
 
 /** What the command is told about the token (its environment), and what messages name. */
 export interface TokenContext {
@@ -57,15 +58,14 @@ export function runCommand(
 ): Promise<void> {
   const [file, ...args] = argv;
   const name = path.basename(file);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  // The provider's own credential (PIMS_TOKEN) is not the command's.
+  const env = childEnvironment({
     PIMS_SERVICE_ACCOUNT_ID: ctx.serviceAccountId,
     PIMS_SERVICE_ACCOUNT_NAME: ctx.name,
     PIMS_PROJECT_ID: ctx.projectId,
     PIMS_TOKEN_ID: ctx.tokenId,
     PIMS_TOKEN_EXPIRES_AT: ctx.tokenExpiresAt,
-  };
-  delete env.PIMS_TOKEN; // the provider's own credential is not the command's
+  });
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
     const out: Buffer[] = [];

@@ -210,3 +210,16 @@ export function resolveCredentials(configured: ConfiguredSettings = {}, options:
 
 /** The stack config the engine gives every plugin process (`PULUMI_CONFIG`, JSON), parsed by provider/plugin/config. */
 export const pluginConfigText = (env: NodeJS.ProcessEnv = process.env): string | undefined => env.PULUMI_CONFIG;
+
+/**
+ * The environment of a program the provider runs for the user (the token-delivery command): the provider's own,
+ * without its credential (PIMS_TOKEN), plus `extra`.
+ */
+export function childEnvironment(
+  extra: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, ...extra };
+  delete out.PIMS_TOKEN;
+  return out;
+}
