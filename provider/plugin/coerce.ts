@@ -10,11 +10,25 @@ import type { FunctionName } from "../functions";
 import type { ResourceKind } from "../kinds";
 import { FUNCTIONS } from "./functions";
 import { KIND_BY_NAME } from "../kinds";
-import type { TypeSpec } from "./schemaProperties";
+import { OBJECT_TYPES, type TypeSpec } from "./schemaProperties";
+import { nativeToken } from "./tokens";
 import type { Props } from "./values";
+
+/** The object type a `$ref` names (`#/types/pims:index:<Name>`), by its members' types; undefined for another. */
+function objectType(ref: string): Record<string, TypeSpec> | undefined {
+  const name = ref.slice(ref.lastIndexOf(":") + 1) as keyof typeof OBJECT_TYPES;
+  return ref === `#/types/${nativeToken(name)}` && Object.hasOwn(OBJECT_TYPES, name)
+    ? OBJECT_TYPES[name].properties.properties
+    : undefined;
+}
 
 function coerce(v: unknown, t: TypeSpec | undefined): unknown {
   if (t === undefined || v === UNKNOWN || v === null || v === undefined) return v;
+  if (t.$ref !== undefined) {
+    // An object type (ServiceAccount's tokenDelivery): each member read by its own type.
+    const members = objectType(t.$ref);
+    return members !== undefined && typeof v === "object" && !Array.isArray(v) ? coerceAll(v as Props, members) : v;
+  }
   switch (t.type) {
     case "string":
       return typeof v === "number" || typeof v === "boolean" ? String(v) : v;
@@ -34,8 +48,9 @@ function coerce(v: unknown, t: TypeSpec | undefined): unknown {
   }
 }
 
-const coerceAll = (props: Props, types: Record<string, TypeSpec>): Props =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, coerce(v, types[k])]));
+function coerceAll(props: Props, types: Record<string, TypeSpec>): Props {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, coerce(v, types[k])]));
+}
 
 /** A resource's inputs read by its schema types. */
 export const coerceInputs = (kind: ResourceKind, props: Props): Props =>

@@ -24,7 +24,7 @@ import {
   type SettingSpec,
   type SettingsTable,
 } from "../settings";
-import { BOOL, INT, NUM, STR, table, type TypeSpec } from "../kindDeclaration";
+import { BOOL, INT, NUM, STR, STR_LIST, table, type TypeSpec } from "../kindDeclaration";
 import { nativeToken } from "./tokens";
 
 export type { PropertyTable, Props, TypeSpec } from "../kindDeclaration";
@@ -160,7 +160,9 @@ export const OBJECT_TYPES = {
   BuildLogEntry: { description: "One entry of a build's logs.", properties: BUILD_LOG_ENTRY },
   TokenDelivery: {
     description:
-      "Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.",
+      "Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of " +
+      "`ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv " +
+      "or a relative path is refused at preview, with no call to the service.",
     properties: TOKEN_DELIVERY,
   },
 };

@@ -421,7 +421,7 @@ func (o InvoiceArrayOutput) Index(i pulumi.IntInput) InvoiceOutput {
 	}).(InvoiceOutput)
 }
 
-// Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
 type TokenDelivery struct {
 	// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
 	AgeRecipients []string `pulumi:"ageRecipients"`
@@ -444,7 +444,7 @@ type TokenDeliveryInput interface {
 	ToTokenDeliveryOutputWithContext(context.Context) TokenDeliveryOutput
 }
 
-// Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
 type TokenDeliveryArgs struct {
 	// Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
 	AgeRecipients pulumi.StringArrayInput `pulumi:"ageRecipients"`
@@ -509,7 +509,7 @@ func (i *tokenDeliveryPtrType) ToTokenDeliveryPtrOutputWithContext(ctx context.C
 	return pulumi.ToOutputWithContext(ctx, i).(TokenDeliveryPtrOutput)
 }
 
-// Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+// Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
 type TokenDeliveryOutput struct{ *pulumi.OutputState }
 
 func (TokenDeliveryOutput) ElementType() reflect.Type {

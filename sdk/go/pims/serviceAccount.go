@@ -78,6 +78,9 @@ import (
 // grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
 // change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
 // `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+// `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+// the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+// account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 //
 // List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
 // listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -231,7 +234,7 @@ type ServiceAccount struct {
 	// When the current token expires, RFC 3339, or `never`.
 	TokenExpiresAt pulumi.StringOutput `pulumi:"tokenExpiresAt"`
 	// The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
-	TokenFingerprint pulumi.StringPtrOutput `pulumi:"tokenFingerprint"`
+	TokenFingerprint pulumi.StringOutput `pulumi:"tokenFingerprint"`
 	// Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.
 	TokenHeld pulumi.BoolPtrOutput `pulumi:"tokenHeld"`
 	// Id of the current token.
@@ -555,8 +558,8 @@ func (o ServiceAccountOutput) TokenExpiresAt() pulumi.StringOutput {
 }
 
 // The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
-func (o ServiceAccountOutput) TokenFingerprint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.TokenFingerprint }).(pulumi.StringPtrOutput)
+func (o ServiceAccountOutput) TokenFingerprint() pulumi.StringOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringOutput { return v.TokenFingerprint }).(pulumi.StringOutput)
 }
 
 // Whether the state holds the current account's token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.

@@ -21,7 +21,7 @@ __all__ = [
 
 class TokenDeliveryArgsDict(TypedDict):
     """
-    Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+    Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
     """
     age_recipients: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -48,7 +48,7 @@ class TokenDeliveryArgs:
                  command_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  file: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+        Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] age_recipients: Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] command: Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.

@@ -505,7 +505,7 @@ class Invoice(dict):
 @pulumi.output_type
 class TokenDelivery(dict):
     """
-    Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+    Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -532,7 +532,7 @@ class TokenDelivery(dict):
                  command_timeout_seconds: Optional[_builtins.int] = None,
                  file: Optional[_builtins.str] = None):
         """
-        Where a ServiceAccount's new tokens go instead of the state: exactly one of ageRecipients, command, file.
+        Where a ServiceAccount's new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
 
         :param Sequence[_builtins.str] age_recipients: Sealed: age X25519 recipients (`age1…`, 1 to 20, as `age-keygen` prints them). The token is encrypted to them and the state keeps only the ASCII-armored ciphertext (`sealedToken`); `age -d -i <identity>` opens it.
         :param Sequence[_builtins.str] command: Command: an argv (no shell) run on the machine running `pulumi up`, with the token on its standard input (no trailing newline) and PIMS_SERVICE_ACCOUNT_ID, PIMS_SERVICE_ACCOUNT_NAME, PIMS_PROJECT_ID, PIMS_TOKEN_ID and PIMS_TOKEN_EXPIRES_AT in its environment (plus the provider's, without PIMS_TOKEN). It must exit 0 for the delivery to count; its output is shown with the token's bytes redacted. E.g. `["gh", "secret", "set", "PIMS_TOKEN"]`.

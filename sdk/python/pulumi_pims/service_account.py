@@ -267,6 +267,9 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+        `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+        the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+        account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 
         List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
         listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -422,6 +425,9 @@ class ServiceAccount(pulumi.CustomResource):
         grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
         change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
         `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+        `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+        the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+        account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
 
         List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
         listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -811,7 +817,7 @@ class ServiceAccount(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="tokenFingerprint")
-    def token_fingerprint(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def token_fingerprint(self) -> pulumi.Output[_builtins.str]:
         """
         The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. "" when the token is not known (adopted without it).
         """

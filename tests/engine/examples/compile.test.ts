@@ -25,7 +25,7 @@ import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
 
-const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions"] as const;
+const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions", "sealed-token"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /**
@@ -70,6 +70,14 @@ const FULL: Record<Scenario, { config: Record<string, string>; resources: string
       "providers:pims other",
       "providers:pims scoped",
     ],
+  },
+  "sealed-token": {
+    config: {
+      projectId: "p-1a2b3c4d",
+      ageRecipient: "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+      rotationTrigger: "2",
+    },
+    resources: ["ServiceAccount ci"],
   },
   functions: {
     config: { projectId: "p-1a2b3c4d", appName: "api", buildId: "build-42" },

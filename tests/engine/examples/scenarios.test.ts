@@ -7,13 +7,16 @@
  * aside: ../../examples/<scenario>/README.md), 0 live accounts of the stack after destroy, no token in plaintext in the
  * state or the engine's output. (TypeScript runs these scenarios in examples.test.ts and multiAccount.test.ts; all
  * five languages run the quickstart in examples/quickstart.test.ts.) The functions example (getAppLogs, getBuildLogs)
- * runs in YAML against a simulator seeded with an app's logs and two builds; its edit reads the other build.
+ * runs in YAML against a simulator seeded with an app's logs and two builds; its edit reads the other build. The
+ * sealed-token example (issue 47) runs in YAML, Go and Python with a recipient `age-keygen` made: each sealed token
+ * opens with the `age` CLI, works and matches its fingerprint; its edit is an overlapping rotation.
  *
- * Needs the pulumi CLI, the YAML host and Go (the Go SDK's first build: minutes, cached after).
+ * Needs the pulumi CLI, the YAML host, Go (the Go SDK's first build: minutes, cached after), Python and `age`.
  */
 import { randomSecret } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engineSuite";
 import { programTest } from "../../kit/examples";
+import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
 import { liveIds } from "../../kit/simulator";
 
 const LANGUAGES = ["yaml", "go"] as const;
@@ -69,6 +72,57 @@ test.each(LANGUAGES)("rotation in %s: overlapping rotation by trigger", async (l
     afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),
   });
 });
+
+test.each([...LANGUAGES, "python"] as const)(
+  "sealed-token in %s: the token sealed with age, never held",
+  async (language) => {
+    const { sim, projectId } = await suite.simulatorWithApp("sealed-token");
+    const age = await ageIdentity(suite.scratch);
+    const run = await suite.prepareExample(sim, {
+      scenario: "sealed-token",
+      language,
+      stackName: "ci",
+      config: { projectId, ageRecipient: age.recipient },
+    });
+    /** The sealed token opened with the `age` CLI: it works, and it is the one the fingerprint names. */
+    const opened = async (o: Record<string, unknown>, prefix = ""): Promise<string> => {
+      const token = await ageDecrypt(o[`${prefix}${prefix ? "S" : "s"}ealedToken`] as string, age.identity);
+      expect(fingerprintOf(token)).toBe(o[`${prefix}${prefix ? "T" : "t"}okenFingerprint`]);
+      expect(await suite.tokenWorks(token, projectId, sim)).toBe(true);
+      return token;
+    };
+    await programTest(run, [sim], {
+      afterUp: async (o) => {
+        expect(keys(o)).toEqual(
+          [
+            "sealedToken",
+            "serviceAccountId",
+            "tokenDeliveredTo",
+            "tokenExpiresAt",
+            "tokenFingerprint",
+            "tokenId",
+          ].sort(),
+        );
+        expect(o.tokenDeliveredTo).toBe(`age:1 recipient ${age.recipient.slice(0, 12)}…`);
+        expect(sim.issuedSecrets().includes(await opened(o))).toBe(true);
+        expect(liveIds(sim, projectId)).toEqual([o.serviceAccountId]);
+      },
+      edit: {
+        config: { rotationTrigger: "2" },
+        check: async (before, after) => {
+          // keepPreviousToken: a new account and token, sealed; the previous one kept live with its ciphertext.
+          expect(after.serviceAccountId).not.toBe(before.serviceAccountId);
+          expect(after.previousServiceAccountId).toBe(before.serviceAccountId);
+          expect(after.previousSealedToken).toBe(before.sealedToken);
+          expect(await opened(after, "previous")).toBe(await opened(before));
+          expect(await opened(after)).not.toBe(await opened(before));
+          expect(liveIds(sim, projectId)).toEqual([after.serviceAccountId, before.serviceAccountId].sort());
+        },
+      },
+      afterDestroy: () => expect(sim.serviceAccounts(projectId)).toEqual([]),
+    });
+  },
+);
 
 test.each(LANGUAGES)("environments in %s: the dev stack, configured by its Pulumi.dev.yaml", async (language) => {
   // p-1a2b3c01: what the example's Pulumi.dev.yaml names

@@ -142,7 +142,7 @@ afterAll(() => {
 });
 
 /** Every example project, and where the converter writes each language's program and where the example keeps it. */
-const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions"];
+const SCENARIOS = ["quickstart", "rotation", "environments", "multi-account", "functions", "sealed-token"];
 const CONVERTED_FILES: Record<string, [string, string]> = {
   typescript: ["nodejs/index.ts", "index.ts"],
   python: ["python/__main__.py", "__main__.py"],

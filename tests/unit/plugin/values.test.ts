@@ -58,6 +58,15 @@ describe("types and tokens", () => {
     expect(coerceArgs("getAppLogs", { limit: "20", stream: "stderr" })).toEqual({ limit: 20, stream: "stderr" });
   });
 
+  test("an object type's members too (tokenDelivery, from YAML config): each by its own type", () => {
+    const delivery = { command: ["sink", 2], commandTimeoutSeconds: "30", ageRecipients: UNKNOWN };
+    expect(coerceInputs("ServiceAccount", { tokenDelivery: delivery })).toEqual({
+      tokenDelivery: { command: ["sink", "2"], commandTimeoutSeconds: 30, ageRecipients: UNKNOWN },
+    });
+    expect(coerceInputs("ServiceAccount", { tokenDelivery: UNKNOWN })).toEqual({ tokenDelivery: UNKNOWN });
+    expect(coerceInputs("ServiceAccount", { tokenDelivery: "sealed" })).toEqual({ tokenDelivery: "sealed" });
+  });
+
   test("the engine's address among the plugin's arguments", () => {
     expect(engineAddressOf(["--logtostderr", "-v=9", "--tracing", "tcp://t:1", "127.0.0.1:4242"])).toBe(
       "127.0.0.1:4242",

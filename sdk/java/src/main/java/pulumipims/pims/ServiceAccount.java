@@ -84,6 +84,9 @@ import pulumipims.pims.outputs.TokenDelivery;
  * grants or its token: `tokenHeld` is false, and declaring `grants` changes nothing. Its first rotation (set or
  * change `rotationTrigger`, or the expiry window) creates the successor, whose token is held; with
  * `keepPreviousToken: true` the imported account stays valid as the previous one until the next rotation.
+ * `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
+ * the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
+ * account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
  * 
  * List: `pulumi do pims:ServiceAccount list --project-id &lt;projectId&gt;` prints the project&#39;s accounts as the API-key
  * listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -506,14 +509,14 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="tokenFingerprint", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> tokenFingerprint;
+    private Output<String> tokenFingerprint;
 
     /**
      * @return The first 16 hex digits of the SHA-256 of the current token (its UTF-8 bytes), in every mode: compare it with the fingerprint of the token a consumer holds to know it holds this one. Never the token. &#34;&#34; when the token is not known (adopted without it).
      * 
      */
-    public Output<Optional<String>> tokenFingerprint() {
-        return Codegen.optional(this.tokenFingerprint);
+    public Output<String> tokenFingerprint() {
+        return this.tokenFingerprint;
     }
     /**
      * Whether the state holds the current account&#39;s token (in `token`): true for an account the stack created without `tokenDelivery`; false when the token was delivered (`tokenDeliveredTo` says where) and for an imported or adopted account whose token the service could not give (its first rotation creates a successor). Absent from states written before this output existed.

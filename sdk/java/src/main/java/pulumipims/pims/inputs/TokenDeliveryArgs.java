@@ -14,7 +14,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * Where a ServiceAccount&#39;s new tokens go instead of the state: exactly one of ageRecipients, command, file.
+ * Where a ServiceAccount&#39;s new tokens go instead of the state (its `tokenDelivery`): set exactly one of `ageRecipients` (sealed), `command` (with `commandTimeoutSeconds`) and `file`. A bad recipient, an empty argv or a relative path is refused at preview, with no call to the service.
  * 
  */
 public final class TokenDeliveryArgs extends com.pulumi.resources.ResourceArgs {
