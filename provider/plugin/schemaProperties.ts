@@ -24,7 +24,7 @@ import {
   type SettingSpec,
   type SettingsTable,
 } from "../settings";
-import { BOOL, INT, NUM, STR, STR_LIST, table, type TypeSpec } from "../kindDeclaration";
+import { BOOL, INT, NUM, STR, table, type TypeSpec } from "../kindDeclaration";
 import { nativeToken } from "./tokens";
 
 export type { PropertyTable, Props, TypeSpec } from "../kindDeclaration";
