@@ -13,10 +13,11 @@ const path = require("node:path");
  * startup-error plugin of the launcher: 700 kB; the schema's examples (every example project in every language, so
  * the registry and the SDKs' doc comments show them) bring the schema to 116 kB and the package to 810 kB; the
  * functions' examples (getAppLogs, getBuildLogs in five languages) and the config block rendered from the settings
- * table bring the schema to 144 kB and the package to 870 kB. The limit leaves about 8 % for growth; past it, look at
- * what grew first).
+ * table bring the schema to 144 kB and the package to 870 kB; token delivery (sealing, the command and file sinks),
+ * the provider's List and the sealed-token example in every language bring the schema to 156 kB and the package to
+ * 980 kB. The limit leaves about 6 % for growth; past it, look at what grew first).
  */
-const MAX_UNPACKED_BYTES = 940 * 1024;
+const MAX_UNPACKED_BYTES = 1040 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^bin\/provider\/schema\.json$/,
