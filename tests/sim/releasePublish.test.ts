@@ -100,6 +100,9 @@ beforeAll(async () => {
     GOPROXY: goProxy.url,
     GONOSUMDB: "127.0.0.1",
     GOFLAGS: "",
+    // No git identity, as on a new machine or CI runner: the Go tag must still be made (scripts/release/publish/go.ts).
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
   };
 });
 
@@ -195,6 +198,22 @@ test("--yes publishes every file, signed and with checksums, and the Go tag the 
   const head = git(checkout, "rev-parse", "HEAD");
   expect(git(scratch, "--git-dir", remote, "rev-parse", `sdk/go/v${VERSION}^{commit}`)).toBe(head);
   expect(git(scratch, "--git-dir", remote, "cat-file", "-t", `sdk/go/v${VERSION}`)).toBe("tag");
+  // Without an identity (git refuses to guess one on this machine), the tag names the release as its tagger.
+  let identity = true;
+  try {
+    execFileSync("git", ["var", "GIT_COMMITTER_IDENT"], { cwd: checkout, env, stdio: "ignore" });
+  } catch {
+    identity = false;
+  }
+  const tagger = git(
+    scratch,
+    "--git-dir",
+    remote,
+    "for-each-ref",
+    "--format=%(taggername)",
+    `refs/tags/sdk/go/v${VERSION}`,
+  );
+  if (!identity) expect(tagger).toBe("pulumi-pims release");
   expect(outcome.published).toContain(`Go: tag sdk/go/v${VERSION}`);
 });
 

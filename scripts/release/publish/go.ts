@@ -15,8 +15,8 @@ import { differs, MISSING, SAME, type Found, type Step } from "./plan";
 const run = promisify(execFile);
 const said = (e: unknown): string => String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
 
-const git = (root: string, args: string[]): string =>
-  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (root: string, args: string[], env: NodeJS.ProcessEnv = process.env): string =>
+  execFileSync("git", args, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
 /** Whether the proxy serves module@version with `goMod` as its go.mod; the reason when not. */
 async function served(
@@ -38,6 +38,20 @@ async function served(
     return (/"Error":\s*"([^"]*)"/.exec(out)?.[1] ?? said(e)).split("\n")[0];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * An annotated tag needs a tagger, and a machine that never ran `git config user.email` (a new CI runner, an empty
+ * HOME) has none: git refuses with "Committer identity unknown". Then the tag names the release itself; a configured
+ * identity (or GIT_COMMITTER_NAME/EMAIL) is used as it is.
+ */
+function tagger(root: string, env: NodeJS.ProcessEnv): string[] {
+  try {
+    git(root, ["var", "GIT_COMMITTER_IDENT"], env);
+    return [];
+  } catch {
+    return ["-c", "user.name=pulumi-pims release", "-c", "user.email=release@pulumi-pims.invalid"];
   }
 }
 
@@ -96,7 +110,8 @@ export function goStep(root: string, module: string, version: string, env: NodeJ
     },
     publish: async () => {
       const local = execFileSync("git", ["tag", "--list", tag], { cwd: root, encoding: "utf8" }).trim();
-      if (local === "") git(root, ["tag", "-a", tag, "-m", `Go SDK ${module} v${version}`, head]);
+      if (local === "")
+        git(root, [...tagger(root, env), "tag", "-a", tag, "-m", `Go SDK ${module} v${version}`, head], env);
       else if (git(root, ["rev-parse", `${tag}^{commit}`]) !== head)
         throw new Error(`the local tag ${tag} is on another commit than this checkout (${head}): delete it first`);
       try {
