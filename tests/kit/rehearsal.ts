@@ -92,10 +92,6 @@ export async function startVerdaccio(registries: string, dir: string): Promise<{
       "uplinks:",
       "  npmjs:",
       "    url: https://registry.npmjs.org/",
-      // The user's install asks for @pulumi/pulumi, whose metadata (every version) is large: on a loaded machine the
-      // default 30 s uplink limit ran out, and verdaccio answered as though the package did not exist (ERESOLVE).
-      "    timeout: 180s",
-      "    max_fails: 5",
       "packages:",
       "  'pulumi-pims':",
       "    access: $all",
