@@ -16,7 +16,7 @@ import { createYamlStack, ensureYamlHost } from "../../scripts/engine/yaml";
 import type { PimsSimulator, SimulatorOptions } from "../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "./engine";
 import { testClient } from "./client";
-import { prepareExample, type ExampleRun, type PrepareOptions } from "./examples";
+import { prepareExample, type ExampleRun, type PrepareOptions } from "./languages/examples";
 import { expectNoSecretsInOutputOrFiles } from "./secrets";
 import { startSimulator } from "./simulator";
 import { tearDown } from "./teardown";

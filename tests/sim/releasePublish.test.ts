@@ -1,11 +1,11 @@
 /**
- * `npm run release:publish` (scripts/release/publish/) against real servers on loopback (tests/kit/registries.ts): the
- * download address and a Maven repository (HTTP PUT/GET), a git remote with a Go module proxy serving its tags, and a
- * throwaway GPG key. A small dist/ made here stands for `npm run release`'s (the whole release and the npm and PyPI
- * registries are the rehearsal's, tests/engine/release/rehearsal.test.ts). What each server holds is checked after each
- * run: a dry run changes nothing; `--yes` publishes every file with signatures and checksums and the tag; a second run
- * publishes nothing and says so; a server holding different bytes stops the run before anything is published,
- * naming the file; no home or no key is refused, naming the setting.
+ * `npm run release:publish` (scripts/release/publish/) against real servers on loopback
+ * (tests/kit/release/registries.ts): the download address and a Maven repository (HTTP PUT/GET), a git remote with a Go
+ * module proxy serving its tags, and a throwaway GPG key. A small dist/ made here stands for `npm run release`'s (the
+ * whole release and the npm and PyPI registries are the rehearsal's, tests/engine/release/rehearsal.test.ts). What each
+ * server holds is checked after each run: a dry run changes nothing; `--yes` publishes every file with signatures and
+ * checksums and the tag; a second run publishes nothing and says so; a server holding different bytes stops the run
+ * before anything is published, naming the file; no home or no key is refused, naming the setting.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,7 +24,7 @@ import {
   startGoProxy,
   stopGpgAgent,
   type Served,
-} from "../kit/registries";
+} from "../kit/release/registries";
 
 const VERSION = packageVersion();
 const HOME = "127.0.0.1/rehearsal/pulumi-pims";

@@ -1,7 +1,7 @@
 /**
  * docs/java.md followed literally, with Pulumi's official Java language host and plain `pulumi` commands
  * (`runtime: java`), from an empty project directory holding only the file the page says to take from the release
- * (this platform's plugin archive, from the release directory: tests/kit/dist.ts), beside what the page calls
+ * (this platform's plugin archive, from the release directory: tests/kit/languages/dist.ts), beside what the page calls
  * `../pulumi-pims` (sdk/java copied). The page's blocks run in the page's order: its files written unchanged
  * (Pulumi.yaml, pom.xml, App.java), its shell lines as written (`guide:shell`: install the SDK with Maven, the plugin
  * from the archive, configure, `pulumi up`), then its rotation lines (`guide:rotate`), then refresh and destroy. The
@@ -9,20 +9,20 @@
  * host runs Maven, Maven runs java), no download server. Every resource, a function and an explicit provider; a
  * rotation by replacement (the deployer) and an overlapping one (the worker, keepPreviousToken); 0 plaintext tokens in
  * what the commands printed and in the backend, the token output `[secret]`, 0 live accounts after destroy. The
- * page's row of the docs table (tests/kit/docsTable.ts), which follows the page and scans for tokens.
+ * page's row of the docs table (tests/kit/languages/docsTable.ts), which follows the page and scans for tokens.
  *
- * Substitutions, all about the sandbox: `pulumi login --local` logs in to a temporary backend; the example address
- * and ids are the simulator's; `pulumi up` gets `--yes --non-interactive`. Every mvn (the page's and the host's) uses
- * Maven 3.9.9 and the suite's cached local repository (tests/kit/java.ts); the page's `mvn … install` is skipped
+ * Substitutions, all about the sandbox: `pulumi login --local` logs in to a temporary backend; the example address and
+ * ids are the simulator's; `pulumi up` gets `--yes --non-interactive`. Every mvn (the page's and the host's) uses Maven
+ * 3.9.9 and the suite's cached local repository (tests/kit/languages/java.ts); the page's `mvn … install` is skipped
  * when that repository already holds a build of the same sdk/java. Each command runs Maven 1–3 times (10–40 s).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, REPO_ROOT } from "../../../scripts/engine";
-import { VERSION } from "../../kit/dist";
-import { describeDocsPage } from "../../kit/docsTable";
-import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO, sdkInstalledStamp } from "../../kit/java";
-import { JAVA_SDK_DIR, readSteps, seedPageObjects } from "../../kit/sdk";
+import { REPO_ROOT } from "../../../scripts/engine";
+import { VERSION } from "../../kit/languages/dist";
+import { describeDocsPage } from "../../kit/languages/docsTable";
+import { readSteps, seedPageObjects } from "../../kit/languages/guide";
+import { JAVA_LOCAL_REPO, JAVA_SDK_DIR, sdkInstalledStamp } from "../../kit/languages/java";
 
 jest.setTimeout(15 * 60_000);
 
@@ -36,21 +36,20 @@ const INSTALL_SDK = "mvn -f ../pulumi-pims/sdk/java install";
 
 describeDocsPage(
   {
+    language: "java",
     page: "java.md",
     project: "my-infra",
     seed: seedPageObjects,
     issued: 4,
     prepare: (scratch) => {
-      ensureJavaHost(ensureEngine());
-      const mavenDir = ensureMaven();
       fs.mkdirSync(path.join(scratch, "pulumi-pims", "sdk"), { recursive: true });
       fs.cpSync(JAVA_SDK_DIR, path.join(scratch, "pulumi-pims", "sdk", "java"), {
         recursive: true,
         filter: (src) => path.basename(src) !== "target",
       });
+      // A user's machine: Maven 3.9 and the pulumi CLI (the Java host beside it) on PATH (the Java runner's
+      // toolchain), Java from the system.
       fs.mkdirSync(JAVA_LOCAL_REPO, { recursive: true });
-      // A user's machine: Maven 3.9 and the pulumi CLI (the Java host beside it) on PATH, Java from the system.
-      return { extraPath: [mavenDir], env: { MAVEN_OPTS: `-Dmaven.repo.local=${JAVA_LOCAL_REPO}` } };
     },
     replaced: {
       // Skipped when the suite's local repository already holds a build of the same sdk/java.

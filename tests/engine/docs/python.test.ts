@@ -1,21 +1,23 @@
 /**
  * docs/python.md followed literally: from an empty project directory holding the two files the page says to take from
- * the release (the wheel and this platform's plugin archive, from the release directory: tests/kit/dist.ts),
+ * the release (the wheel and this platform's plugin archive, from the release directory: tests/kit/languages/dist.ts),
  * the page's blocks run in the page's order: its commands as written, its files written unchanged. The machine is a
  * user's: an empty plugin cache, no plugin on PATH, a `node` first on PATH that fails if called, no download server.
  *
- * Substitutions, all about this test's sandbox: `python3 -m venv venv` makes the environment with tests/kit/sdk.ts's
- * userVenv (which sees the cached `pulumi` and `grpcio`, so pip downloads nothing); `pulumi login --local` logs in to a
- * temporary `file://` backend; the example address and ids in `pulumi config set` are the simulator's.
- * Replaced step: `pulumi up` runs the page's __main__.py as an Automation API inline program
+ * Substitutions, all about this test's sandbox: `python3 -m venv venv` makes the environment with
+ * tests/kit/languages/python.ts's userVenv (which sees the cached `pulumi` and `grpcio`, so pip downloads nothing);
+ * `pulumi login --local` logs in to a temporary `file://` backend; the example address and ids in `pulumi config set`
+ * are the simulator's. Replaced step: `pulumi up` runs the page's __main__.py as an Automation API inline program
  * (tests/engine/programs/python/inline.py), as no Python language host can be obtained here. Then, beyond the page,
- * destroy. The page's row of the docs table (tests/kit/docsTable.ts), which follows the page and scans for tokens.
+ * destroy. The page's row of the docs table (tests/kit/languages/docsTable.ts), which follows the page and scans for
+ * tokens.
  */
 import * as path from "node:path";
-import { VERSION } from "../../kit/dist";
-import { describeDocsPage, seedAppProject, type DocsPage } from "../../kit/docsTable";
+import { VERSION } from "../../kit/languages/dist";
+import { describeDocsPage, seedAppProject, type DocsPage } from "../../kit/languages/docsTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
-import { PYTHON_INLINE_DRIVER, readSteps, userVenv } from "../../kit/sdk";
+import { readSteps } from "../../kit/languages/guide";
+import { PYTHON_INLINE_DRIVER, userVenv } from "../../kit/languages/python";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -33,6 +35,7 @@ const inline = (page: DocsPage, operation: "up" | "destroy") =>
 
 describeDocsPage(
   {
+    language: "python",
     page: "python.md",
     project: "my-infra",
     simulator: { profile: "default" },

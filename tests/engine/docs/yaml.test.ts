@@ -1,19 +1,19 @@
 /**
  * docs/yaml.md followed literally, as a newcomer would: from an empty project directory holding this platform's plugin
- * archive from the release (tests/kit/dist.ts; the page says to download it), the guide's `Pulumi.yaml` written
- * as it is printed (block `<!-- guide:file Pulumi.yaml -->`) and the guide's commands run in order (block
- * `<!-- guide:shell -->`), with the real engine and the official YAML host. The machine is a user's: an empty plugin
- * cache, no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if called. Then a no-change
- * preview and destroy. The page's row of the docs table (tests/kit/docsTable.ts), which follows the page and scans
- * for tokens.
+ * archive from the release (tests/kit/languages/dist.ts; the page says to download it), the guide's `Pulumi.yaml`
+ * written as it is printed (block `<!-- guide:file Pulumi.yaml -->`) and the guide's commands run in order (block `<!--
+ * guide:shell -->`), with the real engine and the official YAML host. The machine is a user's: an empty plugin cache,
+ * no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if called. Then a no-change preview and
+ * destroy. The page's row of the docs table (tests/kit/languages/docsTable.ts), which follows the page and scans for
+ * tokens.
  *
  * Substitutions, all about this test's sandbox: `pulumi login --local` logs in to a temporary `file://` backend; the
  * example ids and address in `pulumi config set` are the simulator's; `pulumi up` gets `--yes`. The token reaches
  * the commands as `PIMS_TOKEN`, as the guide says.
  */
-import { VERSION } from "../../kit/dist";
-import { describeDocsPage } from "../../kit/docsTable";
-import { readGuide, seedPageObjects } from "../../kit/sdk";
+import { VERSION } from "../../kit/languages/dist";
+import { describeDocsPage } from "../../kit/languages/docsTable";
+import { readGuide, seedPageObjects } from "../../kit/languages/guide";
 
 jest.setTimeout(15 * 60_000);
 
@@ -21,6 +21,7 @@ const guide = readGuide("yaml.md");
 
 describeDocsPage(
   {
+    language: "yaml",
     page: "yaml.md",
     project: "project",
     seed: (sim) => {

@@ -7,7 +7,7 @@
  * resource,
  *   argument and function goes through the installed SDK, and the resources it declares are the scenario's;
  * - Go: `go vet` with the generated SDK through a `replace` of the module path sdk/go/go.mod declares;
- * - Java: `mvn compile` with sdk/java installed into the suite's Maven repository (tests/kit/java.ts);
+ * - Java: `mvn compile` with sdk/java installed into the suite's Maven repository (tests/kit/languages/java.ts);
  * - YAML has no compiler: every YAML example runs end to end (examples/scenarios, examples/quickstart).
  * The end-to-end runs are in examples/quickstart.test.ts and examples/scenarios.test.ts.
  *
@@ -18,9 +18,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "../../kit/java";
-import { GO_ENV, replaceGoSdk } from "../../kit/examples";
-import { installPythonSdk, run } from "../../kit/sdk";
+import { replaceGoSdk } from "../../kit/languages/go";
+import { run } from "../../kit/languages/index";
+import { ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "../../kit/languages/java";
+import { installPythonSdk } from "../../kit/languages/python";
 import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(15 * 60_000);
@@ -133,8 +134,8 @@ test.each(SCENARIOS)(
   "%s: Go vets with the generated SDK (replace directive of sdk/go/go.mod's module path)",
   async (scenario) => {
     const dir = copyExample(scenario, path.join(scratch, "go"), "go");
-    await replaceGoSdk(dir);
-    await run("go", ["vet", "./..."], { cwd: dir, env: GO_ENV });
+    const env = await replaceGoSdk(dir);
+    await run("go", ["vet", "./..."], { cwd: dir, env });
   },
 );
 

@@ -1,17 +1,17 @@
 /**
  * examples/quickstart in every language (TypeScript, YAML, Python, Go, Java), each through Pulumi's ProgramTest
- * sequence (tests/kit/examples.ts): `up`, a second `up` that must change nothing, `preview` and `refresh` that
- * must find no changes, the example's edit step (a new `rotationTrigger`: the token rotated by replacement), `destroy`.
- * After each step: what the simulator holds (the project, the one live account with the example's name and grants,
- * the app's secrets holding the current token), the same outputs in every language, 0 live accounts after destroy,
- * no token in plaintext in the state or the engine's output.
+ * sequence (tests/kit/languages/examples.ts): `up`, a second `up` that must change nothing, `preview` and `refresh`
+ * that must find no changes, the example's edit step (a new `rotationTrigger`: the token rotated by replacement),
+ * `destroy`. After each step: what the simulator holds (the project, the one live account with the example's name and
+ * grants, the app's secrets holding the current token), the same outputs in every language, 0 live accounts after
+ * destroy, no token in plaintext in the state or the engine's output.
  *
  * Needs the pulumi CLI, the YAML host, Python (scripts/toolchain/ensure-python), Go, the Java host v1.16.0 and Maven
  * 3.9.9 (all built or fetched once and cached). The languages run one after the other against one simulator.
  */
 import { EXAMPLE_LANGUAGES } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engineSuite";
-import { programTest } from "../../kit/examples";
+import { programTest } from "../../kit/languages/examples";
 
 /** The quickstart's outputs, in every language. */
 const OUTPUTS = ["appSecretNames", "projectId", "serviceAccountId", "token", "tokenExpiresAt"];

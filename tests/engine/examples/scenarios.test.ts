@@ -1,13 +1,13 @@
 /**
  * Every other example scenario (rotation, environments, multi-account) in YAML and in one compiled language, Go, each
- * through Pulumi's ProgramTest sequence (tests/kit/examples.ts): `up`, a second `up` that must change nothing,
- * `preview` and `refresh` that must find no changes, the example's edit step where it has one (rotation: an
+ * through Pulumi's ProgramTest sequence (tests/kit/languages/examples.ts): `up`, a second `up` that must change
+ * nothing, `preview` and `refresh` that must find no changes, the example's edit step where it has one (rotation: an
  * overlapping rotation; multi-account: the project's account rotated, and with it the scoped provider's token),
  * `destroy`. After each step: what the simulators hold, the outputs every language has (YAML's documented exceptions
  * aside: ../../examples/<scenario>/README.md), 0 live accounts of the stack after destroy, no token in plaintext in the
- * state or the engine's output. (TypeScript runs these scenarios in examples.test.ts and multiAccount.test.ts; all
- * five languages run the quickstart in examples/quickstart.test.ts.) The functions example (getAppLogs, getBuildLogs)
- * runs in YAML against a simulator seeded with an app's logs and two builds; its edit reads the other build. The
+ * state or the engine's output. (TypeScript runs these scenarios in examples.test.ts and multiAccount.test.ts; all five
+ * languages run the quickstart in examples/quickstart.test.ts.) The functions example (getAppLogs, getBuildLogs) runs
+ * in YAML against a simulator seeded with an app's logs and two builds; its edit reads the other build. The
  * sealed-token example (issue 47) runs in YAML, Go and Python with a recipient `age-keygen` made: each sealed token
  * opens with the `age` CLI, works and matches its fingerprint; its edit is an overlapping rotation.
  *
@@ -15,7 +15,7 @@
  */
 import { randomSecret } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engineSuite";
-import { programTest } from "../../kit/examples";
+import { programTest } from "../../kit/languages/examples";
 import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
 import { liveIds } from "../../kit/simulator";
 

@@ -17,8 +17,9 @@ import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { FROM_YAML, YAML_NOT_CONVERTED } from "../../../scripts/generate/schema-examples";
 import { goImportBasePath } from "../../../provider/plugin/schema";
 import { packageVersion } from "../../../provider/plugin/tokens";
-import { namePlugin } from "../../kit/examples";
-import { filesUnder, GO_SDK_DIR, PYTHON_SDK_DIR, run } from "../../kit/sdk";
+import { GO_SDK_DIR } from "../../kit/languages/go";
+import { filesUnder, namePlugin, run } from "../../kit/languages/index";
+import { PYTHON_SDK_DIR } from "../../kit/languages/python";
 
 jest.setTimeout(20 * 60_000);
 

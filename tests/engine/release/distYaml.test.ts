@@ -1,21 +1,21 @@
 /**
  * Installs like every Pulumi provider, YAML: a YAML program naming the pims package's version (the resource option
- * `version`) runs under the official YAML host with nothing but the release directory (tests/kit/dist.ts): an
+ * `version`) runs under the official YAML host with nothing but the release directory (tests/kit/languages/dist.ts): an
  * empty plugin cache, no plugin on PATH, no `plugins.providers`, a `node` first on PATH that fails if anything calls
- * it. The `cli` row of the dist table (tests/kit/distTable.ts): `pulumi install` downloads the plugin from the loopback
- * server into `$PULUMI_HOME/plugins`; then `pulumi up`, a rotation by replacement (`rotationTrigger`), one with overlap
- * (`keepPreviousToken`), `pulumi refresh`, a no-change `pulumi preview` and `pulumi destroy` (the steps of
- * tests/kit/dist.ts every dist suite takes), one stack throughout, checked against the simulator; the state, the
- * backend's files and everything printed are scanned for tokens. Then, this suite's own: `pulumi plugin install
+ * it. The `cli` row of the dist table (tests/kit/languages/distTable.ts): `pulumi install` downloads the plugin from
+ * the loopback server into `$PULUMI_HOME/plugins`; then `pulumi up`, a rotation by replacement (`rotationTrigger`), one
+ * with overlap (`keepPreviousToken`), `pulumi refresh`, a no-change `pulumi preview` and `pulumi destroy` (the steps of
+ * tests/kit/languages/dist.ts every dist suite takes), one stack throughout, checked against the simulator; the state,
+ * the backend's files and everything printed are scanned for tokens. Then, this suite's own: `pulumi plugin install
  * resource pims <version> --file <archive>` into another empty cache, and `pulumi install` of the program with the
  * option `pluginDownloadURL` and no override.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { archiveName, installedPlugins, VERSION } from "../../kit/dist";
-import { describeDist } from "../../kit/distTable";
+import { archiveName, installedPlugins, VERSION } from "../../kit/languages/dist";
+import { describeDist } from "../../kit/languages/distTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
-import { run } from "../../kit/sdk";
+import { run } from "../../kit/languages/index";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -61,15 +61,17 @@ outputs:
   appPreviousId: \${app.previousServiceAccountId}
 `;
 const suite = describeDist({
+  language: "yaml",
+  sdk: "dist",
+  program: "the program above, naming the package's version",
   name: "dist-yaml",
-  kind: "cli",
   creates: "both accounts",
   resources: 3,
   /** The program's outputs naming the accounts. */
   names: { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" },
   install: ({ dir, makeEnv }) => {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(VERSION));
-    return Promise.resolve({ env: makeEnv([]) });
+    return Promise.resolve({ env: makeEnv() });
   },
 });
 

@@ -3,15 +3,15 @@
  * with `npm run release:publish -- --yes --rehearsal` and nothing else, then installed as users install it.
  *
  * Set-up (once): verdaccio (npm) and pypiserver (PyPI) from scripts/toolchain/ensure-registries, a Maven repository and
- * the download address (tests/kit/registries.ts: HTTP PUT/GET), a git remote with a Go module proxy serving its tags,
- * and a throwaway GPG key. A copy of this working tree (tests/kit/rehearsal.ts) gets the home
+ * the download address (tests/kit/release/registries.ts: HTTP PUT/GET), a git remote with a Go module proxy serving its
+ * tags, and a throwaway GPG key. A copy of this working tree (tests/kit/release/rehearsal.ts) gets the home
  * `127.0.0.1/rehearsal/pulumi-pims` and the loopback download address for one run (`PIMS_RELEASE_HOME`,
  * `PIMS_RELEASE_PLUGIN_DOWNLOAD_URL`: `http://127.0.0.1:<port>/releases/v${VERSION}`, an address with `${VERSION}` as a
  * home not on GitHub has), `npm run schema && npm run gen-sdk` and a commit, then `npm run release`'s build for this
  * platform; then a dry run under npm's silent flag (`npm run -s`), and the publish, twice (Maven's files by Maven's own
  * deploy, which writes maven-metadata.xml).
  *
- * Then, as a user (tests/kit/rehearsal.ts's userEnv): a fresh HOME holding only each client's own settings file
+ * Then, as a user (tests/kit/release/rehearsal.ts's userEnv): a fresh HOME holding only each client's own settings file
  * pointing it at its registry (~/.npmrc's registry, pip.conf's index-url, Go's env file with GOPROXY and GONOSUMDB,
  * Maven's settings.xml mirror), an empty PULUMI_HOME, no plugin on PATH, a `node` that fails if called (but for
  * TypeScript), nothing inherited from this process's environment: each language page's published path verbatim
@@ -26,44 +26,37 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../../kit/registries";
-import {
-  archiveName,
-  distStack,
-  firstUpDownloadsPlugin,
-  initStack,
-  stubNode,
-  VERSION,
-  type DistStack,
-} from "../../kit/dist";
-import { ROTATION_OUTPUTS } from "../../kit/distTable";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { archiveName, VERSION } from "../../kit/languages/dist";
+import { ROTATION_OUTPUTS } from "../../kit/languages/distTable";
+import { buildInline, goUserSettings } from "../../kit/languages/go";
+import { readPublished } from "../../kit/languages/guide";
+import { PROGRAMS_DIR, writeProject } from "../../kit/languages/index";
+import { pythonInline, userVenv } from "../../kit/languages/python";
+import { yamlPublishedProgram } from "../../kit/languages/yaml";
+import {
+  describeJavaPublished,
+  describePublished,
+  REHEARSAL_GROUP,
+  REHEARSAL_HOME,
+  REHEARSAL_MODULE,
+  sh,
+  typescriptPublished,
+  type PublishedRow,
+  type RehearsalRun,
+} from "../../kit/release/publishedPaths";
+import { makeGpgKey, startFileServer, startGoProxy, stopGpgAgent, type Served } from "../../kit/release/registries";
 import {
   copyCheckout,
   ensureRegistries,
   gitIn,
   startPypiServer,
   startVerdaccio,
-  userEnv,
-  yamlPublishedProgram,
   type Registry,
-} from "../../kit/rehearsal";
-import { PYTHON_INLINE_DRIVER, PYTHON_ROTATION_PROGRAM, type Ran, readPublished, run, userVenv } from "../../kit/sdk";
+} from "../../kit/release/rehearsal";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { tearDown } from "../../kit/teardown";
-import {
-  describeGoPublished,
-  describeJavaPublished,
-  downloadsFromNow,
-  REHEARSAL_GROUP,
-  REHEARSAL_HOME,
-  REHEARSAL_MODULE,
-  rotateRefreshDestroy,
-  sh,
-  typescriptPublished,
-  type RehearsalRun,
-} from "../../kit/publishedPaths";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
@@ -83,7 +76,7 @@ let npmrc: string;
 let address: string;
 const published: string[] = [];
 let dryRun: string;
-/** What the setup started, for the published paths of tests/kit/publishedPaths.ts (read at run time). */
+/** What the setup started, for the published paths of tests/kit/release/publishedPaths.ts (read at run time). */
 const rehearsal = {} as RehearsalRun;
 
 /** The files the download address holds (one folder per version). */
@@ -145,7 +138,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++)
     published.push(await sh("npm run release:publish -- --yes --rehearsal", checkout, publishEnv));
   sim = await startSimulator({ profile: "default" });
-  Object.assign(rehearsal, { scratch, checkout, sim, download, maven, goProxy, npm });
+  Object.assign(rehearsal, { scratch, checkout, sim, download, maven, goProxy, npm, pypi, address });
 }, ENGINE_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -222,88 +215,76 @@ test("npm, Go and Maven clients fetch from their registries exactly what the rel
   expect(await metadata.text()).toContain(`<version>${VERSION}</version>`);
 });
 
-describe("Python, docs/python.md's published path: the engine downloads the plugin from the SDK's address", () => {
-  let stack: DistStack;
+/** The published paths of the Python, YAML and Go pages: rows of tests/kit/release/publishedPaths.ts's table. */
+const PUBLISHED_PATHS: PublishedRow[] = [
+  {
+    language: "python",
+    sdk: "registry",
+    program: "python/rotation_program.py",
+    title: "Python, docs/python.md's published path: the engine downloads the plugin from the SDK's address",
+    up: "up downloads the plugin from the rehearsal's download address and creates every resource",
+    resources: 7,
+    names: ROTATION_OUTPUTS,
+    withApp: true,
+    install: async ({ r, dir, userEnv: env }) => {
+      // The page's commands, verbatim; `python3 -m venv venv` is ../languages/python's userVenv (the cached pulumi and
+      // grpcio seen).
+      const commands = readPublished("python.md");
+      expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
+      const venv = await userVenv(path.join(dir, "venv"));
+      const userEnv = env({ pipIndexUrl: `${r.pypi.url}/simple/` }, [path.dirname(venv)]);
+      await sh(commands[1], dir, userEnv);
+      writeProject(dir, "my-infra", "python");
+      return { env: userEnv, runProgram: pythonInline(venv, dir, userEnv) };
+    },
+  },
+  {
+    language: "yaml",
+    sdk: "registry",
+    program: "docs/yaml.md's published Pulumi.yaml",
+    title: "YAML, docs/yaml.md's path for a home not on GitHub: pluginDownloadURL with $${VERSION}, downloaded",
+    up: "pulumi install downloads the plugin from the address the engine made of it; up creates all",
+    resources: 4,
+    names: { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" },
+    install: async ({ r, dir, userEnv: env }) => {
+      // The release's address has ${VERSION} in it: the program writes it $${VERSION}, as the page says.
+      const program = yamlPublishedProgram(r.address);
+      expect(program).toContain(`pluginDownloadURL: ${r.download.url}/releases/v$\${VERSION}\n`);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
+      return Promise.resolve({ env: env({}) });
+    },
+    afterUp: (r, gets) => {
+      expect(gets).toEqual([{ path: `/releases/v${VERSION}/${archiveName()}`, status: 200 }]);
+      expect(r.sim.projects().some((p) => p.name === "team-a")).toBe(true);
+    },
+  },
+  {
+    language: "go",
+    sdk: "registry",
+    program: "go/rotation/main.go",
+    title: "Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address",
+    up: "up downloads the plugin from the rehearsal's download address and creates both accounts",
+    resources: 3,
+    names: ROTATION_OUTPUTS,
+    install: async ({ r, dir, userEnv: env }) => {
+      const userEnv = env({ go: goUserSettings(r.goProxy.url, "127.0.0.1") });
+      // The page's commands, verbatim but for the home's placeholder.
+      const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", REHEARSAL_HOME));
+      expect(commands).toEqual(["go mod init my-infra", `go get ${REHEARSAL_MODULE}/pims@v${VERSION}`]);
+      for (const c of commands) await sh(c, dir, userEnv);
+      // The program imports the SDK by its published path, as the page says.
+      const program = fs.readFileSync(path.join(PROGRAMS_DIR, "go", "rotation", "main.go"), "utf8");
+      expect(program).toContain('"pulumi-pims/sdk/go/pims"');
+      fs.writeFileSync(
+        path.join(dir, "main.go"),
+        program.replace('"pulumi-pims/sdk/go/pims"', `"${REHEARSAL_MODULE}/pims"`),
+      );
+      writeProject(dir, "my-infra", "go");
+      return { env: userEnv, runProgram: await buildInline(dir, userEnv) };
+    },
+  },
+];
 
-  beforeAll(async () => {
-    const projectId = sim.addProject({ name: "rehearsal-python" }).id;
-    const appId = sim.addApp(projectId, "web").id;
-    const user = path.join(scratch, "python-user");
-    const node = stubNode(path.join(user, "stub"));
-    const dir = path.join(user, "my-infra");
-    fs.mkdirSync(dir, { recursive: true });
-    // The page's commands, verbatim; `python3 -m venv venv` is tests/kit/sdk.ts's userVenv (the cached pulumi and
-    // grpcio seen).
-    const commands = readPublished("python.md");
-    expect(commands).toEqual(["python3 -m venv venv", `venv/bin/pip install pulumi_pims==${VERSION}`]);
-    const python = await userVenv(path.join(dir, "venv"));
-    const env = userEnv(
-      path.join(user, "home"),
-      { pipIndexUrl: `${pypi.url}/simple/` },
-      {
-        home: path.join(user, "pulumi-home"),
-        backend: path.join(user, "backend"),
-        stubDir: node.dir,
-        extraPath: [path.dirname(python)],
-      },
-    );
-    await sh(commands[1], dir, env);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: python\n");
-    await initStack(dir, env, "dev", sim, { projectId, appId, triggerReplace: "1", triggerOverlap: "1" });
-    const server = downloadsFromNow(download);
-    const runProgram = (operation: string): Promise<Ran> =>
-      run(python, [PYTHON_INLINE_DRIVER, dir, "dev", operation, PYTHON_ROTATION_PROGRAM], { cwd: dir, env });
-    stack = distStack({ sim, projectId, server, node, dir, env, runProgram });
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  test("up downloads the plugin from the rehearsal's download address and creates every resource", async () => {
-    await firstUpDownloadsPlugin(stack, 7, ROTATION_OUTPUTS);
-  });
-
-  test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-    await rotateRefreshDestroy(stack, 7, ROTATION_OUTPUTS);
-  });
-});
-
-describe("YAML, docs/yaml.md's path for a home not on GitHub: pluginDownloadURL with $${VERSION}, downloaded", () => {
-  const names = { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" };
-  let stack: DistStack;
-
-  beforeAll(async () => {
-    const projectId = sim.addProject({ name: "rehearsal-yaml" }).id;
-    const user = path.join(scratch, "yaml-user");
-    const node = stubNode(path.join(user, "stub"));
-    const dir = path.join(user, "my-infra");
-    fs.mkdirSync(dir, { recursive: true });
-    // The release's address has ${VERSION} in it: the program writes it $${VERSION}, as the page says.
-    const program = yamlPublishedProgram(address);
-    expect(program).toContain(`pluginDownloadURL: ${download.url}/releases/v$\${VERSION}\n`);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
-    const env = userEnv(
-      path.join(user, "home"),
-      {},
-      {
-        home: path.join(user, "pulumi-home"),
-        backend: path.join(user, "backend"),
-        stubDir: node.dir,
-      },
-    );
-    await initStack(dir, env, "dev", sim, { projectId });
-    stack = distStack({ sim, projectId, server: downloadsFromNow(download), node, dir, env });
-  }, ENGINE_SETUP_TIMEOUT_MS);
-
-  test("pulumi install downloads the plugin from the address the engine made of it; up creates all", async () => {
-    const from = download.gets.length;
-    await firstUpDownloadsPlugin(stack, 4, names, true);
-    expect(download.gets.slice(from)).toEqual([{ path: `/releases/v${VERSION}/${archiveName()}`, status: 200 }]);
-    expect(sim.projects().some((p) => p.name === "team-a")).toBe(true);
-  });
-
-  test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-    await rotateRefreshDestroy(stack, 4, names);
-  });
-});
-
-describeGoPublished(rehearsal);
+for (const row of PUBLISHED_PATHS) describePublished(rehearsal, row);
 typescriptPublished(rehearsal);
 describeJavaPublished(rehearsal);

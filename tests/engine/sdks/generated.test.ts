@@ -9,7 +9,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { filesUnder, GO_SDK_DIR, JAVA_SDK_DIR, PYTHON_SDK_DIR, run } from "../../kit/sdk";
+import { GO_SDK_DIR } from "../../kit/languages/go";
+import { filesUnder, run } from "../../kit/languages/index";
+import { JAVA_SDK_DIR } from "../../kit/languages/java";
+import { PYTHON_SDK_DIR } from "../../kit/languages/python";
 
 /** sdk/java's files that are not the generator's: the hand-written pom.xml, and what a local Maven build writes. */
 const HAND_WRITTEN = (f: string): boolean => f === "pom.xml" || f.startsWith("target/");

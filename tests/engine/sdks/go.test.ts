@@ -1,31 +1,30 @@
 /**
  * The Go SDK, and docs/go.md followed literally: `go vet` of the generated package (sdk/go); then, from an empty
- * project directory holding this platform's plugin archive from the release (tests/kit/dist.ts), beside what
- * the page calls `../pulumi-pims` (tests/kit/sdk.ts's sandboxClone), the page's blocks run in the page's order: its
- * commands as written, its Pulumi.yaml and main.go written unchanged. The machine is a user's: an empty plugin cache,
- * no plugin on PATH, a `node` first on PATH that fails if called.
+ * project directory holding this platform's plugin archive from the release (tests/kit/languages/dist.ts), beside what
+ * the page calls `../pulumi-pims` (tests/kit/languages/guide.ts's sandboxClone), the page's blocks run in the page's
+ * order: its commands as written, its Pulumi.yaml and main.go written unchanged. The machine is a user's: an empty
+ * plugin cache, no plugin on PATH, a `node` first on PATH that fails if called.
  *
  * Substitutions, about the sandbox: `pulumi login --local` logs in to a temporary `file://` backend; the example
  * address and ids in `pulumi config set` are the simulator's. Replaced step: `pulumi up` (no Go language host can be
  * obtained here) becomes what the Go host does first, `go build` of the module as the page left it, then
  * tests/engine/programs/go/inline.go added beside main.go (its init runs main.go's `program` as an Automation API
  * inline program), `go mod tidy` for the harness's imports, a build and a run. Then, beyond the page, destroy: 0 live
- * accounts. The page's row of the docs table (tests/kit/docsTable.ts), which follows the page and scans for tokens.
- * Needs the pulumi CLI, Go, the Go module proxy (the first build compiles the Pulumi Go SDK: minutes).
+ * accounts. The page's row of the docs table (tests/kit/languages/docsTable.ts), which follows the page and scans for
+ * tokens. Needs the pulumi CLI, Go, the Go module proxy (the first build compiles the Pulumi Go SDK: minutes).
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { VERSION } from "../../kit/dist";
-import { describeDocsPage, seedAppProject, type DocsPage, type InlineResult } from "../../kit/docsTable";
-import { GO_SDK_DIR, readSteps, run, sandboxClone } from "../../kit/sdk";
+import { VERSION } from "../../kit/languages/dist";
+import { describeDocsPage, seedAppProject, type DocsPage, type InlineResult } from "../../kit/languages/docsTable";
+import { addInlineDriver, GO_SDK_DIR, goEnv, inlineVars } from "../../kit/languages/go";
+import { readSteps, sandboxClone } from "../../kit/languages/guide";
+import { run } from "../../kit/languages/index";
 
 /** A first `go vet` of a program importing the Automation API compiles the Pulumi Go SDK: minutes on 2 cores. */
 jest.setTimeout(20 * 60_000);
 
 const steps = readSteps("go.md");
-/** No toolchain downloads, no cgo (the CLI is built the same way). */
-const goEnv = { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0" };
 /** What the replaced `pulumi up` returned. */
 let up: InlineResult | undefined;
 
@@ -33,27 +32,20 @@ let up: InlineResult | undefined;
 async function inline(page: DocsPage, operation: "up" | "destroy"): Promise<InlineResult> {
   if (!fs.existsSync(path.join(page.dir, "inline.go"))) {
     await page.sh("go build ./..."); // what the Go host does first: the page's module must build as the page left it
-    fs.copyFileSync(path.join(__dirname, "..", "programs", "go", "inline.go"), path.join(page.dir, "inline.go"));
+    addInlineDriver(page.dir);
     await page.sh("go mod tidy && go vet ./... && go build -o my-infra .");
   }
-  return page.inline(path.join(page.dir, "my-infra"), [], {
-    PIMS_INLINE_OP: operation,
-    PIMS_INLINE_STACK: "dev",
-    PIMS_INLINE_WORKDIR: page.dir,
-  });
+  return page.inline(path.join(page.dir, "my-infra"), [], inlineVars(page.dir, operation));
 }
 
 describeDocsPage(
   {
+    language: "go",
     page: "go.md",
     project: "my-infra",
     simulator: { profile: "default" },
     seed: (sim) => seedAppProject(sim, "docs-go"),
-    prepare: (scratch) => {
-      sandboxClone(scratch);
-      const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-      return { extraPath: [goBin], env: { GOTOOLCHAIN: "local", CGO_ENABLED: "0" } };
-    },
+    prepare: sandboxClone,
     replaced: {
       "pulumi up": async (page) => {
         up = await inline(page, "up");
@@ -62,7 +54,7 @@ describeDocsPage(
   },
   (page) => {
     test("the generated package passes go vet", async () => {
-      await run("go", ["vet", "./..."], { cwd: GO_SDK_DIR, env: goEnv });
+      await run("go", ["vet", "./..."], { cwd: GO_SDK_DIR, env: goEnv() });
     });
 
     test("the page: its install commands, files and commands in this order", () => {

@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import { JAVA_BASE_PACKAGE } from "../../../provider/plugin/schema";
-import { ensureMaven, JAVA_LOCAL_REPO } from "../../kit/java";
-import { run } from "../../kit/sdk";
+import { run } from "../../kit/languages/index";
+import { ensureMaven, JAVA_LOCAL_REPO } from "../../kit/languages/java";
 import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(15 * 60_000);

@@ -26,16 +26,14 @@ import {
   resources,
   revealed,
 } from "../../kit/engine";
+import { filesUnder, run, writeProject } from "../../kit/languages/index";
 import {
-  filesUnder,
   installedPackageDir,
   installPythonSdk,
   PYTHON_INLINE_DRIVER,
   PYTHON_ROTATION_PROGRAM,
   PYTHON_SDK_DIR,
-  run,
-  writeProject,
-} from "../../kit/sdk";
+} from "../../kit/languages/python";
 import { packageVersion } from "../../../provider/plugin/tokens";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
@@ -85,7 +83,7 @@ beforeAll(async () => {
   scratch = tempDir("pims-e2e-python-");
   python = (await installPythonSdk(path.join(scratch, "py"))).python;
   workDir = path.join(scratch, "project");
-  writeProject(workDir, "pims-python-sdk", "python");
+  writeProject(workDir, "pims-python-sdk", "python", true);
   stack = await createPimsStack({
     stackName: "dev",
     workDir,

@@ -24,7 +24,8 @@ import {
   expectSealedAdoption,
   fingerprintOf,
 } from "../../kit/leakScan";
-import { installPythonSdk, PYTHON_INLINE_DRIVER, run, writeProject } from "../../kit/sdk";
+import { run, writeProject } from "../../kit/languages/index";
+import { installPythonSdk, PYTHON_INLINE_DRIVER } from "../../kit/languages/python";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 
 const PROGRAM = path.join(__dirname, "..", "programs", "python", "delivery_program.py");
@@ -47,7 +48,7 @@ const suite = useEngineStack({
     // Outside the scratch too: the gRPC log holds the stack's own credential (Configure), which the kit's scan counts.
     logs = new EngineLogs(path.join(sinks, "logs"));
     workDir = path.join(scratch, "project");
-    writeProject(workDir, "pims-python-delivery", "python");
+    writeProject(workDir, "pims-python-delivery", "python", true);
     return { stackName: "dev", workDir, config: { projectId, recipient: age.recipient, tokenFile } };
   },
 });

@@ -19,7 +19,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { GuideShell, npmUserEnv, packPackage, readGuide, sandboxed } from "../../kit/sdk";
+import { GuideShell, readGuide, sandboxed } from "../../kit/languages/guide";
+import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { useEngineScratch } from "../../kit/engineSuite";
 

@@ -11,7 +11,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engineSuite";
-import { GuideShell, npmUserEnv, packPackage } from "../../kit/sdk";
+import { GuideShell } from "../../kit/languages/guide";
+import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 
 const PINNED = (

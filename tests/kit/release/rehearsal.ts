@@ -1,5 +1,5 @@
 /**
- * What the release rehearsal (tests/engine/release/rehearsal.test.ts) needs beyond tests/kit/registries.ts: the npm and
+ * What the release rehearsal (tests/engine/release/rehearsal.test.ts) needs beyond ./registries: the npm and
  * PyPI registry servers (verdaccio and pypiserver from scripts/toolchain/ensure-registries, on 127.0.0.1), and a
  * checkout of this working tree in a scratch directory (a git repository of its own, with `node_modules` linked) where
  * a release is built for a test home without touching this repository.
@@ -8,9 +8,9 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
-import { NODE_BIN, REPO_ROOT } from "../../scripts/engine";
-import { distEnv } from "./dist";
-import { readPublishedFile, readSteps } from "./sdk";
+import { NODE_BIN, REPO_ROOT } from "../../../scripts/engine";
+import { distEnv } from "../languages/dist";
+import { GO_CACHE_VARS } from "../languages/go";
 
 /** A registry server process on loopback. */
 export interface Registry {
@@ -207,27 +207,6 @@ export function freshHome(dir: string, settings: UserSettings): string {
 }
 
 /**
- * Maven settings of a user whose organisation publishes to a repository of its own: Maven Central stays the default
- * repository, a profile names the pims repository, and a `<mirror>` sends it to `mirrorUrl` (the rehearsal's loopback
- * one). `localRepository` is the suite's cached one (the Pulumi Java SDK and Maven's plugins already there).
- */
-export function mavenMirrorSettings(localRepository: string, mirrorUrl: string): string {
-  return [
-    "<settings>",
-    `  <localRepository>${localRepository}</localRepository>`,
-    "  <mirrors><mirror>",
-    `    <id>pims-releases</id><mirrorOf>pims-releases</mirrorOf><url>${mirrorUrl}</url>`,
-    "  </mirror></mirrors>",
-    "  <profiles><profile><id>pims</id><repositories><repository>",
-    "    <id>pims-releases</id><url>https://pims-releases.invalid/maven2</url>",
-    "  </repository></repositories></profile></profiles>",
-    "  <activeProfiles><activeProfile>pims</activeProfile></activeProfiles>",
-    "</settings>",
-    "",
-  ].join("\n");
-}
-
-/**
  * The environment of a user's published path: distEnv's (an empty PULUMI_HOME, the CLI, a `node` that fails if
  * called, no download override) with a fresh HOME holding only `settings`; no client setting comes from the
  * environment, and Go's caches are named in its env file (`settings.go`) rather than inherited.
@@ -238,102 +217,6 @@ export function userEnv(
   dist: { home: string; backend: string; stubDir: string; extraPath?: string[] },
 ): NodeJS.ProcessEnv {
   const env = distEnv({ ...dist, override: "" });
-  for (const k of ["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES", "GOPATH", "GOCACHE", "GOMODCACHE"]) delete env[k];
+  for (const k of ["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES", ...GO_CACHE_VARS]) delete env[k];
   return { ...env, HOME: freshHome(home, settings) };
-}
-
-/**
- * docs/yaml.md's published `Pulumi.yaml` block verbatim but for its GitHub address, which becomes the page's line for a
- * home not on GitHub (block `published:option another-home`) naming `downloadUrl`, the release's address with
- * `${VERSION}` in it, written as that line writes it (`$${VERSION}`: the engine, not YAML, replaces it); then two
- * accounts (rotated in each mode by the config keys `triggerReplace` and `triggerOverlap`) beside its project, as a
- * user's program grows. Outputs: `ciId`, `ciToken`, `appId`, `appPreviousId`.
- */
-export function yamlPublishedProgram(downloadUrl: string): string {
-  const DAY = 86400;
-  const placeholder = "pluginDownloadURL: github://api.github.com/OWNER/pulumi-pims\n";
-  const page = readPublishedFile("yaml.md", "Pulumi.yaml");
-  if (!page.includes(placeholder)) throw new Error(`docs/yaml.md's published block lost its line ${placeholder}`);
-  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", "yaml.md"), "utf8");
-  const another = /<!-- published:option another-home -->\s*\n```yaml\n([\s\S]*?)```/.exec(text)?.[1] ?? "";
-  if (!/^ +pluginDownloadURL: https:\/\/\S+\/v\$\$\{VERSION\}$/m.test(another))
-    throw new Error(`docs/yaml.md's another-home block has no pluginDownloadURL ending in $\${VERSION}: ${another}`);
-  if (!downloadUrl.includes("${VERSION}")) throw new Error(`${downloadUrl} has no \${VERSION}`);
-  const written = downloadUrl.replace("${VERSION}", () => "$${VERSION}");
-  const account = (name: string, extra: string[]): string[] => [
-    `  ${name}:`,
-    "    type: pims:index:ServiceAccount",
-    "    properties:",
-    "      projectId: ${projectId}",
-    `      name: rehearsal-${name}`,
-    '      grants: ["${projectId}"]',
-    `      expiresIn: ${30 * DAY}`,
-    ...extra.map((l) => `      ${l}`),
-  ];
-  return [
-    "name: my-infra",
-    "runtime: yaml",
-    "config:",
-    "  projectId: { type: string }",
-    '  triggerReplace: { type: string, default: "0" }',
-    '  triggerOverlap: { type: string, default: "0" }',
-    page.replace(placeholder, () => `pluginDownloadURL: ${written}\n`).trimEnd(),
-    ...account("ci", ["rotationTrigger: ${triggerReplace}"]),
-    ...account("app", [
-      `rotateBeforeExpiry: ${20 * DAY}`,
-      "keepPreviousToken: true",
-      "rotationTrigger: ${triggerOverlap}",
-    ]),
-    "outputs:",
-    "  ciId: ${ci.serviceAccountId}",
-    "  ciToken: ${ci.token}",
-    "  appId: ${app.serviceAccountId}",
-    "  appPreviousId: ${app.previousServiceAccountId}",
-    "",
-  ].join("\n");
-}
-
-/**
- * docs/java.md's project written into `dir`, its pom's dependency the page's published block (`group` for the
- * placeholder `io.github.OWNER`, `version` for the page's, e.g. a version range as the page allows). Returns the page's
- * stack commands (not the clone's `mvn install` nor the `--file` install: those are the unreleased path) and its
- * "Rotating now" commands.
- */
-export function writeJavaPublishedProject(
-  dir: string,
-  group: string,
-  version: string,
-): { commands: string[]; rotate: string[] } {
-  const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8");
-  const block = (marker: string, lang: string): string => {
-    const found = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1];
-    if (found === undefined) throw new Error(`docs/java.md has no \`<!-- ${marker} -->\` block`);
-    return found;
-  };
-  const dependency = block("published:dependency", "xml")
-    .replace("io.github.OWNER", group)
-    .replace(/<version>[^<]*<\/version>/, () => `<version>${version}</version>`)
-    .trim();
-  if (!dependency.includes(`<groupId>${group}</groupId>`)) throw new Error(`docs/java.md's dependency: ${dependency}`);
-  const steps = readSteps("java.md");
-  for (const step of steps)
-    if ("file" in step) {
-      const text =
-        step.file === "pom.xml"
-          ? step.text.replace(/<dependency>\s*<groupId>pulumipims<\/groupId>[\s\S]*?<\/dependency>/, () =>
-              dependency.replace(/\n/g, "\n    "),
-            )
-          : step.text;
-      if (text.includes("pulumipims</groupId>"))
-        throw new Error(`docs/java.md's ${step.file} kept the unreleased group`);
-      fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, step.file), text);
-    }
-  const commands = steps
-    .flatMap((s) => ("commands" in s ? s.commands : []))
-    .filter((c) => !c.startsWith("mvn ") && !c.includes("--file"));
-  const rotate = block("guide:rotate", "[a-z]*")
-    .split("\n")
-    .filter((l) => l.trim() !== "");
-  return { commands, rotate };
 }

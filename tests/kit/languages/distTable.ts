@@ -1,16 +1,16 @@
 /**
  * The dist suites (Go, Python, YAML) written once: `describeDist(row)` starts the release's loopback server and a
- * simulator, makes the stub `node`, the environment (tests/kit/dist.ts) and the stack, and registers the shared steps
- * (first up, a rotation in each mode, refresh and destroy, the token scan). A row says only what differs per language:
- * how its SDK and program are installed, and its kind: `inline`, the program run as an Automation API inline program
- * (Go, Python: no language host for them can be obtained here), or `cli`, the program run by the pulumi CLI under its
- * language host (YAML), where `pulumi install` downloads the plugin before the first up and a no-change preview
- * follows the refresh.
+ * simulator, makes the stub `node`, the environment (./dist, with the row's runner's toolchain) and the stack, and
+ * registers the shared steps (first up, a rotation in each mode, refresh and destroy, the token scan). A row names a
+ * language, an SDK source and a program, and says how its SDK and program are installed; its language's runner says
+ * how the program runs: `inline`, as an Automation API inline program (Go, Python: no language host for them can be
+ * obtained here), or under its host by the pulumi CLI (YAML), where `pulumi install` downloads the plugin before the
+ * first up and a no-change preview follows the refresh.
  */
 import * as path from "node:path";
 import * as fs from "node:fs";
-import { tempDir } from "../../scripts/engine";
-import type { PimsSimulator } from "../../simulator";
+import { tempDir } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
 import {
   destroyLeavesNothing,
   distEnv,
@@ -29,10 +29,13 @@ import {
   type DistServer,
   type DistStack,
 } from "./dist";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
-import type { Ran } from "./sdk";
-import { startSimulator } from "./simulator";
-import { tearDown } from "./teardown";
+import { go } from "./go";
+import type { InlineDriver, Language, LanguageRow, Runner } from "./index";
+import { python } from "./python";
+import { yaml } from "./yaml";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { startSimulator } from "../simulator";
+import { tearDown } from "../teardown";
 
 /**
  * The outputs naming the accounts in the rotation programs of the inline rows and the published paths
@@ -45,33 +48,27 @@ export const ROTATION_OUTPUTS: AccountOutputs = {
   token: "appToken",
 };
 
+/** The runners of the dist rows. */
+const RUNNERS: Partial<Record<Language, Runner>> = { go, python, yaml };
+
 /** What a row's `install` is given: the release, a scratch directory, the empty project directory. */
 export interface DistInstallContext {
   dist: Dist;
   scratch: string;
   /** The project directory (created, empty). */
   dir: string;
-  /** The environment of every run (`distEnv`), with `extraPath` after the stub node and `extra` set. */
-  makeEnv(extraPath: string[], extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  /** The environment of every run (`distEnv` with the row's runner's toolchain), `extraPath` first and `extra` set. */
+  makeEnv(extraPath?: string[], extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 }
 
-/** One language of the dist table: an inline program, or a program the pulumi CLI runs (see the top of this file). */
-export type DistLanguage = DistRow &
-  (
-    | {
-        kind: "inline";
-        /** Installs the SDK and program into `ctx.dir` and writes Pulumi.yaml; resolves with the env and the driver. */
-        install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv; runProgram: DistProgram }>;
-      }
-    | {
-        kind: "cli";
-        /** Writes the project into `ctx.dir`; resolves with the env of every `pulumi` command. */
-        install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv }>;
-      }
-  );
-
-/** Runs an inline program for one operation; it prints `RESULT {"changes": …}`. */
-export type DistProgram = (operation: "up" | "refresh" | "destroy") => Promise<Ran>;
+/**
+ * One row of the dist table: a language (its runner says how its program runs: `inline`, or under its host through
+ * the pulumi CLI, see the top of this file), an SDK source and a program. `install` installs the SDK and program into
+ * `ctx.dir` and writes Pulumi.yaml; it resolves with the env of every run and, for an inline runner, the driver.
+ */
+export interface DistLanguage extends DistRow, LanguageRow {
+  install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv; runProgram?: InlineDriver }>;
+}
 
 /** What every row of the dist table says. */
 interface DistRow {
@@ -98,6 +95,8 @@ export interface DistSuite {
 
 /** Registers the set-up and the shared steps of `lang`; call at the top level of a suite file. */
 export function describeDist(lang: DistLanguage): () => DistSuite {
+  const runner = RUNNERS[lang.language];
+  if (runner === undefined) throw new Error(`the dist table has no runner for ${lang.language}`);
   let server: DistServer;
   let sim: PimsSimulator;
   let scratch: string;
@@ -114,17 +113,19 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
     const node = stubNode(path.join(scratch, "stub"));
     const dir = path.join(scratch, "project");
     fs.mkdirSync(dir);
-    const makeEnv = (extraPath: string[], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    const toolchain = runner.toolchain();
+    const makeEnv = (extraPath: string[] = [], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
       ...distEnv({
         home: path.join(scratch, "home"),
         backend: path.join(scratch, "backend"),
         stubDir: node.dir,
         override: downloadOverride(server.url, dist.downloadUrl),
-        extraPath,
+        extraPath: [...extraPath, ...toolchain.path],
       }),
+      ...toolchain.env,
       ...extra,
     });
-    const { env, runProgram }: { env: NodeJS.ProcessEnv; runProgram?: DistProgram } = await lang.install({
+    const { env, runProgram } = await lang.install({
       dist,
       scratch,
       dir,
@@ -136,7 +137,7 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
 
   afterAll(() => tearDown([sim, server], scratch));
 
-  const cli = lang.kind === "cli";
+  const cli = runner.runs === "host";
   const first = cli
     ? `pulumi install downloads the plugin into the empty cache; up creates ${lang.creates} with it`
     : `the first up downloads the plugin into the empty cache and creates ${lang.creates}`;

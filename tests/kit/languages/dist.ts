@@ -2,23 +2,21 @@
  * The harness for "installs like every Pulumi provider": programs run from the release directory `dist/` alone, with
  * the real engine installing the plugin by itself.
  *
- * - {@link ensureDist}: the release (`npm run release` writes `dist/`: the plugin archives
- *   `pulumi-resource-pims-v<version>-<os>-<arch>.tar.gz`, the checksums, the Python wheel, the schema, …).
+ * - {@link ensureDist}: the release (`npm run release` writes `dist/`: the plugin archives, the wheel, the schema, …).
  * - {@link startDistServer}: a loopback HTTP server (127.0.0.1, port 0) serving that directory, recording each request.
  * - {@link stubNode}: a `node` put first on PATH that records being called and fails: the plugin must not need Node.
  * - {@link distEnv}: the environment of every `pulumi` run: an empty `PULUMI_HOME` (empty plugin cache), the CLI and
- *   the official YAML host, no plugin on PATH (this repository's `node_modules/.bin` holds the Node launcher, so it is
- *   left out), automatic plugin acquisition on (scripts/engine/index.ts turns it off for the other suites), and
- *   `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` pointing the download at the loopback server.
+ *   the official YAML host (./yaml), no plugin on PATH (this repository's `node_modules/.bin` holds the Node launcher,
+ *   so it is left out), automatic plugin acquisition on (scripts/engine/index.ts turns it off for the other suites),
+ *   and `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` pointing the download at the loopback server.
  *
  * How the engine forms the download (Pulumi 3.259.0, sdk/go/common/workspace/plugins.go): the override's regexp is
  * matched against the plugin source's URL: the SDK's `server` (the schema's `pluginDownloadURL`) as Go's url.String()
  * writes it, or, with no server, the fallback `github://api.github.com/pulumi/pulumi-<name>`. The matching override's
  * URL becomes an http source, which GETs `<url>/pulumi-resource-pims-v<version>-<os>-<arch>.tar.gz`.
  *
- * The steps every dist suite (Go, Python, YAML) takes with its one stack, whatever runs the program:
- * {@link firstUpDownloadsPlugin}, {@link refreshChangesNothing}, {@link rotationInEachMode},
- * {@link destroyLeavesNothing} and {@link noPlaintextTokens}, over a {@link distStack} (an inline program or the CLI).
+ * The steps every dist suite takes with its one stack, an inline program or the CLI's ({@link distStack}): the first
+ * up, refresh, a rotation in each mode, destroy and the token scan.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -26,12 +24,13 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret, REPO_ROOT } from "../../scripts/engine";
-import { ensureYamlHost } from "../../scripts/engine/yaml";
-import type { PimsSimulator } from "../../simulator";
-import { run, type Ran } from "./sdk";
-import { packageVersion } from "../../provider/identity";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
+import { NODE_BIN, randomSecret, REPO_ROOT } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import { packageVersion } from "../../../provider/identity";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
+import { GO_CACHE_VARS } from "./go";
+import { inlineResult, run, type Changes, type InlineDriver, type Ran } from "./index";
+import { yaml } from "./yaml";
 
 /** The package's version: the release's archives and SDKs carry it. */
 export const VERSION = packageVersion();
@@ -167,17 +166,20 @@ export function distEnv(opts: {
   override: string;
   extraPath?: string[];
 }): NodeJS.ProcessEnv {
-  const engineDir = ensureEngine();
-  ensureYamlHost(engineDir);
   fs.mkdirSync(opts.home, { recursive: true });
   fs.mkdirSync(opts.backend, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
-    GOPATH: process.env.GOPATH,
-    GOCACHE: process.env.GOCACHE,
-    GOMODCACHE: process.env.GOMODCACHE,
-    PATH: [opts.stubDir, ...(opts.extraPath ?? []), engineDir, "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+    ...Object.fromEntries(GO_CACHE_VARS.map((k) => [k, process.env[k]])),
+    PATH: [
+      opts.stubDir,
+      ...(opts.extraPath ?? []),
+      ...yaml.toolchain().path,
+      "/usr/local/bin",
+      "/usr/bin",
+      "/bin",
+    ].join(":"),
     PULUMI_HOME: opts.home,
     PULUMI_BACKEND_URL: `file://${opts.backend}`,
     PULUMI_CONFIG_PASSPHRASE: randomSecret("passphrase-"),
@@ -215,9 +217,6 @@ export async function initStack(
   for (const [k, v] of Object.entries(config)) await sh(`pulumi config set ${k} ${v}`);
 }
 
-/** The engine's change summary of one operation (`{ create: 3 }`, `{ same: 7 }`, …). */
-export type Changes = Record<string, number>;
-
 /** One dist suite's stack, as the shared steps below drive it. */
 export interface DistStack {
   sim: PimsSimulator;
@@ -236,13 +235,6 @@ export interface DistStack {
   printed(): string;
 }
 
-/** The `RESULT {"changes": …, "outputs": …}` line an inline program (tests/engine/programs/*\/inline.*) prints. */
-export function inlineResult(ran: Ran): { changes: Changes; outputs?: Record<string, { secret: boolean }> } {
-  const line = ran.stdout.split("\n").find((l) => l.startsWith("RESULT "));
-  if (!line) throw new Error(`no RESULT line from the program:\n${ran.stdout}\n${ran.stderr}`);
-  return JSON.parse(line.slice("RESULT ".length)) as { changes: Changes };
-}
-
 /**
  * The stack of a dist suite, its program in `dir` with `env` (whose PULUMI_HOME and backend the stack's are). With
  * `runProgram`, the program runs as an Automation API inline program (Go, Python: no language host for them can be
@@ -256,7 +248,7 @@ export function distStack(o: {
   node: ReturnType<typeof stubNode>;
   dir: string;
   env: NodeJS.ProcessEnv;
-  runProgram?(operation: "up" | "refresh" | "destroy"): Promise<Ran>;
+  runProgram?: InlineDriver;
 }): DistStack {
   let printed = "";
   const record = (ran: Ran): Ran => {

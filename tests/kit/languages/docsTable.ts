@@ -1,27 +1,33 @@
 /**
  * The suites that follow a docs page literally (tests/engine/docs/{java,python,yaml}.test.ts and
- * tests/engine/sdks/go.test.ts) written once, in the spirit of the dist table (tests/kit/distTable.ts):
+ * tests/engine/sdks/go.test.ts) written once, in the spirit of the dist table (./distTable):
  * `describeDocsPage(row, tests)` starts a simulator seeded with what the page's program expects, makes an empty
- * project directory holding the files the page says to take from the release (tests/kit/dist.ts), a `node` first on
+ * project directory holding the files the page says to take from the release (./dist), a `node` first on
  * PATH that fails if called, the user's environment (an empty plugin cache, no plugin on PATH, no download server, the
  * token as `PIMS_TOKEN`, no backend: the page logs in itself), then follows the page's `guide:` blocks in the page's
- * order: its files written unchanged, its commands run by bash with the sandbox's substitutions (tests/kit/sdk.ts's
+ * order: its files written unchanged, its commands run by bash with the sandbox's substitutions (./guide's
  * `sandboxed`) or, for the few lines the row names, the row's own way. It registers the shared steps around the row's
  * tests: first, the plugin the page installs came from its archive into the empty cache and Node was never called;
  * last, the scan for tokens in everything the commands printed, the backend and the stack's config.
  *
- * A row says only what differs per language: the page, the project directory's name, the release files, what the
- * service holds, the machine's extra tools, and the page lines it runs its own way (see each suite's header).
+ * A row says only what differs per language: the language (its runner's toolchain goes on PATH), the page, the project
+ * directory's name, the release files, what the service holds, the machine beyond the toolchain, and the page lines it
+ * runs its own way (see each suite's header).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { tempDir } from "../../scripts/engine";
-import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { distEnv, ensureDist, inlineResult, installedPlugins, stubNode, VERSION, type Dist } from "./dist";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
-import { expectNoTokenLeft, GuideShell, readSteps, run, sandboxed } from "./sdk";
-import { startSimulator } from "./simulator";
-import { tearDown } from "./teardown";
+import { tempDir } from "../../../scripts/engine";
+import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
+import { distEnv, ensureDist, installedPlugins, stubNode, VERSION, type Dist } from "./dist";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { go } from "./go";
+import { expectNoTokenLeft, GuideShell, readSteps, sandboxed } from "./guide";
+import { inlineResult, run, type Language, type Runner } from "./index";
+import { java } from "./java";
+import { python } from "./python";
+import { yaml } from "./yaml";
+import { startSimulator } from "../simulator";
+import { tearDown } from "../teardown";
 
 /** What an inline program printed on its RESULT line: the changes and the outputs (whether each is secret). */
 export type InlineResult = ReturnType<typeof inlineResult>;
@@ -48,8 +54,12 @@ export interface DocsPage {
   inline(cmd: string, args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<InlineResult>;
 }
 
-/** One docs page of the table. */
+/** The runners of the docs pages. */
+const RUNNERS: Partial<Record<Language, Runner>> = { go, java, python, yaml };
+
+/** One docs page of the table: a language's page, its SDK from the repository or `dist/` (the page says which). */
 export interface DocsPageRow {
+  language: Language;
   /** The page under docs/ (`java.md`); its name, without `.md`, names the scratch directory. */
   page: string;
   /** The project directory's name, as the page has it (`my-infra`). */
@@ -60,8 +70,8 @@ export interface DocsPageRow {
   seed(sim: PimsSimulator): Record<string, string>;
   /** The files the page says to take from the release (default: this platform's plugin archive). */
   releaseFiles?(dist: Dist): string[];
-  /** The machine beyond the shared sandbox (toolchains, the clone beside the project): PATH entries and env. */
-  prepare?(scratch: string): { extraPath?: string[]; env?: NodeJS.ProcessEnv };
+  /** The machine beyond the shared sandbox and the runner's toolchain (the clone beside the project). */
+  prepare?(scratch: string): void;
   /** Page lines this suite runs its own way, each with what runs instead. */
   replaced?: Record<string, (page: DocsPage) => Promise<void>>;
   /** How many tokens the service issued at least by the end (each one is scanned for). */
@@ -88,10 +98,17 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
     fs.mkdirSync(dir);
     for (const f of row.releaseFiles?.(dist) ?? [dist.archive]) fs.copyFileSync(f, path.join(dir, path.basename(f)));
     const node = stubNode(path.join(scratch, "stub"));
-    const machine = row.prepare?.(scratch) ?? {};
+    row.prepare?.(scratch);
+    const machine = RUNNERS[row.language]?.toolchain() ?? { path: [], env: {} };
     const backend = path.join(scratch, "backend");
     const env: NodeJS.ProcessEnv = {
-      ...distEnv({ home: path.join(scratch, "home"), backend, stubDir: node.dir, override: "", ...machine }),
+      ...distEnv({
+        home: path.join(scratch, "home"),
+        backend,
+        stubDir: node.dir,
+        override: "",
+        extraPath: machine.path,
+      }),
       ...machine.env,
       PIMS_TOKEN: service.token,
     };

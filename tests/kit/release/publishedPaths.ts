@@ -1,24 +1,27 @@
 /**
- * The language pages' published paths as the release rehearsal (tests/engine/release/rehearsal.test.ts) follows them
- * once its release is in the loopback registries: Go (`go get` from the module proxy), TypeScript (the installation
- * guide verbatim, `npm install` from the registry) and Java (the dependency, on a version range, through a Maven
- * mirror). Each runs as a
- * user would, in a fresh HOME whose only settings are its client's own, with the engine downloading the plugin from
- * the address the SDK names; each rotates, destroys, and leaves no live account and no plaintext token. Python and
- * YAML, which share the dist steps' program, stay in the suite.
+ * The language pages' published paths, as the release rehearsal (tests/engine/release/rehearsal.test.ts) follows them
+ * once its release is in the loopback registries. Each runs as a user would, in a fresh HOME whose only settings are
+ * its client's own, with the engine downloading the plugin from the address the SDK names; each rotates, destroys, and
+ * leaves no live account and no plaintext token. A table over the runners ({@link describePublished}; its rows in the
+ * suite: Go from the module proxy, Python from the PyPI server, YAML with the address a home not on GitHub writes),
+ * each row taking the dist steps (../languages/dist) on one stack; and the two that follow their page's own steps:
+ * TypeScript (the installation guide verbatim, `npm install` from the registry) and Java (the dependency, on a version
+ * range, through a Maven mirror).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, NODE_BIN, randomSecret } from "../../scripts/engine";
-import type { PimsSimulator } from "../../simulator";
+import { ensureEngine, NODE_BIN, randomSecret } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
 import {
   archiveName,
   destroyLeavesNothing,
+  distStack,
   firstUpDownloadsPlugin,
   initStack,
-  distStack,
   installedPlugins,
   noPlaintextTokens,
   refreshChangesNothing,
@@ -28,23 +31,15 @@ import {
   type AccountOutputs,
   type DistServer,
   type DistStack,
-} from "./dist";
-import { ROTATION_OUTPUTS } from "./distTable";
-import { ENGINE_SETUP_TIMEOUT_MS } from "./engine";
-import { ensureJavaHost, ensureMaven, JAVA_LOCAL_REPO } from "./java";
+} from "../languages/dist";
+import { go } from "../languages/go";
+import { expectNoTokenLeft, GuideShell, readGuide, sandboxed, seedPageObjects } from "../languages/guide";
+import { run, type InlineDriver, type Language, type LanguageRow, type Runner, type Ran } from "../languages/index";
+import { java, JAVA_LOCAL_REPO, mavenMirrorSettings, writeJavaPublishedProject } from "../languages/java";
+import { python } from "../languages/python";
+import { yaml } from "../languages/yaml";
 import type { Served } from "./registries";
-import { freshHome, mavenMirrorSettings, userEnv, writeJavaPublishedProject, type Registry } from "./rehearsal";
-import {
-  expectNoTokenLeft,
-  GuideShell,
-  readGuide,
-  readPublished,
-  run,
-  sandboxed,
-  seedPageObjects,
-  type Ran,
-} from "./sdk";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "./secrets";
+import { freshHome, userEnv, type Registry, type UserSettings } from "./rehearsal";
 
 /** The rehearsal's test home, the Go module path and the Maven group that follow from it. */
 export const REHEARSAL_HOME = "127.0.0.1/rehearsal/pulumi-pims";
@@ -65,6 +60,9 @@ export interface RehearsalRun {
   maven: Served;
   goProxy: Served;
   npm: Registry;
+  pypi: Registry;
+  /** The release's download address, with `${VERSION}` in it as a home not on GitHub has. */
+  address: string;
 }
 
 /** bash -c `command` in `cwd`; resolves with both streams, rejects naming the command and its output's end. */
@@ -88,7 +86,7 @@ export function downloadsFromNow(download: Served): DistServer {
 }
 
 /**
- * The dist steps (tests/kit/dist.ts) after the first up, on a published path's stack: a rotation in each mode (the
+ * The dist steps (../languages/dist) after the first up, on a published path's stack: a rotation in each mode (the
  * triggers `triggerReplace` and `triggerOverlap` set to 2), refresh, destroy of its `resources`, the token scan.
  */
 export async function rotateRefreshDestroy(stack: DistStack, resources: number, names: AccountOutputs): Promise<void> {
@@ -98,78 +96,75 @@ export async function rotateRefreshDestroy(stack: DistStack, resources: number, 
   await noPlaintextTokens(stack);
 }
 
-export function describeGoPublished(r: RehearsalRun): void {
-  describe("Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address", () => {
+/** What a published path's `install` is given: the rehearsal, the user's directory and project, its environment. */
+interface PublishedContext {
+  r: RehearsalRun;
+  user: string;
+  /** The project directory (created, empty). */
+  dir: string;
+  /** The user's environment (./rehearsal's userEnv with the runner's toolchain): `settings` in a fresh HOME. */
+  userEnv(settings: UserSettings, extraPath?: string[]): NodeJS.ProcessEnv;
+}
+
+/** One published path of the table: a language, its SDK from a registry, a program; the dist steps on one stack. */
+export interface PublishedRow extends LanguageRow {
+  /** The describe block's title and its first test's. */
+  title: string;
+  up: string;
+  resources: number;
+  names: AccountOutputs;
+  /** Whether the stack's config names an app (`appId`) of the project. */
+  withApp?: boolean;
+  /** Follows the page: installs the SDK and writes the program into `ctx.dir`; the env and (inline) the driver. */
+  install(ctx: PublishedContext): Promise<{ env: NodeJS.ProcessEnv; runProgram?: InlineDriver }>;
+  /** Beyond the first up's shared checks: the download address's GETs during it. */
+  afterUp?(r: RehearsalRun, gets: Served["gets"]): void;
+}
+
+const RUNNERS: Partial<Record<Language, Runner>> = { go, python, yaml };
+
+/** Registers one row: its user's set-up, then the first up, and the rotations, refresh and destroy. */
+export function describePublished(r: RehearsalRun, row: PublishedRow): void {
+  const runner = RUNNERS[row.language];
+  if (runner === undefined) throw new Error(`the published paths have no runner for ${row.language}`);
+  describe(row.title, () => {
     let stack: DistStack;
 
     beforeAll(async () => {
-      const projectId = r.sim.addProject({ name: "rehearsal-go" }).id;
-      const user = path.join(r.scratch, "go-user");
+      const projectId = r.sim.addProject({ name: `rehearsal-${row.language}` }).id;
+      const config: Record<string, string> = { projectId, triggerReplace: "1", triggerOverlap: "1" };
+      if (row.withApp) config.appId = r.sim.addApp(projectId, "web").id;
+      const user = path.join(r.scratch, `${row.language}-user`);
       const node = stubNode(path.join(user, "stub"));
       const dir = path.join(user, "my-infra");
       fs.mkdirSync(dir, { recursive: true });
-      const goBin = path.dirname(execFileSync("bash", ["-c", "command -v go"], { encoding: "utf8" }).trim());
-      const goEnv = (name: string): string => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
-      const sharedCache = goEnv("GOMODCACHE");
-      // A user's settings for a module served by a proxy of their own (`go env -w`, in the fresh HOME):
-      // GOPROXY lists it first, GONOSUMDB keeps its path out of the public checksum database. The machine's module and
-      // build caches serve the other modules (and keep the Pulumi SDK's build); the rehearsal's module is removed from
-      // them first.
-      const go = {
-        GOPROXY: `${r.goProxy.url},https://proxy.golang.org`,
-        GONOSUMDB: "127.0.0.1",
-        GOMODCACHE: sharedCache,
-        GOCACHE: goEnv("GOCACHE"),
-        GOTOOLCHAIN: "local",
-      };
-      const env: NodeJS.ProcessEnv = {
-        ...userEnv(
-          path.join(user, "home"),
-          { go },
-          {
+      const toolchain = runner.toolchain();
+      const { env, runProgram } = await row.install({
+        r,
+        user,
+        dir,
+        userEnv: (settings, extraPath = []) => ({
+          ...userEnv(path.join(user, "home"), settings, {
             home: path.join(user, "pulumi-home"),
             backend: path.join(user, "backend"),
             stubDir: node.dir,
-            extraPath: [goBin],
-          },
-        ),
-        CGO_ENABLED: "0",
-      };
-      for (const stale of [
-        path.join(sharedCache, "127.0.0.1"),
-        path.join(sharedCache, "cache", "download", "127.0.0.1"),
-      ])
-        if (fs.existsSync(stale)) execFileSync("bash", ["-c", 'chmod -R u+w "$0" && rm -rf "$0"', stale]);
-      // The page's commands, verbatim but for the home's placeholder.
-      const commands = readPublished("go.md").map((c) => c.replace("github.com/OWNER/pulumi-pims", REHEARSAL_HOME));
-      expect(commands).toEqual(["go mod init my-infra", `go get ${REHEARSAL_MODULE}/pims@v${VERSION}`]);
-      for (const c of commands) await sh(c, dir, env);
-      // The program imports the SDK by its published path, as the page says.
-      const program = fs.readFileSync(
-        path.join(__dirname, "..", "engine", "programs", "go", "rotation", "main.go"),
-        "utf8",
-      );
-      expect(program).toContain('"pulumi-pims/sdk/go/pims"');
-      fs.writeFileSync(
-        path.join(dir, "main.go"),
-        program.replace('"pulumi-pims/sdk/go/pims"', `"${REHEARSAL_MODULE}/pims"`),
-      );
-      fs.copyFileSync(path.join(__dirname, "..", "engine", "programs", "go", "inline.go"), path.join(dir, "inline.go"));
-      await sh("go mod tidy && go build -o program .", dir, env);
-      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-infra\nruntime: go\n");
-      await initStack(dir, env, "dev", r.sim, { projectId, triggerReplace: "1", triggerOverlap: "1" });
-      const server = downloadsFromNow(r.download);
-      const runProgram = (operation: string): Promise<Ran> =>
-        run(path.join(dir, "program"), [], {
-          cwd: dir,
-          env: { ...env, PIMS_INLINE_OP: operation, PIMS_INLINE_STACK: "dev", PIMS_INLINE_WORKDIR: dir },
-        });
-      stack = distStack({ sim: r.sim, projectId, server, node, dir, env, runProgram });
+            extraPath: [...extraPath, ...toolchain.path],
+          }),
+          ...toolchain.env,
+        }),
+      });
+      await initStack(dir, env, "dev", r.sim, config);
+      stack = distStack({ sim: r.sim, projectId, server: downloadsFromNow(r.download), node, dir, env, runProgram });
     }, ENGINE_SETUP_TIMEOUT_MS);
 
-    test("up downloads the plugin from the rehearsal's download address; rotations, refresh, destroy", async () => {
-      await firstUpDownloadsPlugin(stack, 3, ROTATION_OUTPUTS);
-      await rotateRefreshDestroy(stack, 3, ROTATION_OUTPUTS);
+    test(row.up, async () => {
+      const from = r.download.gets.length;
+      await firstUpDownloadsPlugin(stack, row.resources, row.names, runner.runs === "host");
+      row.afterUp?.(r, r.download.gets.slice(from));
+    });
+
+    test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
+      await rotateRefreshDestroy(stack, row.resources, row.names);
     });
   });
 }
@@ -261,8 +256,7 @@ export function describeJavaPublished(r: RehearsalRun): void {
       >;
 
     beforeAll(async () => {
-      ensureJavaHost(ensureEngine());
-      const mavenDir = ensureMaven();
+      const toolchain = java.toolchain(); // the Java host beside the CLI, Maven first on PATH
       Object.assign(seeded, seedPageObjects(r.sim));
       const user = path.join(r.scratch, "java-user");
       dir = path.join(user, "my-infra");
@@ -282,7 +276,7 @@ export function describeJavaPublished(r: RehearsalRun): void {
             home: pulumiHome,
             backend,
             stubDir: node.dir,
-            extraPath: [mavenDir],
+            extraPath: toolchain.path,
           },
         ),
         PIMS_TOKEN: r.sim.token,
