@@ -18,20 +18,18 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../../scripts/engine";
 import { VERSION } from "../../kit/languages/dist";
 import { describeDocsPage } from "../../kit/languages/docsTable";
-import { readSteps, seedPageObjects } from "../../kit/languages/guide";
+import { readBlock, readSteps, seedPageObjects } from "../../kit/languages/guide";
 import { JAVA_LOCAL_REPO, JAVA_SDK_DIR, sdkInstalledStamp } from "../../kit/languages/java";
 
 jest.setTimeout(15 * 60_000);
 
 const steps = readSteps("java.md");
 const commands = steps.flatMap((s) => ("commands" in s ? s.commands : []));
-const rotateBlock = /<!-- guide:rotate -->\s*\n```[a-z]*\n([\s\S]*?)```/.exec(
-  fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8"),
-);
-const rotateCommands = (rotateBlock?.[1] ?? "").split("\n").filter((l) => l.trim() !== "");
+const rotateCommands = readBlock("java.md", "guide:rotate")
+  .split("\n")
+  .filter((l) => l.trim() !== "");
 const INSTALL_SDK = "mvn -f ../pulumi-pims/sdk/java install";
 
 describeDocsPage(

@@ -16,50 +16,13 @@ import { archiveName, installedPlugins, VERSION } from "../../kit/languages/dist
 import { describeDist } from "../../kit/languages/distTable";
 import { E2E_TIMEOUT_MS } from "../../kit/engine";
 import { run } from "../../kit/languages/index";
+import { YAML_ROTATION_OUTPUTS, yamlRotationProgram } from "../../kit/languages/yaml";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 
-const DAY = 86400;
-const program = (version: string): string => `name: pims-dist-yaml
-runtime: yaml
-config:
-  projectId:
-    type: string
-  triggerReplace:
-    type: string
-    default: "0"
-  triggerOverlap:
-    type: string
-    default: "0"
-resources:
-  ci:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: dist-ci
-      grants:
-        - \${projectId}
-      expiresIn: ${30 * DAY}
-      rotationTrigger: \${triggerReplace}
-    options:
-      version: ${version}
-  app:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: dist-app
-      grants:
-        - \${projectId}
-      expiresIn: ${30 * DAY}
-      rotateBeforeExpiry: ${20 * DAY}
-      keepPreviousToken: true
-      rotationTrigger: \${triggerOverlap}
-outputs:
-  ciId: \${ci.serviceAccountId}
-  ciToken: \${ci.token}
-  appId: \${app.serviceAccountId}
-  appPreviousId: \${app.previousServiceAccountId}
-`;
+/** Two accounts, each naming the pims package's version by its resource option `version`. */
+const program = (version: string): string =>
+  yamlRotationProgram({ name: "pims-dist-yaml", prefix: "dist", options: [`version: ${version}`] });
 const suite = describeDist({
   language: "yaml",
   sdk: "dist",
@@ -67,8 +30,7 @@ const suite = describeDist({
   name: "dist-yaml",
   creates: "both accounts",
   resources: 3,
-  /** The program's outputs naming the accounts. */
-  names: { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" },
+  names: YAML_ROTATION_OUTPUTS,
   install: ({ dir, makeEnv }) => {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program(VERSION));
     return Promise.resolve({ env: makeEnv() });

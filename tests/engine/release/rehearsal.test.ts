@@ -33,7 +33,7 @@ import { buildInline, goUserSettings } from "../../kit/languages/go";
 import { readPublished } from "../../kit/languages/guide";
 import { PROGRAMS_DIR, writeProject } from "../../kit/languages/index";
 import { pythonInline, userVenv } from "../../kit/languages/python";
-import { yamlPublishedProgram } from "../../kit/languages/yaml";
+import { YAML_ROTATION_OUTPUTS, yamlPublishedProgram } from "../../kit/languages/yaml";
 import {
   describeJavaPublished,
   describePublished,
@@ -245,7 +245,7 @@ const PUBLISHED_PATHS: PublishedRow[] = [
     title: "YAML, docs/yaml.md's path for a home not on GitHub: pluginDownloadURL with $${VERSION}, downloaded",
     up: "pulumi install downloads the plugin from the address the engine made of it; up creates all",
     resources: 4,
-    names: { ci: "ciId", app: "appId", appPrevious: "appPreviousId", token: "ciToken" },
+    names: YAML_ROTATION_OUTPUTS,
     install: async ({ r, dir, userEnv: env }) => {
       // The release's address has ${VERSION} in it: the program writes it $${VERSION}, as the page says.
       const program = yamlPublishedProgram(r.address);

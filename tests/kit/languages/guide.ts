@@ -28,22 +28,24 @@ export function sandboxClone(root: string): string {
 /** One step of a docs page, in the page's order: a file to write, or a shell block's command lines. */
 export type GuideStep = { file: string; text: string } | { commands: string[] };
 
-/**
- * A docs page's `<!-- guide:file NAME -->` and `<!-- guide:shell -->` blocks as steps, in the order the page gives
- * them; a shell block's lines without comments (`# …`) and blank lines.
- */
-export function readSteps(page: string): GuideStep[] {
+/** The blocks of docs/`page` marked `<!-- MARKER -->` (`marker`, a regexp source): its groups, then the text. */
+function blocks(page: string, marker: string): RegExpMatchArray[] {
   const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
-  const steps: GuideStep[] = [];
-  const block = /<!-- guide:(file ([^\s]+)|shell) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
-  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
-    if (m[2] !== undefined) steps.push({ file: m[2], text: m[3] });
-    else {
-      const lines = m[3].split("\n").map((l) => l.replace(/(^|\s+)#.*$/, "").trim());
-      steps.push({ commands: lines.filter(Boolean) });
-    }
-  }
-  return steps;
+  return [...text.matchAll(new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\``, "g"))];
+}
+
+/** A shell block's command lines, without comments (`# …`) and blank lines. */
+const commandLines = (text: string): string[] =>
+  text
+    .split("\n")
+    .map((l) => l.replace(/(^|\s+)#.*$/, "").trim())
+    .filter(Boolean);
+
+/** A docs page's `<!-- guide:file NAME -->` and `<!-- guide:shell -->` blocks as steps, in the order the page gives. */
+export function readSteps(page: string): GuideStep[] {
+  return blocks(page, "guide:(?:file ([^\\s]+)|shell)").map((m) =>
+    m[1] !== undefined ? { file: m[1], text: m[2] } : { commands: commandLines(m[2]) },
+  );
 }
 
 /**
@@ -52,24 +54,14 @@ export function readSteps(page: string): GuideStep[] {
  * unreleased build's.
  */
 export function readPublished(page: string): string[] {
-  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
-  const block = /<!-- published:shell -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
-  return [...text.matchAll(block)].flatMap((m) =>
-    m[1]
-      .split("\n")
-      .map((l) => l.replace(/(^|\s+)#.*$/, "").trim())
-      .filter(Boolean),
-  );
+  return blocks(page, "published:shell").flatMap((m) => commandLines(m[1]));
 }
 
-/** The text of a docs page's `<!-- published:file NAME -->` block (a file of its published path). */
-export function readPublishedFile(page: string, name: string): string {
-  const text = fs.readFileSync(path.join(REPO_ROOT, "docs", page), "utf8");
-  const m = new RegExp(
-    `<!-- published:file ${name.replace(/\./g, "\\.")} -->\\s*\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\``,
-  ).exec(text);
-  if (m === null) throw new Error(`docs/${page} has no published:file ${name} block`);
-  return m[1];
+/** The text of docs/`page`'s first block marked `<!-- marker -->` (e.g. `guide:rotate`, `published:dependency`). */
+export function readBlock(page: string, marker: string): string {
+  const found = blocks(page, marker.replace(/\./g, "\\."))[0];
+  if (found === undefined) throw new Error(`docs/${page} has no \`<!-- ${marker} -->\` block`);
+  return found[1];
 }
 
 /** A docs page's guide for a test that writes every file first, then runs every command. */

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../../scripts/engine";
-import { readSteps } from "./guide";
+import { readBlock, readSteps } from "./guide";
 import { filesUnder, run, type Runner, type Toolchain } from "./index";
 
 export const JAVA_SDK_DIR = path.join(REPO_ROOT, "sdk", "java");
@@ -137,13 +137,7 @@ export function writeJavaPublishedProject(
   group: string,
   version: string,
 ): { commands: string[]; rotate: string[] } {
-  const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "java.md"), "utf8");
-  const block = (marker: string, lang: string): string => {
-    const found = new RegExp(`<!-- ${marker} -->\\s*\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1];
-    if (found === undefined) throw new Error(`docs/java.md has no \`<!-- ${marker} -->\` block`);
-    return found;
-  };
-  const dependency = block("published:dependency", "xml")
+  const dependency = readBlock("java.md", "published:dependency")
     .replace("io.github.OWNER", group)
     .replace(/<version>[^<]*<\/version>/, () => `<version>${version}</version>`)
     .trim();
@@ -165,7 +159,7 @@ export function writeJavaPublishedProject(
   const commands = steps
     .flatMap((s) => ("commands" in s ? s.commands : []))
     .filter((c) => !c.startsWith("mvn ") && !c.includes("--file"));
-  const rotate = block("guide:rotate", "[a-z]*")
+  const rotate = readBlock("java.md", "guide:rotate")
     .split("\n")
     .filter((l) => l.trim() !== "");
   return { commands, rotate };
