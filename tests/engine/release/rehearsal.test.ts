@@ -215,6 +215,8 @@ test("npm, Go and Maven clients fetch from their registries exactly what the rel
   expect(await metadata.text()).toContain(`<version>${VERSION}</version>`);
 });
 
+/** Where the download address's GETs stood before the YAML user's first `pulumi install`. */
+let yamlGetsFrom = 0;
 /** The published paths of the Python, YAML and Go pages: rows of tests/kit/release/publishedPaths.ts's table. */
 const PUBLISHED_PATHS: PublishedRow[] = [
   {
@@ -222,7 +224,8 @@ const PUBLISHED_PATHS: PublishedRow[] = [
     sdk: "registry",
     program: "python/rotation_program.py",
     title: "Python, docs/python.md's published path: the engine downloads the plugin from the SDK's address",
-    up: "up downloads the plugin from the rehearsal's download address and creates every resource",
+    name: "rehearsal-python",
+    creates: "every resource",
     resources: 7,
     names: ROTATION_OUTPUTS,
     withApp: true,
@@ -243,19 +246,23 @@ const PUBLISHED_PATHS: PublishedRow[] = [
     sdk: "registry",
     program: "docs/yaml.md's published Pulumi.yaml",
     title: "YAML, docs/yaml.md's path for a home not on GitHub: pluginDownloadURL with $${VERSION}, downloaded",
-    up: "pulumi install downloads the plugin from the address the engine made of it; up creates all",
+    name: "rehearsal-yaml",
+    creates: "all four resources",
     resources: 4,
     names: YAML_ROTATION_OUTPUTS,
     install: async ({ r, dir, userEnv: env }) => {
+      yamlGetsFrom = r.download.gets.length;
       // The release's address has ${VERSION} in it: the program writes it $${VERSION}, as the page says.
       const program = yamlPublishedProgram(r.address);
       expect(program).toContain(`pluginDownloadURL: ${r.download.url}/releases/v$\${VERSION}\n`);
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), program);
       return Promise.resolve({ env: env({}) });
     },
-    afterUp: (r, gets) => {
+    // pulumi install downloaded the plugin from the address the engine made of it.
+    afterUp: () => {
+      const gets = download.gets.slice(yamlGetsFrom);
       expect(gets).toEqual([{ path: `/releases/v${VERSION}/${archiveName()}`, status: 200 }]);
-      expect(r.sim.projects().some((p) => p.name === "team-a")).toBe(true);
+      expect(sim.projects().some((p) => p.name === "team-a")).toBe(true);
     },
   },
   {
@@ -263,7 +270,8 @@ const PUBLISHED_PATHS: PublishedRow[] = [
     sdk: "registry",
     program: "go/rotation/main.go",
     title: "Go, docs/go.md's published path: go get from the module proxy, the plugin from the SDK's address",
-    up: "up downloads the plugin from the rehearsal's download address and creates both accounts",
+    name: "rehearsal-go",
+    creates: "both accounts",
     resources: 3,
     names: ROTATION_OUTPUTS,
     install: async ({ r, dir, userEnv: env }) => {

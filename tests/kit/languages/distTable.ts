@@ -30,7 +30,7 @@ import {
   type DistStack,
 } from "./dist";
 import { go } from "./go";
-import type { InlineDriver, Language, LanguageRow, Runner } from "./index";
+import type { InlineDriver, Language, LanguageRow, Runner, Toolchain } from "./index";
 import { python } from "./python";
 import { yaml } from "./yaml";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
@@ -51,28 +51,22 @@ export const ROTATION_OUTPUTS: AccountOutputs = {
 /** The runners of the dist rows. */
 const RUNNERS: Partial<Record<Language, Runner>> = { go, python, yaml };
 
-/** What a row's `install` is given: the release, a scratch directory, the empty project directory. */
+/** What a dist row's `install` is given: the release, a scratch directory, the empty project directory. */
 export interface DistInstallContext {
   dist: Dist;
   scratch: string;
-  /** The project directory (created, empty). */
-  dir: string;
   /** The environment of every run (`distEnv` with the row's runner's toolchain), `extraPath` first and `extra` set. */
   makeEnv(extraPath?: string[], extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 }
 
 /**
- * One row of the dist table: a language (its runner says how its program runs: `inline`, or under its host through
- * the pulumi CLI, see the top of this file), an SDK source and a program. `install` installs the SDK and program into
- * `ctx.dir` and writes Pulumi.yaml; it resolves with the env of every run and, for an inline runner, the driver.
+ * One row of a table of stacks (the dist rows here, the published paths of ../release/publishedPaths): a language (its
+ * runner says how its program runs: `inline`, or under its host through the pulumi CLI, see the top of this file), an
+ * SDK source and a program. `install` installs the SDK and program into `ctx.dir` and writes Pulumi.yaml; it resolves
+ * with the env of every run and, for an inline runner, the driver.
  */
-export interface DistLanguage extends DistRow, LanguageRow {
-  install(ctx: DistInstallContext): Promise<{ env: NodeJS.ProcessEnv; runProgram?: InlineDriver }>;
-}
-
-/** What every row of the dist table says. */
-interface DistRow {
-  /** The simulator project's name and the scratch directory's prefix (`dist-go`). */
+export interface StackRow<C> extends LanguageRow {
+  /** The simulator project's name and the scratch directory's name or prefix (`dist-go`). */
   name: string;
   /** What the first up creates, as the test's name says it ("both accounts"). */
   creates: string;
@@ -82,72 +76,61 @@ interface DistRow {
   names: AccountOutputs;
   /** Whether the stack's config names an app (`appId`) of the project. */
   withApp?: boolean;
+  install(ctx: C & { dir: string }): Promise<{ env: NodeJS.ProcessEnv; runProgram?: InlineDriver }>;
+  /** The row's own checks after the first up. */
+  afterUp?(): void;
 }
 
-/** The release, scratch and project directories and environment of a dist suite, for the tests a row adds after. */
-export interface DistSuite {
-  dist: Dist;
-  scratch: string;
+/** Where a table puts a row's stack: the simulator, the download server, a root directory, the install's context. */
+export interface StackPlace<C> {
+  sim: PimsSimulator;
+  server: DistServer;
+  root: string;
+  context(node: ReturnType<typeof stubNode>, toolchain: Toolchain): C;
+}
+
+/** A row's project directory, environment and stack, for the tests a suite adds after. */
+export interface RowStack {
   dir: string;
   env: NodeJS.ProcessEnv;
   stack: DistStack;
 }
 
-/** Registers the set-up and the shared steps of `lang`; call at the top level of a suite file. */
-export function describeDist(lang: DistLanguage): () => DistSuite {
-  const runner = RUNNERS[lang.language];
-  if (runner === undefined) throw new Error(`the dist table has no runner for ${lang.language}`);
-  let server: DistServer;
-  let sim: PimsSimulator;
-  let scratch: string;
-  let suite: DistSuite;
+/**
+ * Registers a row's set-up in the place `place` makes (a project with the config `triggerReplace` and `triggerOverlap`,
+ * the stub `node`, the project directory `my-infra` under the place's root, the row's install, the stack) and the
+ * shared steps; call at the top level of a suite file or a describe block.
+ */
+export function describeStackRow<C>(row: StackRow<C>, place: () => Promise<StackPlace<C>>): () => RowStack {
+  const runner = RUNNERS[row.language];
+  if (runner === undefined) throw new Error(`the tables of stacks have no runner for ${row.language}`);
+  let suite: RowStack;
 
   beforeAll(async () => {
-    const dist = ensureDist();
-    server = await startDistServer(dist.dir);
-    sim = await startSimulator({ profile: "default" });
-    const projectId = sim.addProject({ name: lang.name }).id;
+    const { sim, server, root, context } = await place();
+    const projectId = sim.addProject({ name: row.name }).id;
     const config: Record<string, string> = { projectId, triggerReplace: "1", triggerOverlap: "1" };
-    if (lang.withApp) config.appId = sim.addApp(projectId, "web").id;
-    scratch = tempDir(`pims-${lang.name}-`);
-    const node = stubNode(path.join(scratch, "stub"));
-    const dir = path.join(scratch, "project");
-    fs.mkdirSync(dir);
-    const toolchain = runner.toolchain();
-    const makeEnv = (extraPath: string[] = [], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-      ...distEnv({
-        home: path.join(scratch, "home"),
-        backend: path.join(scratch, "backend"),
-        stubDir: node.dir,
-        override: downloadOverride(server.url, dist.downloadUrl),
-        extraPath: [...extraPath, ...toolchain.path],
-      }),
-      ...toolchain.env,
-      ...extra,
-    });
-    const { env, runProgram } = await lang.install({
-      dist,
-      scratch,
-      dir,
-      makeEnv,
-    });
+    if (row.withApp) config.appId = sim.addApp(projectId, "web").id;
+    const node = stubNode(path.join(root, "stub"));
+    const dir = path.join(root, "my-infra");
+    fs.mkdirSync(dir, { recursive: true });
+    const { env, runProgram } = await row.install({ ...context(node, runner.toolchain()), dir });
     await initStack(dir, env, "dev", sim, config);
-    suite = { dist, scratch, dir, env, stack: distStack({ sim, projectId, server, node, dir, env, runProgram }) };
+    suite = { dir, env, stack: distStack({ sim, projectId, server, node, dir, env, runProgram }) };
   }, ENGINE_SETUP_TIMEOUT_MS);
-
-  afterAll(() => tearDown([sim, server], scratch));
 
   const cli = runner.runs === "host";
   const first = cli
-    ? `pulumi install downloads the plugin into the empty cache; up creates ${lang.creates} with it`
-    : `the first up downloads the plugin into the empty cache and creates ${lang.creates}`;
+    ? `pulumi install downloads the plugin into the empty cache; up creates ${row.creates} with it`
+    : `the first up downloads the plugin into the empty cache and creates ${row.creates}`;
   test(first, async () => {
-    await firstUpDownloadsPlugin(suite.stack, lang.resources, lang.names, cli);
+    await firstUpDownloadsPlugin(suite.stack, row.resources, row.names, cli);
+    row.afterUp?.();
   });
 
   test("a rotation in each mode: ci replaced, app rotated with its previous account kept live", async () => {
     await refreshChangesNothing(suite.stack);
-    await rotationInEachMode(suite.stack, lang.names, {
+    await rotationInEachMode(suite.stack, row.names, {
       replace: ["triggerReplace", "2"],
       overlap: ["triggerOverlap", "2"],
     });
@@ -157,7 +140,7 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
   test(`refresh changes nothing${preview}; destroy leaves 0 live accounts; node was never called`, async () => {
     await refreshChangesNothing(suite.stack);
     if (cli) await suite.stack.pulumi(["preview", "--expect-no-changes", "--non-interactive"]);
-    await destroyLeavesNothing(suite.stack, lang.resources);
+    await destroyLeavesNothing(suite.stack, row.resources);
   });
 
   test("no token in plaintext in the state, the backend's files or the engine's output", async () => {
@@ -165,4 +148,42 @@ export function describeDist(lang: DistLanguage): () => DistSuite {
   });
 
   return () => suite;
+}
+
+/** The release and scratch directories of a dist suite, with its row's stack. */
+export interface DistSuite extends RowStack {
+  dist: Dist;
+  scratch: string;
+}
+
+/** Registers a dist row: the release's server, a simulator, a scratch directory, then {@link describeStackRow}. */
+export function describeDist(row: StackRow<DistInstallContext>): () => DistSuite {
+  let dist: Dist;
+  let server: DistServer;
+  let sim: PimsSimulator;
+  let scratch: string;
+  const rowStack = describeStackRow(row, async () => {
+    dist = ensureDist();
+    server = await startDistServer(dist.dir);
+    sim = await startSimulator({ profile: "default" });
+    scratch = tempDir(`pims-${row.name}-`);
+    const context = (node: ReturnType<typeof stubNode>, toolchain: Toolchain): DistInstallContext => ({
+      dist,
+      scratch,
+      makeEnv: (extraPath = [], extra = {}) => ({
+        ...distEnv({
+          home: path.join(scratch, "home"),
+          backend: path.join(scratch, "backend"),
+          stubDir: node.dir,
+          override: downloadOverride(server.url, dist.downloadUrl),
+          extraPath: [...extraPath, ...toolchain.path],
+        }),
+        ...toolchain.env,
+        ...extra,
+      }),
+    });
+    return { sim, server, root: scratch, context };
+  });
+  afterAll(() => tearDown([sim, server], scratch));
+  return () => ({ ...rowStack(), dist, scratch });
 }

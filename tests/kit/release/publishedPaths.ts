@@ -16,28 +16,11 @@ import { ensureEngine, NODE_BIN, randomSecret } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
-import {
-  archiveName,
-  destroyLeavesNothing,
-  distStack,
-  firstUpDownloadsPlugin,
-  initStack,
-  installedPlugins,
-  noPlaintextTokens,
-  refreshChangesNothing,
-  rotationInEachMode,
-  stubNode,
-  VERSION,
-  type AccountOutputs,
-  type DistServer,
-  type DistStack,
-} from "../languages/dist";
-import { go } from "../languages/go";
+import { archiveName, installedPlugins, stubNode, VERSION, type DistServer } from "../languages/dist";
+import { describeStackRow, type StackRow } from "../languages/distTable";
 import { expectNoTokenLeft, GuideShell, readGuide, sandboxed, seedPageObjects } from "../languages/guide";
-import { run, type InlineDriver, type Language, type LanguageRow, type Runner, type Ran } from "../languages/index";
+import { run, type Ran, type Toolchain } from "../languages/index";
 import { java, JAVA_LOCAL_REPO, mavenMirrorSettings, writeJavaPublishedProject } from "../languages/java";
-import { python } from "../languages/python";
-import { yaml } from "../languages/yaml";
 import type { Served } from "./registries";
 import { freshHome, userEnv, type Registry, type UserSettings } from "./rehearsal";
 
@@ -85,64 +68,28 @@ export function downloadsFromNow(download: Served): DistServer {
   };
 }
 
-/**
- * The dist steps (../languages/dist) after the first up, on a published path's stack: a rotation in each mode (the
- * triggers `triggerReplace` and `triggerOverlap` set to 2), refresh, destroy of its `resources`, the token scan.
- */
-export async function rotateRefreshDestroy(stack: DistStack, resources: number, names: AccountOutputs): Promise<void> {
-  await rotationInEachMode(stack, names, { replace: ["triggerReplace", "2"], overlap: ["triggerOverlap", "2"] });
-  await refreshChangesNothing(stack);
-  await destroyLeavesNothing(stack, resources);
-  await noPlaintextTokens(stack);
-}
-
-/** What a published path's `install` is given: the rehearsal, the user's directory and project, its environment. */
-interface PublishedContext {
+/** What a published path's `install` is given: the rehearsal, the user's directory, its environment. */
+export interface PublishedContext {
   r: RehearsalRun;
   user: string;
-  /** The project directory (created, empty). */
-  dir: string;
   /** The user's environment (./rehearsal's userEnv with the runner's toolchain): `settings` in a fresh HOME. */
   userEnv(settings: UserSettings, extraPath?: string[]): NodeJS.ProcessEnv;
 }
 
-/** One published path of the table: a language, its SDK from a registry, a program; the dist steps on one stack. */
-export interface PublishedRow extends LanguageRow {
-  /** The describe block's title and its first test's. */
-  title: string;
-  up: string;
-  resources: number;
-  names: AccountOutputs;
-  /** Whether the stack's config names an app (`appId`) of the project. */
-  withApp?: boolean;
-  /** Follows the page: installs the SDK and writes the program into `ctx.dir`; the env and (inline) the driver. */
-  install(ctx: PublishedContext): Promise<{ env: NodeJS.ProcessEnv; runProgram?: InlineDriver }>;
-  /** Beyond the first up's shared checks: the download address's GETs during it. */
-  afterUp?(r: RehearsalRun, gets: Served["gets"]): void;
-}
+/** One published path of the table: a language, its SDK from a registry, a program, and the describe block's title. */
+export type PublishedRow = StackRow<PublishedContext> & { title: string };
 
-const RUNNERS: Partial<Record<Language, Runner>> = { go, python, yaml };
-
-/** Registers one row: its user's set-up, then the first up, and the rotations, refresh and destroy. */
+/**
+ * Registers one row in a describe block: its user (`<r.scratch>/<row.name>`) downloading from the rehearsal's address,
+ * then the dist steps on its stack (../languages/distTable's describeStackRow).
+ */
 export function describePublished(r: RehearsalRun, row: PublishedRow): void {
-  const runner = RUNNERS[row.language];
-  if (runner === undefined) throw new Error(`the published paths have no runner for ${row.language}`);
   describe(row.title, () => {
-    let stack: DistStack;
-
-    beforeAll(async () => {
-      const projectId = r.sim.addProject({ name: `rehearsal-${row.language}` }).id;
-      const config: Record<string, string> = { projectId, triggerReplace: "1", triggerOverlap: "1" };
-      if (row.withApp) config.appId = r.sim.addApp(projectId, "web").id;
-      const user = path.join(r.scratch, `${row.language}-user`);
-      const node = stubNode(path.join(user, "stub"));
-      const dir = path.join(user, "my-infra");
-      fs.mkdirSync(dir, { recursive: true });
-      const toolchain = runner.toolchain();
-      const { env, runProgram } = await row.install({
+    describeStackRow(row, () => {
+      const user = path.join(r.scratch, row.name);
+      const context = (node: ReturnType<typeof stubNode>, toolchain: Toolchain): PublishedContext => ({
         r,
         user,
-        dir,
         userEnv: (settings, extraPath = []) => ({
           ...userEnv(path.join(user, "home"), settings, {
             home: path.join(user, "pulumi-home"),
@@ -153,18 +100,7 @@ export function describePublished(r: RehearsalRun, row: PublishedRow): void {
           ...toolchain.env,
         }),
       });
-      await initStack(dir, env, "dev", r.sim, config);
-      stack = distStack({ sim: r.sim, projectId, server: downloadsFromNow(r.download), node, dir, env, runProgram });
-    }, ENGINE_SETUP_TIMEOUT_MS);
-
-    test(row.up, async () => {
-      const from = r.download.gets.length;
-      await firstUpDownloadsPlugin(stack, row.resources, row.names, runner.runs === "host");
-      row.afterUp?.(r, r.download.gets.slice(from));
-    });
-
-    test("a rotation in each mode, refresh, destroy: 0 live accounts, 0 plaintext tokens", async () => {
-      await rotateRefreshDestroy(stack, row.resources, row.names);
+      return Promise.resolve({ sim: r.sim, server: downloadsFromNow(r.download), root: user, context });
     });
   });
 }
