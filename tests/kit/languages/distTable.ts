@@ -29,10 +29,8 @@ import {
   type DistServer,
   type DistStack,
 } from "./dist";
-import { go } from "./go";
-import type { InlineDriver, Language, LanguageRow, Runner, Toolchain } from "./index";
-import { python } from "./python";
-import { yaml } from "./yaml";
+import type { InlineDriver, LanguageRow, Toolchain } from "./index";
+import { RUNNERS } from "./runners";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
 import { startSimulator } from "../simulator";
 import { tearDown } from "../teardown";
@@ -47,9 +45,6 @@ export const ROTATION_OUTPUTS: AccountOutputs = {
   appPrevious: "appPreviousAccountId",
   token: "appToken",
 };
-
-/** The runners of the dist rows. */
-const RUNNERS: Partial<Record<Language, Runner>> = { go, python, yaml };
 
 /** What a dist row's `install` is given: the release, a scratch directory, the empty project directory. */
 export interface DistInstallContext {
@@ -103,7 +98,6 @@ export interface RowStack {
  */
 export function describeStackRow<C>(row: StackRow<C>, place: () => Promise<StackPlace<C>>): () => RowStack {
   const runner = RUNNERS[row.language];
-  if (runner === undefined) throw new Error(`the tables of stacks have no runner for ${row.language}`);
   let suite: RowStack;
 
   beforeAll(async () => {

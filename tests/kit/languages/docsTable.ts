@@ -20,12 +20,9 @@ import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION, type Dist } from "./dist";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
-import { go } from "./go";
 import { expectNoTokenLeft, GuideShell, readSteps, sandboxed } from "./guide";
-import { inlineResult, run, type Language, type Runner } from "./index";
-import { java } from "./java";
-import { python } from "./python";
-import { yaml } from "./yaml";
+import { inlineResult, run, type Language } from "./index";
+import { RUNNERS } from "./runners";
 import { startSimulator } from "../simulator";
 import { tearDown } from "../teardown";
 
@@ -53,9 +50,6 @@ export interface DocsPage {
   /** Runs an Automation API inline program (the replaced `pulumi up`, or destroy after the page); its RESULT line. */
   inline(cmd: string, args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<InlineResult>;
 }
-
-/** The runners of the docs pages. */
-const RUNNERS: Partial<Record<Language, Runner>> = { go, java, python, yaml };
 
 /** One docs page of the table: a language's page, its SDK from the repository or `dist/` (the page says which). */
 export interface DocsPageRow {
@@ -99,7 +93,7 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
     for (const f of row.releaseFiles?.(dist) ?? [dist.archive]) fs.copyFileSync(f, path.join(dir, path.basename(f)));
     const node = stubNode(path.join(scratch, "stub"));
     row.prepare?.(scratch);
-    const machine = RUNNERS[row.language]?.toolchain() ?? { path: [], env: {} };
+    const machine = RUNNERS[row.language].toolchain();
     const backend = path.join(scratch, "backend");
     const env: NodeJS.ProcessEnv = {
       ...distEnv({
@@ -127,10 +121,7 @@ export function describeDocsPage(row: DocsPageRow, tests: (page: () => DocsPage)
         if (own) await own(page);
         else await page.sh(sandboxed(line, backend, { "pims:baseUrl": service.baseUrl, ...seeded }));
       },
-      outputs: async (reveal = false) => {
-        const out = await page.sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal);
-        return JSON.parse(out) as Record<string, unknown>;
-      },
+      outputs: (reveal = false) => shell.outputs(dir, env, reveal),
       inline: async (cmd, args, extraEnv = {}) => {
         const ran = await run(cmd, args, { cwd: dir, env: { ...env, ...extraEnv } });
         shell.printed += ran.stderr + ran.stdout;

@@ -22,14 +22,11 @@ import {
 import type { PimsSimulator } from "../../../simulator";
 import { exportEncrypted } from "../engine";
 import { expectNoPlaintextSecrets } from "../secrets";
-import { buildInline, go, replaceGoSdk } from "./go";
-import { namePlugin, type InlineDriver, type Ran, type Runner } from "./index";
-import { java, installJavaSdk } from "./java";
-import { installPythonSdk, python, pythonInline } from "./python";
-import { typescript } from "./typescript";
-import { yaml } from "./yaml";
-
-const RUNNERS: Record<ExampleLanguage, Runner> = { typescript, yaml, python, go, java };
+import { buildInline, replaceGoSdk } from "./go";
+import { namePlugin, type InlineDriver, type Ran } from "./index";
+import { installJavaSdk } from "./java";
+import { installPythonSdk, pythonInline } from "./python";
+import { RUNNERS } from "./runners";
 
 /** One operation of ProgramTest's sequence; `same`: the operation must find nothing to change. */
 export interface Operations {

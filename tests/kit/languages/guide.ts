@@ -95,6 +95,12 @@ export class GuideShell {
     if (ran.code !== 0) throw new Error(`\`${command}\` exited ${ran.code}:\n${ran.output.slice(-6000)}`);
     return ran.output;
   }
+
+  /** The stack's outputs in `cwd`: secrets as `[secret]`, or revealed (the test's own look, not recorded). */
+  async outputs(cwd: string, env: NodeJS.ProcessEnv, reveal = false): Promise<Record<string, unknown>> {
+    const out = await this.run(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, cwd, env, !reveal);
+    return JSON.parse(out) as Record<string, unknown>;
+  }
 }
 
 /**

@@ -144,8 +144,7 @@ export function typescriptPublished(r: RehearsalRun): void {
       integrity: `sha512-${createHash("sha512").update(tgz).digest("base64")}`,
     });
     expect(installed.resolved).toMatch(new RegExp(`^${r.npm.url}/`));
-    const outputs = async (): Promise<Record<string, unknown>> =>
-      JSON.parse(await shell.run("pulumi stack output --json", dir, env)) as Record<string, unknown>;
+    const outputs = (): Promise<Record<string, unknown>> => shell.outputs(dir, env);
     const before = await outputs();
     expect(before.deployerToken).toBe("[secret]");
     const projectId = before.projectId as string;
@@ -185,11 +184,7 @@ export function describeJavaPublished(r: RehearsalRun): void {
     const sh = (command: string, record = true): Promise<string> => shell.run(command, dir, env, record);
     const follow = (command: string): Promise<string> =>
       sh(sandboxed(command, backend, { "pims:baseUrl": r.sim.baseUrl, ...seeded }));
-    const outputs = async (reveal = false): Promise<Record<string, unknown>> =>
-      JSON.parse(await sh(`pulumi stack output --json${reveal ? " --show-secrets" : ""}`, !reveal)) as Record<
-        string,
-        unknown
-      >;
+    const outputs = (): Promise<Record<string, unknown>> => shell.outputs(dir, env);
 
     beforeAll(async () => {
       const toolchain = java.toolchain(); // the Java host beside the CLI, Maven first on PATH
