@@ -77,12 +77,11 @@ export async function prepareExample(o: PrepareOptions): Promise<ExampleRun> {
     driver = pythonInline(await pythonSdk, dir, driverEnv, path.join(dir, "__main__.py"), o.stackName);
   } else if (o.language === "go") driver = await buildInline(dir, await replaceGoSdk(dir, driverEnv), o.stackName);
   const record = async (ran: Promise<Ran>): Promise<void> => {
-    printed += (
-      await ran.catch((e: { output?: string }) => {
-        printed += e.output ?? "";
-        throw e;
-      })
-    ).output;
+    const done = await ran.catch((e: { output?: string }) => {
+      printed += e.output ?? "";
+      throw e;
+    });
+    printed += done.output;
   };
   const opts = { onOutput: (s: string) => void (printed += s) };
   const inline = driver;
