@@ -151,8 +151,8 @@ describe("AppSecrets diff", () => {
 // ---- the SDK class under mocks -------------------------------------------------------------------------
 
 describe("AppSecrets SDK class", () => {
-  const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-  const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+  const SECRET_SIG = pulumi.runtime.specialSigKey;
+  const SECRET_VALUE = pulumi.runtime.specialSecretSig;
   const registered = captureRegistrations({
     newResource: (args) => {
       // the mock monitor hands inputs over with secrets still wrapped: {<sig>: <secret>, value}

@@ -18,8 +18,8 @@ import { captureRegistrations, outputValue } from "../../kit/mocks";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+const SECRET_SIG = pulumi.runtime.specialSigKey;
+const SECRET_VALUE = pulumi.runtime.specialSecretSig;
 const TOKEN = "pims_sa_provider_unit_token_7f3a9c";
 const CONFIG_TOKEN = "pims_sa_stack_config_token_51d0e2";
 
