@@ -1,8 +1,8 @@
 /**
  * Each setting is written once, in `SETTINGS` (provider/settings.ts): the plugin schema's config block, the TSDoc of
- * `pims.Provider`'s arguments and docs/settings.md are rendered from it. Each number of the table is changed in a
- * copy, and the three texts rendered from the copy must follow it with no other edit; the committed texts must be
- * the renderings of the table itself.
+ * `pims.Provider`'s arguments, docs/settings.md and the rows other pages show are rendered from it. Each number of
+ * the table is changed in a copy, and the texts rendered from the copy must follow it with no other edit; the
+ * committed texts must be the renderings of the table itself.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -18,8 +18,10 @@ import {
 import {
   PROVIDER_SOURCE,
   renderSettingsTable,
+  ROW_PAGES,
   SETTINGS_DOC,
   withProviderArgDocs,
+  withSettingRows,
   withSettingsTable,
 } from "../../../scripts/generate/docs-settings";
 
@@ -83,6 +85,9 @@ describe("the settings' texts are rendered from the table", () => {
     expect(docRow).toContain(`| ${shown} |`);
     for (const other of NAMES.filter((n) => n !== name))
       expect(rowOf(renderSettingsTable(table), other)).toBe(rowOf(renderSettingsTable(), other));
+    // The pages that show this setting's row (installation, large stacks) follow the table too.
+    for (const page of ROW_PAGES.map((p) => fs.readFileSync(p, "utf8")).filter((d) => rowOf(d, name) !== ""))
+      expect(rowOf(withSettingRows(page, table), name)).toBe(docRow);
 
     if (SETTINGS[name].set !== "env") {
       const key = name as ConfigKey;
