@@ -78,7 +78,7 @@ export const naiveServiceAccountProvider: pulumi.dynamic.ResourceProvider = {
 /**
  * The same ServiceAccount provider with the outputs pulumi-pims also keeps (`createdAt`, `createdByUserId`, `tokenId`,
  * `tokenExpiresAt`, `tokenHeld`, `tokenFingerprint`): 13 outputs instead of 7, the state pulumi-pims writes for a
- * new account (tests/sim/benchBaseline.test.ts compares the two). The provider of P7's baseline
+ * new account (tests/sim/tooling/benchBaseline.test.ts compares the two). The provider of P7's baseline
  * ({@link NaiveTypedServiceAccount}) and of the P7 preview probe's 11-output variants.
  */
 export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvider = {
@@ -198,7 +198,8 @@ export class NaiveSecretServiceAccount extends pulumi.dynamic.Resource {
 /**
  * The output keys of pulumi-pims' `ServiceAccount` class, as a typed hand-written class declares them: read from the
  * kind's one declaration (provider/serviceAccount/kind.ts), so a new output of the kind is a new declared key of the
- * baseline too (P7's self-check, `p7BaselineProblems` of bench/p7-scale.ts, also runs in tests/unit/bench.test.ts).
+ * baseline too (P7's self-check, `p7BaselineProblems` of bench/p7-scale.ts, also runs in
+ * tests/unit/tooling/bench.test.ts).
  */
 export const TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS: readonly string[] = SERVICE_ACCOUNT.outputKeys;
 /** Its secret outputs (`additionalSecretOutputs`), the kind's. */

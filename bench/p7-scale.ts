@@ -202,7 +202,7 @@ function growthRow(runs: ScaleRun[], op: StackOp, lo: number, hi: number): Row {
 /**
  * P7's self-check, before any timing: the fair baseline declares exactly the outputs the kind declares (its class's
  * output keys), and marks the same secrets. Each difference, named; none: the baseline is fair. The unit tier runs it
- * (tests/unit/bench.test.ts), so a new output of the kind cannot stop the measure unnoticed.
+ * (tests/unit/tooling/bench.test.ts), so a new output of the kind cannot stop the measure unnoticed.
  */
 export function p7BaselineProblems(
   naive: Pick<Naive, "TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS" | "TYPED_SERVICE_ACCOUNT_SECRETS">,

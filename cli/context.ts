@@ -5,14 +5,14 @@
 import type { Command } from "commander";
 import { retryLine } from "../provider/client/retry";
 import { packageVersion } from "../provider/identity";
-import { resolveCredentials } from "../provider/settings";
+import { resolveCredentials, SETTINGS } from "../provider/settings";
 import type { PimsCallOptions } from "../sdk/nodejs/functions";
 
 /** The exit codes of `pims`, once, in order: the commands return them by name, and `--help` prints this table. */
 const EXIT_CODES = [
   ["OK", "success"],
   ["FAILED", "the service refused or failed the request (its message is printed on stderr), or the build failed"],
-  ["USAGE", "usage or configuration error (bad flag or argument, missing PIMS_TOKEN / base URL)"],
+  ["USAGE", `usage or configuration error (bad flag or argument, missing ${SETTINGS.token.env} / base URL)`],
   ["STILL_RUNNING", "build-logs --follow stopped (--max-polls ran out, or Ctrl-C) while the build was still running"],
   ["EXPIRING", "tokens --expiring-within: a token expires (or has expired) within the window"],
 ] as const;
@@ -60,7 +60,7 @@ export function callOptions(cmd: Command): PimsCallOptions {
   const { token, baseUrl } = resolveCredentials({ baseUrl: globals.baseUrl }, { audience: "cli" });
   const opts: PimsCallOptions = {
     token,
-    tokenSource: "PIMS_TOKEN",
+    tokenSource: SETTINGS.token.env,
     baseUrl,
     userAgent: `pims-cli/${packageVersion()}`,
   };

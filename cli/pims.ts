@@ -15,6 +15,7 @@ import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodesHelp, io } from "./context";
 import { packageVersion } from "../provider/identity";
+import { SETTINGS, type SettingName } from "../provider/settings";
 import { UsageError } from "./format";
 import { addInvoicesCommand } from "./invoices";
 import { addLogsCommand } from "./logs";
@@ -22,12 +23,18 @@ import { addRunsCommands } from "./runs";
 import { addServiceAccountsCommands } from "./serviceAccounts";
 import { addTokensCommand } from "./tokens";
 
+/** The settings `--help` lists, in the CLI's words; their variables' names are the settings table's (SETTINGS). */
+const HELP_SETTINGS: [SettingName, string][] = [
+  ["token", "service-account token (required; never passed as an argument)"],
+  ["baseUrl", "service address (or --base-url)"],
+  ["allowInsecureHttp", "true: allow a plain http:// address to another machine (private network, TLS proxy)"],
+  ["record", "file to append a wire recording to (or --record)"],
+];
+const envWidth = Math.max(...HELP_SETTINGS.map(([name]) => SETTINGS[name].env.length)) + 2;
+
 const EXIT_CODES_HELP = `
 Credentials:
-  PIMS_TOKEN                service-account token (required; never passed as an argument)
-  PIMS_BASE_URL             service address (or --base-url)
-  PIMS_ALLOW_INSECURE_HTTP  true: allow a plain http:// address to another machine (private network, TLS proxy)
-  PIMS_WIRE_RECORD          file to append a wire recording to (or --record)
+${HELP_SETTINGS.map(([name, text]) => `  ${SETTINGS[name].env.padEnd(envWidth)}${text}`).join("\n")}
   Every setting: docs/settings.md
 
 Exit codes:
@@ -38,11 +45,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
   const program = new Command("pims")
     .description("Command-line access to the Project Infrastructure Management Service (PIMS)")
     .version(packageVersion(), "-V, --version")
-    .option("--base-url <url>", "service address (default: $PIMS_BASE_URL)")
+    .option("--base-url <url>", `service address (default: $${SETTINGS.baseUrl.env})`)
     .option("-v, --verbose", "print retries and other progress on stderr")
     .option(
       "--record <file>",
-      "append a wire recording (request shapes, never a value) to <file> (default: $PIMS_WIRE_RECORD)",
+      `append a wire recording (request shapes, never a value) to <file> (default: $${SETTINGS.record.env})`,
     )
     .addHelpText("after", EXIT_CODES_HELP)
     .showHelpAfterError("(run with --help for usage)")

@@ -54,7 +54,7 @@ export interface ClientOptions extends RetryOptions {
   token: string;
   /** Where the token came from (`pims:token`, `PIMS_TOKEN`, …): a 401 or 403 names it. provider/settings.ts sets it. */
   tokenSource?: string;
-  /** Per-attempt timeout in ms. Default `RETRY_DEFAULTS.timeoutMs` (./retry: 30000). */
+  /** Per-attempt timeout in ms. Default `RETRY_DEFAULTS.timeoutMs` (./retry; docs/settings.md shows it). */
   timeoutMs?: number;
   /** Replaces axios' transport (tests, proxies). */
   adapter?: AxiosAdapter;

@@ -50,13 +50,13 @@ export const RETRY_DEFAULTS = {
 export const TIMEOUT_CODES: ReadonlySet<string> = new Set(["ECONNABORTED", "ETIMEDOUT"]);
 
 export interface RetryOptions {
-  /** Retries after the first attempt. Default `RETRY_DEFAULTS.retries` (4: five attempts in all). */
+  /** Retries after the first attempt. Default `RETRY_DEFAULTS.retries`. */
   retries?: number;
-  /** First backoff delay in ms; doubles each retry. Default `RETRY_DEFAULTS.minDelayMs` (250). */
+  /** First backoff delay in ms; doubles each retry. Default `RETRY_DEFAULTS.minDelayMs`. */
   minDelayMs?: number;
-  /** Largest backoff delay in ms. Default `RETRY_DEFAULTS.maxDelayMs` (8000). */
+  /** Largest backoff delay in ms. Default `RETRY_DEFAULTS.maxDelayMs`. */
   maxDelayMs?: number;
-  /** Largest Retry-After honoured, in ms. Default `RETRY_DEFAULTS.maxRetryAfterMs` (30000). */
+  /** Largest Retry-After honoured, in ms. Default `RETRY_DEFAULTS.maxRetryAfterMs`. */
   maxRetryAfterMs?: number;
   /** Called before each retry (attempt = the retry's number, from 1). For progress lines: see {@link retryLine}. */
   onRetry?: (info: RetryInfo) => void;

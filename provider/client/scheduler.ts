@@ -4,7 +4,7 @@
  * the pace (a request rate learnt from the service's 429 answers).
  *
  * - A 429 means the service did nothing, so the request goes back to its place in the queue and is repeated; it gives
- *   up only when it has been refused for longer than a time bound (default 5 minutes), never after a small count.
+ *   up only when it has been refused for longer than a time bound (`rateLimitTimeoutMs`), never after a small count.
  * - A 429 slows the whole process: the rate falls to a fraction of the pace that was refused (multiplicative
  *   decrease), everybody waits out the `Retry-After` (seconds or an HTTP date), then the rate climbs back towards the
  *   refused pace and slowly beyond it (additive increase); after a quiet period without 429 the limit is lifted.
@@ -34,9 +34,9 @@ export const SCHEDULER_DEFAULTS = { maxConcurrency: 8, rateLimitTimeoutMs: 300_0
 export const SCHEDULER_MINIMUMS = { maxConcurrency: 1, rateLimitTimeoutMs: 0 } as const;
 
 export interface SchedulerSettings {
-  /** Requests in flight at once, process-wide. Default 8. */
+  /** Requests in flight at once, process-wide. Default `SCHEDULER_DEFAULTS.maxConcurrency` (docs/settings.md). */
   maxConcurrency?: number;
-  /** How long one request may keep being refused with 429 before it fails. Default 300000 (5 minutes). */
+  /** How long one request may be refused with 429 before it fails. Default `SCHEDULER_DEFAULTS.rateLimitTimeoutMs`. */
   rateLimitTimeoutMs?: number;
   /** Receives the progress lines (counts and pace only, never a header or a body). */
   onProgress?: (line: string) => void;

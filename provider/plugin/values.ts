@@ -11,7 +11,8 @@ import { clean } from "../diff";
 
 /**
  * The key and value that mark a secret in the engine's property values: copies of the runtime's `specialSigKey` and
- * `specialSecretSig` (this executable does not load `@pulumi/pulumi`), pinned by tests/unit/wireConstants.test.ts.
+ * `specialSecretSig` (this executable does not load `@pulumi/pulumi`), pinned by
+ * tests/unit/plugin/wireConstants.test.ts.
  */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
@@ -21,7 +22,7 @@ export type Props = Record<string, unknown>;
 
 /**
  * The legacy input of a resource once served by the dynamic host: never read, compared or stored here (the runtime's
- * reserved key, pinned by tests/unit/wireConstants.test.ts).
+ * reserved key, pinned by tests/unit/plugin/wireConstants.test.ts).
  */
 export const LEGACY_PROVIDER_KEY = "__provider";
 

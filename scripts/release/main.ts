@@ -108,10 +108,10 @@ async function main(): Promise<void> {
 
   fs.copyFileSync(path.join(ROOT, "provider", "schema.json"), path.join(DIST, "schema.json"));
   if (process.env.PIMS_RELEASE_PLUGIN_ONLY !== "1") {
-    npmPack(ROOT, DIST);
-    pythonPackages(ROOT, DIST);
+    await npmPack(ROOT, DIST);
+    await pythonPackages(ROOT, DIST);
     // PIMS_RELEASE_JAVA=0 leaves the jars out (the reproducibility test: Maven stamps build times into them).
-    if (process.env.PIMS_RELEASE_JAVA !== "0") javaPackages(ROOT, DIST);
+    if (process.env.PIMS_RELEASE_JAVA !== "0") await javaPackages(ROOT, DIST);
   }
   const lines = writeChecksums(DIST, checksumsName(version));
   for (const line of lines) {

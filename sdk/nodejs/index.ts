@@ -14,7 +14,7 @@ import { runPluginEntry } from "../../provider/plugin/runPlugin";
 // statically (cjs-module-lexer), and an assignment to `module.exports` discards every `export *` re-export it has seen
 // before it; placed after them (0.4.0), `import { Project } from "pulumi-pims"` failed in ES-module programs. No
 // `exports` map instead: it would close every deep path, and the shim stored in every user's state since 0.1.0
-// requires `pulumi-pims/bin/provider`. tests/unit/esModule.test.ts holds both: the names an ES module sees, and the
+// requires `pulumi-pims/bin/provider`. tests/unit/sdk/esModule.test.ts holds both: the names an ES module sees, and the
 // plugin entry.
 const pluginEntry = runPluginEntry(module);
 if (pluginEntry !== undefined) module.exports = pluginEntry;

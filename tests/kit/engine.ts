@@ -6,6 +6,7 @@ import { execFile, execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
 import type { Fixture } from "../fixtures/fixtures";
 
@@ -15,8 +16,8 @@ export const E2E_TIMEOUT_MS = 10 * 60_000;
 export const ENGINE_SETUP_TIMEOUT_MS = 30 * 60_000;
 
 /** The key and value that mark a secret in Pulumi state (`{ [SECRET_SIG]: SECRET_VALUE, ciphertext }`). */
-export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+export const SECRET_SIG = specialSigKey;
+export const SECRET_VALUE = specialSecretSig;
 
 /** Everything the engine printed (stdout and stderr) across operations, for the secret scans. */
 export class EngineOutput {

@@ -205,7 +205,7 @@ export interface PluginSuite {
 /** The text with every secret envelope's value masked: what the engine stores encrypted is not plaintext. */
 export const masked = (text: string): string =>
   text.replace(
-    /\{"4dabf18193072939515e22adb298388d":"1b47061264138c4ac30d75fd1eb44270","value":("(?:[^"\\]|\\.)*"|\{[^}]*\})\}/g,
+    new RegExp(`\\{"${SECRET_SIG}":"${SECRET_VALUE}","value":("(?:[^"\\\\]|\\\\.)*"|\\{[^}]*\\})\\}`, "g"),
     "[secret]",
   );
 

@@ -6,7 +6,7 @@
  * has other bytes).
  */
 import * as fs from "node:fs";
-import { sha256 } from "./http";
+import { sha256 } from "../common";
 import { differs, MISSING, SAME, type Found, type Step } from "./plan";
 import { signatureOf, verifies, type SigningKey } from "./sign";
 

@@ -5,15 +5,12 @@
  * (`GOSUMDB`, `GONOSUMDB`), must answer with the tagged go.mod. A proxy fetches a new tag on the first request, so the
  * check is tried a few times (`PIMS_GO_PROXY_ATTEMPTS`, 10 by default, 15 s apart).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
+import { run, said } from "../common";
 import { differs, MISSING, SAME, type Found, type Step } from "./plan";
-
-const run = promisify(execFile);
-const said = (e: unknown): string => String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
 
 const git = (root: string, args: string[], env: NodeJS.ProcessEnv = process.env): string =>
   execFileSync("git", args, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();

@@ -2,12 +2,8 @@
  * The few HTTP requests publishing makes (Node's fetch): read a file to compare it, upload one. Every request has a
  * time limit; errors name the method and URL, never a credential.
  */
-import { createHash } from "node:crypto";
-
 /** Per-request limit: an upload of a 50 MB archive on a slow link still fits. */
 const TIMEOUT_MS = 10 * 60_000;
-
-export const sha256 = (b: Uint8Array | string): string => createHash("sha256").update(b).digest("hex");
 
 /** Basic credentials as a header, when both parts are given. */
 export function basicAuth(user: string | undefined, password: string | undefined): Record<string, string> {

@@ -12,17 +12,14 @@
  * (`${env.PIMS_MAVEN_PASSWORD}`), so they are on no command line and in no file; `PIMS_GPG_PASSPHRASE` reaches the GPG
  * plugin as `MAVEN_GPG_PASSPHRASE`. The group is the home's (release.home).
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
+import { run } from "../common";
 import { fileStep, signatureStep, type Store } from "./files";
 import { basicAuth, getBytes, shown } from "./http";
 import { differs, MISSING, SAME, type Step } from "./plan";
 import type { SigningKey } from "./sign";
-
-const run = promisify(execFile);
 
 /** Maven's plugins that deploy, pinned (Maven fetches them from Maven Central the first time). */
 const SIGN_AND_DEPLOY = "org.apache.maven.plugins:maven-gpg-plugin:3.2.8:sign-and-deploy-file";
@@ -128,7 +125,7 @@ export function mavenStep(
         const files = [`-Dfile=${jar}`, `-DpomFile=${pom}`, `-Dsources=${sources}`, `-Djavadoc=${javadoc}`];
         const where = [`-Durl=${repo}`, `-DrepositoryId=${SERVER_ID}`];
         const mvnEnv = { ...env, ...(key?.passphrase === undefined ? {} : { MAVEN_GPG_PASSPHRASE: key.passphrase }) };
-        await run(mvn(), [...args, ...files, ...where], { cwd: dir, env: mvnEnv, maxBuffer: 64 * 1024 * 1024 });
+        await run(mvn(), [...args, ...files, ...where], { cwd: dir, env: mvnEnv });
       } catch (e) {
         throw new Error(`mvn deploy of pims-${version} to ${shown(repo)} failed:\n${mavenErrors(e)}`, { cause: e });
       } finally {

@@ -6,19 +6,16 @@
  * `PIP_INDEX_URL`, which may name a mirror, and which installing twine uses), and `twine upload`,
  * which reads `TWINE_REPOSITORY_URL`, `TWINE_USERNAME` and `TWINE_PASSWORD` (PyPI: `__token__` and an API token).
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import { getBytes, sha256, shown } from "./http";
+import { run, said, sha256 } from "../common";
+import { getBytes, shown } from "./http";
 import { differs, MISSING, SAME, type Found, type Step } from "./plan";
 
-const run = promisify(execFile);
 const npmCommand = process.platform === "win32" ? "npm.cmd" : "npm";
 
-/** The stderr of a failed command, for messages. */
-const said = (e: unknown): string => String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
 /** Both streams of a failed command: some put their error on stdout (twine; npm under `npm run -s`). */
 const printed = (e: unknown): string => `${String((e as { stdout?: string }).stdout ?? "")}\n${said(e)}`.trim();
 

@@ -35,7 +35,7 @@ export interface PimsCallOptions extends RetryOptions {
    * `pims:allowInsecureHttp`, else `PIMS_ALLOW_INSECURE_HTTP`, else false.
    */
   allowInsecureHttp?: boolean;
-  /** Per-attempt timeout in ms. Default 30000 (or `PIMS_TIMEOUT_MS`). */
+  /** Per-attempt timeout in ms. Default: `PIMS_TIMEOUT_MS`, else the default docs/settings.md shows. */
   timeoutMs?: number;
   /** User-Agent sent to the service. Default `pulumi-pims`. */
   userAgent?: string;

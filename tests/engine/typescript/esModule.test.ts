@@ -3,7 +3,7 @@
  * compiled to ES modules do: the packed package installed into a fresh project outside this repository, then
  * `pulumi up`, `pulumi preview --expect-no-changes` and `pulumi destroy` with the real engine against the simulator.
  * 0.4.0 broke this (`SyntaxError: Named export 'AppSecrets' not found`): the names Node's ES-module loader sees are
- * held by tests/unit/esModule.test.ts; this suite holds the whole program under the engine.
+ * held by tests/unit/sdk/esModule.test.ts; this suite holds the whole program under the engine.
  *
  * Needs the npm registry (for `@pulumi/pulumi`) and the pulumi CLI (ensureEngine builds it when missing).
  */

@@ -1,5 +1,5 @@
 /**
- * Loopback stand-ins for the places a release is published to, shared by tests/sim/releasePublish.test.ts and the
+ * Loopback stand-ins for the places a release is published to, shared by tests/sim/release/publish.test.ts and the
  * rehearsal (tests/engine/release/rehearsal.test.ts): a file server that takes PUT and serves GET (the download
  * address, a Maven repository in the layout `mvn deploy` writes), a Go module proxy that serves a module from the tags
  * of a git repository (as proxy.golang.org does from the public repository), and a throwaway GPG key. Every server

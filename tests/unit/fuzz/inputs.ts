@@ -1,6 +1,6 @@
 /**
- * Generators of check() inputs for the fuzz suite (tests/unit/fuzz.test.ts): arbitrary JSON values plus values near
- * every field's boundaries, and per-resource input records that are mostly plausible, sometimes anything.
+ * Generators of check() inputs for the fuzz suite (tests/unit/fuzz/check.test.ts): arbitrary JSON values plus values
+ * near every field's boundaries, and per-resource input records that are mostly plausible, sometimes anything.
  */
 import fc from "fast-check";
 import { UNKNOWN } from "../../../provider/checks";

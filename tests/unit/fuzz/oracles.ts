@@ -1,5 +1,5 @@
 /**
- * The oracles of the fuzz suite (tests/unit/fuzz.test.ts), written from the documented rules of each resource's
+ * The oracles of the fuzz suite (tests/unit/fuzz/check.test.ts), written from the documented rules of each resource's
  * inputs: per field, whether a value is valid and, if not, the patterns a reason stating the broken rule matches.
  */
 import { UNKNOWN } from "../../../provider/checks";

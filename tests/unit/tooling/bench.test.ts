@@ -1,0 +1,30 @@
+/**
+ * The benchmark's self-checks, without its timings (`npm run bench` is not part of `npm test`): P7's fair baseline
+ * (bench/naive.ts) declares exactly the outputs and secrets of ServiceAccount's declaration, so a new output of the
+ * kind fails here instead of making P7 refuse to run ("P7 could not run"). What the baseline's create stores is
+ * compared with pulumi-pims' against the simulator in tests/sim/tooling/benchBaseline.test.ts.
+ */
+import { SERVICE_ACCOUNT } from "../../../provider/serviceAccount/kind";
+import { loadNaive } from "../../../bench/harness";
+import { p7BaselineProblems } from "../../../bench/p7-scale";
+
+const naive = loadNaive("http://127.0.0.1:1", "unused");
+
+test("P7's baseline declares the outputs and secrets of ServiceAccount's declaration", () => {
+  expect(p7BaselineProblems(naive)).toEqual([]);
+  expect([...naive.TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS].sort()).toEqual([...SERVICE_ACCOUNT.outputKeys].sort());
+});
+
+test("a drift either way is named: an output or a secret the baseline lacks, or one the kind lacks", () => {
+  const declared = naive.TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS.filter((k) => k !== "tokenHeld");
+  expect(p7BaselineProblems({ ...naive, TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS: declared })).toEqual([
+    "tokenHeld is not declared",
+  ]);
+  const grown = { outputKeys: [...SERVICE_ACCOUNT.outputKeys, "deliveredTo"], secret: [...SERVICE_ACCOUNT.secret] };
+  expect(p7BaselineProblems(naive, grown)).toEqual(["deliveredTo is not declared"]);
+  const stale = { ...naive, TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS: [...declared, "tokenHeld", "gone"] };
+  expect(p7BaselineProblems(stale)).toEqual(["gone is not an output of the kind"]);
+  expect(p7BaselineProblems({ ...naive, TYPED_SERVICE_ACCOUNT_SECRETS: ["token"] })).toEqual([
+    "previousToken is not secret",
+  ]);
+});
