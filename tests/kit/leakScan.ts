@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
-import type { EngineSuite } from "./engineSuite";
+import type { EngineSuite } from "./engine/engineSuite";
 import { writesOf } from "./simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
 

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput } from "../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput } from "../kit/engine/engine";
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
 import { requireLiveSettings } from "../../scripts/live/settings";
 import { Seen } from "../kit/live";

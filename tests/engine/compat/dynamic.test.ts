@@ -12,7 +12,7 @@
  *     simulator holds no live account; one warning line each for the Project,
  *     the VolumeSize and the AppSecrets (the service cannot delete them), and an empty state.
  * The stored provider shim `require()`s the installed package, so this runs the current code on old state. The
- * steps and checks shared with the plugin's states (compatPlugin.test.ts) are in tests/kit/fixtures.ts.
+ * steps and checks shared with the plugin's states (compatPlugin.test.ts) are in tests/kit/engine/fixtures.ts.
  *
  * Refresh and destroy use the provider configuration stored in the state (`pims:baseUrl` in plaintext,
  * `pims:token` encrypted), not the stack's config: the simulator is started at the fixture's address with the
@@ -25,8 +25,8 @@
 import { typeToken } from "../../../provider/kinds";
 import { createPimsStack } from "../../../scripts/engine";
 import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures } from "../../fixtures/fixtures";
-import { describeFixtures } from "../../kit/fixtures";
-import { resourcesOfType, revealed } from "../../kit/engine";
+import { describeFixtures } from "../../kit/engine/fixtures";
+import { resourcesOfType, revealed } from "../../kit/engine/engine";
 import { packageVersion } from "../../../provider/plugin/tokens";
 
 jest.setTimeout(180_000);

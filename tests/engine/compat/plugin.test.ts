@@ -13,13 +13,13 @@
  *   - destroy: one DELETE per stored service account (current and previous), each 200, plus the run's one listing per
  *     project, none left live; one warning
  *     each for the Project, the VolumeSize and the AppSecrets; an empty state; no secret in the engine's output.
- * Those steps and checks are tests/kit/fixtures.ts, shared with compat.test.ts.
+ * Those steps and checks are tests/kit/engine/fixtures.ts, shared with compat.test.ts.
  */
 import * as path from "node:path";
 import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml";
 import { FIXTURE_PASSPHRASE, FIXTURE_PROJECT, FIXTURE_STACK, listFixtures } from "../../fixtures/fixtures";
-import { accountsOf, describeFixtures } from "../../kit/fixtures";
-import { resourcesOfType, revealed } from "../../kit/engine";
+import { accountsOf, describeFixtures } from "../../kit/engine/fixtures";
+import { resourcesOfType, revealed } from "../../kit/engine/engine";
 
 jest.setTimeout(180_000);
 

@@ -15,7 +15,7 @@
 import * as path from "node:path";
 import { VERSION } from "../../kit/languages/dist";
 import { describeDocsPage, seedAppProject, type DocsPage } from "../../kit/languages/docsTable";
-import { E2E_TIMEOUT_MS } from "../../kit/engine";
+import { E2E_TIMEOUT_MS } from "../../kit/engine/engine";
 import { readSteps } from "../../kit/languages/guide";
 import { PYTHON_INLINE_DRIVER, userVenv } from "../../kit/languages/python";
 

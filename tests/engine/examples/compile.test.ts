@@ -17,7 +17,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { replaceGoSdk } from "../../kit/languages/go";
 import { run } from "../../kit/languages/index";
 import { ensureMaven, installJavaSdk, JAVA_LOCAL_REPO } from "../../kit/languages/java";

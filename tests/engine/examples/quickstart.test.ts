@@ -10,7 +10,7 @@
  * 3.9.9 (all built or fetched once and cached). The languages run one after the other against one simulator.
  */
 import { EXAMPLE_LANGUAGES } from "../../../scripts/engine";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { programTest } from "../../kit/languages/examples";
 
 /** The quickstart's outputs, in every language. */

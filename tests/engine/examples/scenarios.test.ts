@@ -14,7 +14,7 @@
  * Needs the pulumi CLI, the YAML host, Go (the Go SDK's first build: minutes, cached after), Python and `age`.
  */
 import { randomSecret } from "../../../scripts/engine";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { programTest } from "../../kit/languages/examples";
 import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
 import { liveIds } from "../../kit/simulator";

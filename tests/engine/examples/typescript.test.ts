@@ -11,8 +11,8 @@ import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, createPimsStack, randomSecret } from "../../../scripts/engine";
-import { sleep } from "../../kit/engine";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { sleep } from "../../kit/engine/engine";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { liveIds } from "../../kit/simulator";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 

@@ -9,8 +9,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PLUGIN_DIR, writeYamlProject } from "../../../scripts/engine/yaml";
-import { exportEncrypted, resources } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { exportEncrypted, resources } from "../../kit/engine/engine";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 
 let workDir: string;

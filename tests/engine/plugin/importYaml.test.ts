@@ -13,8 +13,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomSecret } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
-import { exportEncrypted, isEncryptedSecret, pimsCli, resource, resources } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { exportEncrypted, isEncryptedSecret, pimsCli, resource, resources } from "../../kit/engine/engine";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
 

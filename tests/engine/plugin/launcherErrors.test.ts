@@ -19,7 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineEnv, ensureEngine, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import { ensureYamlHost, yamlProjectHeader } from "../../../scripts/engine/yaml";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -25,7 +25,13 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { engineEnv, ensureEngine, LANGUAGE_HOST_DIR, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import { createYamlStack, ensureYamlHost } from "../../../scripts/engine/yaml";
 import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, exportEncrypted, resource } from "../../kit/engine";
+import {
+  E2E_TIMEOUT_MS,
+  ENGINE_SETUP_TIMEOUT_MS,
+  EngineOutput,
+  exportEncrypted,
+  resource,
+} from "../../kit/engine/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
-import { useEngineStack } from "../../kit/engineSuite";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import {
   accountTokens,
   ageDecrypt,

@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { ensureEngine, randomSecret } from "../../../scripts/engine";
 import { pluginSchema, writeYamlProject } from "../../../scripts/engine/yaml";
 import { buildSchema } from "../../../scripts/generate/schema-docs";
-import { exportEncrypted, isEncryptedSecret, resource, resources } from "../../kit/engine";
-import { useEngineStack, valuesOf } from "../../kit/engineSuite";
+import { exportEncrypted, isEncryptedSecret, resource, resources } from "../../kit/engine/engine";
+import { useEngineStack, valuesOf } from "../../kit/engine/engineSuite";
 import { liveIds } from "../../kit/simulator";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 

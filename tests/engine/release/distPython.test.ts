@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import { describeDist, ROTATION_OUTPUTS } from "../../kit/languages/distTable";
-import { E2E_TIMEOUT_MS } from "../../kit/engine";
+import { E2E_TIMEOUT_MS } from "../../kit/engine/engine";
 import { run, writeProject } from "../../kit/languages/index";
 import { installWheel, pythonInline } from "../../kit/languages/python";
 

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { archiveName, installedPlugins, VERSION } from "../../kit/languages/dist";
 import { describeDist } from "../../kit/languages/distTable";
-import { E2E_TIMEOUT_MS } from "../../kit/engine";
+import { E2E_TIMEOUT_MS } from "../../kit/engine/engine";
 import { run } from "../../kit/languages/index";
 import { YAML_ROTATION_OUTPUTS, yamlRotationProgram } from "../../kit/languages/yaml";
 

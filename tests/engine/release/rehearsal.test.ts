@@ -26,7 +26,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_BIN, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { archiveName, VERSION } from "../../kit/languages/dist";
 import { ROTATION_OUTPUTS } from "../../kit/languages/distTable";
 import { buildInline, goUserSettings } from "../../kit/languages/go";

@@ -25,7 +25,7 @@ import {
   resource,
   resources,
   revealed,
-} from "../../kit/engine";
+} from "../../kit/engine/engine";
 import { filesUnder, run, writeProject } from "../../kit/languages/index";
 import {
   installedPackageDir,

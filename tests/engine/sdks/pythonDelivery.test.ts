@@ -13,8 +13,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineEnv, tempDir } from "../../../scripts/engine";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import {
   accountTokens,
   ageDecrypt,

@@ -8,7 +8,7 @@
  */
 import * as path from "node:path";
 import * as pims from "pulumi-pims";
-import { useEngineStack } from "../../kit/engineSuite";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
 
 let home: string; // the project the console account lives in

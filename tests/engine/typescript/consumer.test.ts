@@ -18,11 +18,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../scripts/engine";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { GuideShell, readGuide, sandboxed } from "../../kit/languages/guide";
 import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
   peerDependencies: Record<string, string>;

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../scripts/engine";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { GuideShell } from "../../kit/languages/guide";
 import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";

@@ -22,8 +22,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, REPO_ROOT } from "../../../scripts/engine";
-import { resources, sleep } from "../../kit/engine";
-import { addProjectWithApp, useEngineStack } from "../../kit/engineSuite";
+import { resources, sleep } from "../../kit/engine/engine";
+import { addProjectWithApp, useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { testClient } from "../../kit/client";
 

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { copyExample, engineEnv, ensureEngine, randomSecret, REPO_ROOT, tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, isEncryptedSecret, resource } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, isEncryptedSecret, resource } from "../../kit/engine/engine";
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";

@@ -11,8 +11,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as fs from "node:fs";
 import * as pims from "pulumi-pims";
 import { randomSecret } from "../../../scripts/engine";
-import { exportEncrypted, isEncryptedSecret, resource, resources, revealed, sleep } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { exportEncrypted, isEncryptedSecret, resource, resources, revealed, sleep } from "../../kit/engine/engine";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 

@@ -10,8 +10,8 @@
  * Needs the pulumi CLI: `ensureEngine()` finds it or builds it; without it this suite fails, it never skips.
  */
 import { copyExample, randomSecret } from "../../../scripts/engine";
-import { exportEncrypted, isEncryptedSecret, resource, resources, revealed } from "../../kit/engine";
-import { useEngineStack, valuesOf } from "../../kit/engineSuite";
+import { exportEncrypted, isEncryptedSecret, resource, resources, revealed } from "../../kit/engine/engine";
+import { useEngineStack, valuesOf } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 

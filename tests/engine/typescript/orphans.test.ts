@@ -22,8 +22,8 @@ import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml"
 import { bundlePlugin } from "../../../scripts/release/bundle";
 import { buildExecutable } from "../../../scripts/release/executable";
 import { executableName, hostPlatform } from "../../../scripts/release/platforms";
-import { sleep } from "../../kit/engine";
-import { useEngineScratch } from "../../kit/engineSuite";
+import { sleep } from "../../kit/engine/engine";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 
 /**
  * This repository's processes: the plugin (launcher or executable), the Node language host and the program process

@@ -11,12 +11,12 @@
  */
 import * as pims from "pulumi-pims";
 import { copyExample } from "../../../scripts/engine";
-import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine";
-import { addProjectWithApp, useEngineStack } from "../../kit/engineSuite";
+import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine/engine";
+import { addProjectWithApp, useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 import { testClient } from "../../kit/client";
-import { Consumer, type Outcome } from "../../kit/consumer";
+import { Consumer, type Outcome } from "../../kit/engine/consumer";
 
 const ROTATIONS = 4;
 const NAMES = ["overlap", "window", "plain"] as const;

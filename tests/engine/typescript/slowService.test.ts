@@ -28,7 +28,7 @@ import {
   exportEncrypted,
   pimsCli,
   sleep,
-} from "../../kit/engine";
+} from "../../kit/engine/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";
 import { testClient } from "../../kit/client";

@@ -27,11 +27,11 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { AppSecrets, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { randomSecret } from "../../../scripts/engine";
-import { exportEncrypted } from "../../kit/engine";
+import { exportEncrypted } from "../../kit/engine/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { testClient } from "../../kit/client";
-import { runUntilOk } from "../../kit/engineSuite";
-import { useSoakSuite } from "../../kit/soak";
+import { runUntilOk } from "../../kit/engine/engineSuite";
+import { useSoakSuite } from "../../kit/engine/soak";
 
 jest.setTimeout(240_000);
 

@@ -20,7 +20,7 @@ import { execFileSync } from "node:child_process";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ServiceAccount } from "pulumi-pims";
 import { testClient } from "../../kit/client";
-import { useSoakSuite } from "../../kit/soak";
+import { useSoakSuite } from "../../kit/engine/soak";
 
 jest.setTimeout(240_000);
 

@@ -18,7 +18,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import * as pulumi from "@pulumi/pulumi";
 import { AppSecrets, Project, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
-import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, resources } from "../../kit/engine";
+import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, resources } from "../../kit/engine/engine";
 import { PimsSimulator } from "../../../simulator";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 

@@ -16,11 +16,11 @@ import * as path from "node:path";
 import type { EngineEvent, OutputMap } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { fingerprint } from "../../../provider/serviceAccount/delivery";
-import { exportEncrypted } from "../../kit/engine";
-import { useEngineStack } from "../../kit/engineSuite";
+import { exportEncrypted } from "../../kit/engine/engine";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
 import { consoleAccount, liveIds } from "../../kit/simulator";
-import { Consumer } from "../../kit/consumer";
+import { Consumer } from "../../kit/engine/consumer";
 
 const ROTATIONS = 4;
 const MODES = ["sealed", "command", "file"] as const;

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pims from "pulumi-pims";
 import { fingerprint } from "../../../provider/serviceAccount/delivery";
-import { useEngineStack } from "../../kit/engineSuite";
+import { useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";
 

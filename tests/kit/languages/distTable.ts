@@ -31,7 +31,7 @@ import {
 } from "./dist";
 import type { InlineDriver, LanguageRow, Toolchain } from "./index";
 import { RUNNERS } from "./runners";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
 import { startSimulator } from "../simulator";
 import { tearDown } from "../teardown";
 

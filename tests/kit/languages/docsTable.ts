@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
 import { distEnv, ensureDist, installedPlugins, stubNode, VERSION, type Dist } from "./dist";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
 import { expectNoTokenLeft, GuideShell, readSteps, sandboxed } from "./guide";
 import { inlineResult, run, type Language } from "./index";
 import { RUNNERS } from "./runners";

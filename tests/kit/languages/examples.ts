@@ -20,7 +20,7 @@ import {
   type PimsStackOptions,
 } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { exportEncrypted } from "../engine";
+import { exportEncrypted } from "../engine/engine";
 import { expectNoPlaintextSecrets } from "../secrets";
 import { buildInline, replaceGoSdk } from "./go";
 import { namePlugin, type InlineDriver, type Ran } from "./index";

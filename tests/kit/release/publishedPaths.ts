@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { ENGINE_SETUP_TIMEOUT_MS } from "../engine";
+import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
 import { archiveName, installedPlugins, stubNode, VERSION, type DistServer } from "../languages/dist";
 import { describeStackRow, type StackRow } from "../languages/distTable";

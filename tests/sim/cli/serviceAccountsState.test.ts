@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
-import { SECRET_SIG, SECRET_VALUE } from "../../kit/engine";
+import { SECRET_SIG, SECRET_VALUE } from "../../kit/engine/engine";
 import { lines, useCliSuite } from "../../kit/cli";
 import { testClient } from "../../kit/client";
 

@@ -20,7 +20,7 @@ import {
   urnOf,
   usePluginSuite,
   type Json,
-} from "../../kit/plugin";
+} from "../../kit/engine/plugin";
 
 const suite = usePluginSuite();
 

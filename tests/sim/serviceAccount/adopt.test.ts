@@ -19,7 +19,7 @@ import {
   secretKeysOf,
   secretOf,
   type Json,
-} from "../../kit/plugin";
+} from "../../kit/engine/plugin";
 import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";

@@ -7,8 +7,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
-import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../scripts/engine";
-import type { Fixture } from "../fixtures/fixtures";
+import { ensureEngine, NODE_BIN, REPO_ROOT } from "../../../scripts/engine";
+import type { Fixture } from "../../fixtures/fixtures";
 
 /** Per test: a handful of engine operations of seconds each, on a loaded 2-core machine. */
 export const E2E_TIMEOUT_MS = 10 * 60_000;

@@ -4,8 +4,8 @@
  */
 import * as fs from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { createPimsStack, ensureEngine, tempDir } from "../../scripts/engine";
-import { PimsSimulator } from "../../simulator";
+import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
+import { PimsSimulator } from "../../../simulator";
 
 /** The soak suites' simulator and stacks (see useSoakSuite). */
 export interface SoakSuite {

@@ -11,15 +11,15 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
-import { createPimsStack, ensureEngine, tempDir, type PimsStackOptions } from "../../scripts/engine";
-import { createYamlStack, ensureYamlHost } from "../../scripts/engine/yaml";
-import type { PimsSimulator, SimulatorOptions } from "../../simulator";
+import { createPimsStack, ensureEngine, tempDir, type PimsStackOptions } from "../../../scripts/engine";
+import { createYamlStack, ensureYamlHost } from "../../../scripts/engine/yaml";
+import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "./engine";
-import { testClient } from "./client";
-import { prepareExample, type ExampleRun, type PrepareOptions } from "./languages/examples";
-import { expectNoSecretsInOutputOrFiles } from "./secrets";
-import { startSimulator } from "./simulator";
-import { tearDown } from "./teardown";
+import { testClient } from "../client";
+import { prepareExample, type ExampleRun, type PrepareOptions } from "../languages/examples";
+import { expectNoSecretsInOutputOrFiles } from "../secrets";
+import { startSimulator } from "../simulator";
+import { tearDown } from "../teardown";
 
 /** The stack a suite asks for: what differs from suite to suite (the backend, token and default address do not). */
 export type SuiteStack = Omit<PimsStackOptions, "backendDir" | "baseUrl" | "token"> & {

@@ -5,9 +5,9 @@
  * finds it (a stack output, a delivered file, a sealed output opened).
  */
 import type { OutputMap } from "@pulumi/pulumi/automation";
-import { AuthError, errorText } from "../../provider/client";
-import type { PimsSimulator } from "../../simulator";
-import { testClient } from "./client";
+import { AuthError, errorText } from "../../../provider/client";
+import type { PimsSimulator } from "../../../simulator";
+import { testClient } from "../client";
 import { sleep } from "./engine";
 
 /** Outcome of one consumer call: `ok`, `401`, or another failure (which fails the test: the service is healthy). */

@@ -3,13 +3,13 @@
  * compat/plugin.test.ts (the `pims` plugin's). Both import an old state into a fresh stack, serve a simulator that
  * holds what that stack held (same ids, token ids and tokens), then check refresh and destroy the same way. Only the
  * stack (a TypeScript or a YAML project), the type tokens and where the provider's settings are stored differ.
- * The scripts that write the fixtures share tests/kit/fixtureMaker.ts.
+ * The scripts that write the fixtures share tests/kit/engine/fixtureMaker.ts.
  */
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
-import { RESOURCE_KINDS, type ResourceKind } from "../../provider/kinds";
-import { tempDir } from "../../scripts/engine";
-import { PimsSimulator } from "../../simulator";
-import { TOKEN_PATTERN, type Fixture } from "../fixtures/fixtures";
+import { RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
+import { tempDir } from "../../../scripts/engine";
+import { PimsSimulator } from "../../../simulator";
+import { TOKEN_PATTERN, type Fixture } from "../../fixtures/fixtures";
 import {
   ENGINE_SETUP_TIMEOUT_MS,
   onlyResourceOfType,
@@ -18,8 +18,8 @@ import {
   revealed,
   type StateResource,
 } from "./engine";
-import { expectNoPlaintextSecrets } from "./secrets";
-import { tearDown } from "./teardown";
+import { expectNoPlaintextSecrets } from "../secrets";
+import { tearDown } from "../teardown";
 
 /**
  * A ServiceAccount's outputs, secrets revealed, as any version wrote them (the previous and retired ones since 0.2.0;

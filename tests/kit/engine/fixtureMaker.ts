@@ -2,13 +2,13 @@
  * What the two scripts that write the state-compatibility fixtures share: tests/fixtures/make-fixture.ts (the dynamic
  * resources, from a TypeScript program) and make-plugin-fixture.ts (the `pims` plugin, from a YAML program). Each
  * gives only its program and its names; the seeding, the two ups, the plaintext checks and the files are written here.
- * The fixtures are read back by tests/kit/fixtures.ts.
+ * The fixtures are read back by tests/kit/engine/fixtures.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { randomSecret, tempDir } from "../../scripts/engine";
-import { PimsSimulator } from "../../simulator";
+import { randomSecret, tempDir } from "../../../scripts/engine";
+import { PimsSimulator } from "../../../simulator";
 import {
   FIXTURE_PORT,
   FIXTURE_PROJECT,
@@ -16,7 +16,7 @@ import {
   FIXTURES_DIR,
   TOKEN_PATTERN,
   type FixtureManifest,
-} from "../fixtures/fixtures";
+} from "../../fixtures/fixtures";
 import { exportEncrypted } from "./engine";
 
 /** The objects both fixture makers seed in the simulator before `up` (only the project id differs). */
