@@ -11,7 +11,7 @@ import { tempDir } from "../../../scripts/engine";
 import { UNKNOWN } from "../../../provider/checks";
 import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
 import { secretForms } from "../../kit/secrets";
-import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/engine/plugin";
+import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/plugin";
 
 const suite = usePluginSuite();
 let dir: string;

@@ -6,7 +6,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newProvider } from "../../../provider";
 import type { PimsSimulator } from "../../../simulator";
-import { jsonOf, PluginUnderTest, revealed, type Json } from "../../kit/engine/plugin";
+import { jsonOf, PluginUnderTest, revealed, type Json } from "../../kit/plugin";
 import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { startSimulator } from "../../kit/simulator";

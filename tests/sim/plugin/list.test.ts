@@ -9,7 +9,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { UNKNOWN } from "../../../provider/checks";
 import { parseImportId } from "../../../provider/serviceAccount/adopt";
-import { jsonOf, secretOf, usePluginSuite, type ListAnswer } from "../../kit/engine/plugin";
+import { jsonOf, secretOf, usePluginSuite, type ListAnswer } from "../../kit/plugin";
 import { testClient } from "../../kit/client";
 import { rejectionOf } from "../../kit/rejection";
 import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";

@@ -20,7 +20,7 @@ import {
   urnOf,
   usePluginSuite,
   type Json,
-} from "../../kit/engine/plugin";
+} from "../../kit/plugin";
 
 const suite = usePluginSuite();
 

@@ -20,7 +20,7 @@ import {
   struct,
   usePluginSuite,
   type Json,
-} from "../../kit/engine/plugin";
+} from "../../kit/plugin";
 
 const suite = usePluginSuite();
 

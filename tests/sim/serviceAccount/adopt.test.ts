@@ -19,7 +19,7 @@ import {
   secretKeysOf,
   secretOf,
   type Json,
-} from "../../kit/engine/plugin";
+} from "../../kit/plugin";
 import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { rejectionOf } from "../../kit/rejection";

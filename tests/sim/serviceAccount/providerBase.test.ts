@@ -7,7 +7,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../../simulator";
-import { jsonOf, PluginUnderTest, revealed, startPluginWithSimulator } from "../../kit/engine/plugin";
+import { jsonOf, PluginUnderTest, revealed, startPluginWithSimulator } from "../../kit/plugin";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { recordWarnings } from "../../kit/provider";
 import { rejectionOf } from "../../kit/rejection";
