@@ -13,6 +13,9 @@
  *
  * Needs Python (scripts/toolchain/ensure-python), Go and Maven 3.9.9 (scripts/toolchain/ensure-maven), cached after the
  * first run.
+ *
+ * Set-up: its own, because no stack is run: each example is compiled in each language (tsc, pip, go vet, mvn) in a
+ * scratch directory.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -8,6 +8,9 @@
  * function it calls is one the SDK in this repository has (the TypeScript program is type-checked against sdk/nodejs).
  * Then every YAML example of examples/ the same way (below: what its committed programs must call).
  * Needs Go and the Go module proxy on first run (the converter and the generator: minutes; cached after).
+ *
+ * Set-up: its own, because no stack and no service: it builds the YAML converter and Pulumi's program generators and
+ * reads what they write.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -13,6 +13,9 @@
  *   `@pulumi/pulumi` (and no NODE_PATH).
  *
  * No service is called (the schema load fails first). Needs the pulumi CLI and the YAML host (found, cached or built).
+ *
+ * Set-up: its own, because the plugin must fail before any service is called: no simulator and no stack, only the CLI
+ * and the YAML host.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";

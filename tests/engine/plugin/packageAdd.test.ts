@@ -17,6 +17,9 @@
  *
  * Needs the pulumi CLI, the YAML host, git, npm and the npm registry (or its cache). Slow: one `npm install` and
  * one TypeScript build of the clone.
+ *
+ * Set-up: its own, because it needs a private engine directory holding this checkout's Node host, and a git clone of
+ * HEAD.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";

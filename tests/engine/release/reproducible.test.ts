@@ -4,6 +4,8 @@
  * its own (so the bundle and the executable are made again, not taken from a cache; only the Node binaries, fetched
  * from the npm registry once, are shared). Slow (about a minute a run), so it sits in the engine tier. The Java jars
  * are left out (`PIMS_RELEASE_JAVA=0`): Maven stamps build times into them.
+ *
+ * Set-up: its own, because no engine and no service: it runs `npm run release` twice and compares the checksums.
  */
 import { execFileSync } from "node:child_process";
 import * as crypto from "node:crypto";

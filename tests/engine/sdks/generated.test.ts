@@ -5,6 +5,9 @@
  * hand-written pom.xml and a local build's target/ aside). A schema change without `npm run gen-sdk` fails here
  * (provider/schema.json itself is checked against the code by the unit tier). Needs Go and the Go module proxy (the
  * generator's first build: about a minute; the Java language host's, about two; cached after).
+ *
+ * Set-up: its own, because no engine and no service: it runs the SDK generator and compares its files with the
+ * repository's.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

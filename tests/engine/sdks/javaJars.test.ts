@@ -3,6 +3,8 @@
  * 3.9.9 and sdk/java/pom.xml, the files a Maven Central deployment takes: the jar (the classes, version.txt and
  * plugin.json, which the Java language host reads to tell the engine which plugin a program needs), the sources jar,
  * the javadoc jar and the pom. Listed with the JDK's `jar` tool. Uses the Java suite's cached local repository.
+ *
+ * Set-up: its own, because no engine and no service: it builds the jars with Maven and lists them.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";

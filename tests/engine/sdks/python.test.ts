@@ -10,6 +10,9 @@
  *
  * Needs the pulumi CLI (ensureEngine) and python3 with PyPI (scripts/toolchain/ensure-python, cached after the first
  * run).
+ *
+ * Set-up: its own, because its stack is a Python program run by the inline driver, which useEngineStack cannot make
+ * (its engine, simulator and scratch could move onto useEngineScratch).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as fs from "node:fs";

@@ -7,6 +7,9 @@
  * The simulator runs in this process, so every CLI call is asynchronous (a synchronous one would block the simulator).
  *
  * Needs the pulumi CLI: `ensureEngine()` finds it or builds it; without it this suite fails, it never skips.
+ *
+ * Set-up: its own, because it runs the plain `pulumi` CLI as child processes on a copied example, with no Automation
+ * API stack.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";

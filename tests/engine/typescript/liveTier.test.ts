@@ -3,6 +3,8 @@
  * service, once per profile, with every optional check on: it must pass, leave no account with its prefix, and write
  * a recording that holds no secret and no id the run saw but shows the profile's shapes (the token member names of
  * each account it created). And without its environment it must say what to set in one line and exit 0.
+ *
+ * Set-up: its own, because it runs the live tier's own runner, which starts a simulator per profile.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";

@@ -19,49 +19,34 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { Project, ServiceAccount } from "pulumi-pims";
-import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
+import { createPimsStack } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import {
-  E2E_TIMEOUT_MS,
-  ENGINE_SETUP_TIMEOUT_MS,
-  EngineOutput,
-  exportEncrypted,
-  pimsCli,
-  sleep,
-} from "../../kit/engine/engine";
+import { EngineOutput, exportEncrypted, pimsCli, sleep } from "../../kit/engine/engine";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { testClient } from "../../kit/client";
-
-jest.setTimeout(E2E_TIMEOUT_MS);
 
 /** The client's per-attempt timeout in the provider host; a slow route takes twice as long. */
 const TIMEOUT_MS = 1500;
 const SLOW_MS = 3000;
 
+/** The engine, one simulator (`suite.sim`) and a scratch directory holding each stack's backend. */
+const suite = useEngineScratch({ scratchPrefix: "pims-slow-" });
 let sim: PimsSimulator;
-let engineDir: string;
-const backendDirs: string[] = [];
+beforeAll(() => {
+  sim = suite.sim;
+});
 /** Everything the engine printed and every error of up, scanned at the end. */
 const printed: string[] = [];
 
-beforeAll(() => {
-  engineDir = ensureEngine();
-}, ENGINE_SETUP_TIMEOUT_MS);
-beforeAll(async () => {
-  sim = await startSimulator();
-});
-afterAll(async () => {
+afterAll(() => {
   expectNoPlaintextSecrets(printed.join("\n"), [...sim.issuedSecrets(), sim.token], "the engine's output and errors");
   expect(printed.join("\n")).not.toMatch(/^ {4}at /m); // the message alone, never a JavaScript stack frame
-  await sim?.stop();
-  for (const d of backendDirs) fs.rmSync(d, { recursive: true, force: true });
 });
 afterEach(() => sim.clearFaults());
 
 async function newStack(stackName: string, timeoutMs: number, program: () => Promise<void>): Promise<Stack> {
-  const backendDir = tempDir("pims-slow-");
-  backendDirs.push(backendDir);
+  const backendDir = path.join(suite.scratch, `backend-${stackName}`);
   const env = { PIMS_TIMEOUT_MS: String(timeoutMs), PIMS_RETRY_MIN_DELAY_MS: "20", PIMS_LOST_CREATE_WATCH_MS: "5000" };
   return createPimsStack({
     stackName,
@@ -70,7 +55,7 @@ async function newStack(stackName: string, timeoutMs: number, program: () => Pro
     backendDir,
     baseUrl: sim.baseUrl,
     token: sim.token,
-    engineDir,
+    engineDir: suite.engineDir,
     env,
   });
 }
@@ -137,7 +122,7 @@ test("2 accounts, every create just under the timeout: up succeeds with exactly 
     grants: [projectId],
     expiresIn: 0,
   });
-  const stateFile = path.join(backendDirs[backendDirs.length - 1], "export.json");
+  const stateFile = path.join(suite.scratch, "export.json");
   fs.writeFileSync(stateFile, JSON.stringify(exportEncrypted(stack)));
   // Asynchronously: the simulator serves from this process.
   const { stdout: listed } = await pimsCli(["service-accounts", "list", projectId, "--json", "--state", stateFile], {

@@ -12,6 +12,9 @@
  *
  * Uses the compiled package (`pulumi-pims`, as users do): needs `npm run build`, and the engine (ensureEngine()).
  * About a minute: 200 creates and 170 deletes at 20 requests/s is ≈ 20 s of requests.
+ *
+ * Set-up: its own, because its simulator is rate-limited (20 requests/s, bursts of 5), which the shared set-up's
+ * simulators are not.
  */
 import * as fs from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
