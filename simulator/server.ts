@@ -3,11 +3,10 @@
  * profiles of wording (dialect.ts), fault injection, a rate limit and a request log, for tests, the benchmark and
  * local demos. See README.md.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DefaultDialect, type Dialect, type SimulatorProfile } from "./dialect";
 import { Faults } from "./faults";
-import { bearerToken, readBody, requestUrl, writeReply } from "./http";
 import {
   profileFromEnv,
   tokenLayoutFromEnv,
@@ -18,11 +17,10 @@ import {
 } from "./options";
 import { QuirkyDialect } from "./quirky";
 import { RateLimiter, type RateLimit } from "./rateLimit";
-import { matchRoute, type Reply } from "./routes";
+import { RequestPipeline } from "./pipeline";
 import {
   type GenerateLogsOptions,
   type LogSeedLine,
-  type Principal,
   type SecretsMode,
   type SeedServiceAccount,
   type SimApp,
@@ -36,7 +34,7 @@ import {
 } from "./state";
 import type { TokenLayoutMode, TokenLayoutName } from "./tokenLayouts";
 import type { ApiKey, AppLogLine, Invoice } from "./types";
-import { HttpError, methodMatches, pathMatches, randomHex } from "./util";
+import { methodMatches, pathMatches, randomHex } from "./util";
 
 export type {
   FaultRule,
@@ -64,8 +62,6 @@ export type {
 export { profileFromEnv, tokenLayoutFromEnv } from "./options";
 export { READABLE_TOKEN_LAYOUT_NAMES, TOKEN_LAYOUTS, UNREADABLE_TOKEN_LAYOUT_NAMES } from "./tokenLayouts";
 
-const UNAUTHORIZED = "invalid or missing bearer token";
-
 export class PimsSimulator {
   readonly baseUrl: string;
   readonly token: string;
@@ -76,9 +72,7 @@ export class PimsSimulator {
   private readonly dialect: Dialect;
   private readonly faultSet = new Faults();
   private readonly rateLimiter: RateLimiter;
-  private counters: SimulatorStats = { requests: 0, refused: 0, byStatus: {} };
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly limits: { maxPageSize: number; defaultPageSize: number };
+  private readonly pipeline: RequestPipeline;
   private stopped = false;
 
   private constructor(
@@ -99,8 +93,10 @@ export class PimsSimulator {
         ? new QuirkyDialect(accounts, layout, opts.tokenLayoutSeed)
         : new DefaultDialect(accounts, layout, opts.tokenLayoutSeed);
     this.rateLimiter = new RateLimiter(opts.rateLimit);
-    this.limits = { maxPageSize: opts.maxPageSize ?? 1000, defaultPageSize: opts.defaultPageSize ?? 200 };
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => void this.onRequest(req, res));
+    const limits = { maxPageSize: opts.maxPageSize ?? 1000, defaultPageSize: opts.defaultPageSize ?? 200 };
+    const { state, dialect, faultSet: faults, rateLimiter, requests } = this;
+    this.pipeline = new RequestPipeline({ state, dialect, faults, rateLimiter, limits, requests });
+    server.on("request", (req, res) => void this.pipeline.handle(req, res));
   }
 
   /**
@@ -126,8 +122,7 @@ export class PimsSimulator {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.pipeline.cancelDelays();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
@@ -226,10 +221,10 @@ export class PimsSimulator {
     return this.dialect.tokenLayoutOf(accountId);
   }
   stats(): SimulatorStats {
-    return { ...this.counters, byStatus: { ...this.counters.byStatus } };
+    return this.pipeline.stats();
   }
   resetStats(): void {
-    this.counters = { requests: 0, refused: 0, byStatus: {} };
+    this.pipeline.resetStats();
   }
 
   // ---- profile, faults, rate limit and clock ----
@@ -271,130 +266,5 @@ export class PimsSimulator {
   }
   advanceClock(ms: number): void {
     this.state.advanceClock(ms);
-  }
-
-  // ---- HTTP ----
-
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = requestUrl(req);
-    const method = (req.method ?? "GET").toUpperCase();
-    const query: Record<string, string> = {};
-    for (const [key, value] of url.searchParams) if (!(key in query)) query[key] = value;
-    const entry: RequestLogEntry = { method, path: url.pathname, query, status: 0, at: Date.now() };
-    this.requests.push(entry);
-    this.counters.requests++;
-
-    let raw: string;
-    try {
-      raw = await readBody(req);
-    } catch {
-      return this.count(0); // the client went away; status stays 0
-    }
-    if (raw !== "") {
-      try {
-        entry.body = JSON.parse(raw);
-      } catch {
-        entry.body = raw;
-      }
-    }
-
-    // The rate limit comes first: a refused request does nothing, not even trip a fault rule.
-    const retryAfter = this.rateLimiter.take(bearerToken(req) ?? "");
-    if (retryAfter !== undefined) {
-      this.counters.refused++;
-      const headers = { "Retry-After": retryAfter };
-      return this.send(res, entry, {
-        kind: "json",
-        status: 429,
-        headers,
-        body: { message: "rate limit exceeded, retry later" },
-      });
-    }
-
-    const fault = this.faultSet.take(method, url.pathname);
-    const body = fault?.body ?? { message: "injected fault" };
-    const injected: Reply = { kind: "json", status: fault?.status ?? 503, body };
-    if (fault?.kind === "drop" && !fault.afterCommit) return this.drop(req);
-    if (fault?.kind === "status" && !fault.afterCommit) return this.send(res, entry, injected);
-    if (fault?.kind === "rateLimit") {
-      const headers = { "Retry-After": fault.retryAfter ?? "0" };
-      return this.send(res, entry, { kind: "json", status: 429, headers, body: { message: "rate limited" } });
-    }
-    if (fault?.kind === "delay") await this.sleep(fault.delayMs ?? 0);
-
-    const who = this.state.authenticate(bearerToken(req));
-    if (who) entry.principal = who.kind === "admin" ? "admin" : who.accountId;
-    const reply = this.dispatch(req, method, url, raw);
-    if (!fault?.afterCommit) return this.send(res, entry, reply);
-    // The handler ran and its change is committed; the client sees a failure instead of the answer.
-    entry.handledStatus = reply.status;
-    if (fault.kind === "drop") return this.drop(req);
-    this.send(res, entry, injected);
-  }
-
-  /** Authenticates, routes and runs the handler; every failure becomes a `{message}` reply. */
-  private dispatch(req: IncomingMessage, method: string, url: URL, raw: string): Reply {
-    try {
-      const principal: Principal | undefined = this.state.authenticate(bearerToken(req));
-      if (!principal) throw new HttpError(401, UNAUTHORIZED);
-      const match = matchRoute(method, url.pathname);
-      if (match.kind === "none") throw this.dialect.noRoute(method, url.pathname);
-      if (match.kind === "wrongMethod") {
-        throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`, {
-          Allow: match.allowed.join(", "),
-        });
-      }
-      return match.handler({
-        state: this.state,
-        dialect: this.dialect,
-        limits: this.limits,
-        params: match.params,
-        query: url.searchParams,
-        principal,
-        json: () => {
-          if (raw.trim() === "") throw new HttpError(400, "request body must be a JSON document");
-          try {
-            return JSON.parse(raw) as unknown;
-          } catch {
-            throw new HttpError(400, "request body is not valid JSON");
-          }
-        },
-      });
-    } catch (err) {
-      if (err instanceof HttpError) {
-        return { kind: "json", status: err.status, headers: err.headers, body: { message: err.message } };
-      }
-      const detail = err instanceof Error ? err.message : String(err);
-      return { kind: "json", status: 500, body: { message: `internal simulator error: ${detail}` } };
-    }
-  }
-
-  private send(res: ServerResponse, entry: RequestLogEntry, reply: Reply): void {
-    entry.status = reply.status;
-    this.count(reply.status);
-    // The `Date` header shows the simulator's own clock (advanceClock moves it), as a service's shows its own.
-    if (!res.headersSent) res.setHeader("Date", this.state.now().toUTCString());
-    writeReply(res, reply);
-  }
-
-  /** Destroys the connection without an answer (the request log keeps status 0). */
-  private drop(req: IncomingMessage): void {
-    this.count(0);
-    req.socket.destroy();
-  }
-
-  private count(status: number): void {
-    this.counters.byStatus[status] = (this.counters.byStatus[status] ?? 0) + 1;
-  }
-
-  /** Resolves after ms, or never when the simulator stops first (stop() clears the timer). */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
   }
 }

@@ -13,7 +13,7 @@ import type { GetAppLogsArgs, GetAppLogsResult } from "../functions/appLogs";
 import type { GetBuildLogsArgs, GetBuildLogsResult } from "../functions/buildLogs";
 import type { GetInvoicesArgs, GetInvoicesResult, InvoiceResult } from "../functions/invoices";
 import type { CancelRunArgs, CancelRunResult } from "../functions/runs";
-import type { TokenDelivery } from "../serviceAccount/delivery";
+import type { TokenDelivery } from "../serviceAccount/deliveryRules";
 import {
   CONFIG_KEYS,
   SETTINGS,

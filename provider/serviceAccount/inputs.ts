@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { quote } from "../client/values";
 import { charLength, Failures, isUnknown } from "../checks";
 import { clean } from "../diff";
-import { checkDelivery, normalizedDelivery, type TokenDelivery } from "./delivery";
+import { checkDelivery, normalizedDelivery, type TokenDelivery } from "./deliveryRules";
 
 /** What the program declares (after `check`: also what diff, create and update receive). */
 export interface ServiceAccountInputs {

@@ -11,7 +11,8 @@ import { normalized, undeclared, type ServiceAccountInputs } from "./inputs";
 import { currentGone } from "./refresh";
 import { changedKeys, clean } from "../diff";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
-import { deliveryMode, fingerprint, sameDelivery } from "./delivery";
+import { fingerprint } from "./delivery";
+import { deliveryMode, sameDelivery } from "./deliveryRules";
 
 /** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */
 export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;

@@ -45,7 +45,7 @@ export {
 export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
 export { UncertainCreateError } from "../../provider/serviceAccount/create";
 export type { OrphanCandidate } from "../../provider/serviceAccount/listing";
-export type { TokenDelivery } from "../../provider/serviceAccount/delivery";
+export type { TokenDelivery } from "../../provider/serviceAccount/deliveryRules";
 export type { CredentialsAudience, CredentialsOptions } from "../../provider/configErrors";
 export type {
   ClientOptions,
