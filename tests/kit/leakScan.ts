@@ -3,7 +3,7 @@
  * suite tests/engine/sdks/pythonDelivery.test.ts): the engine run with every log it has on (`-v=11 --logtostderr
  * --logflow`, the plugin's gRPC traffic in `PULUMI_DEBUG_GRPC`, the engine's `--event-log`), then no issued token in
  * any of them, nor in `pulumi stack export` with and without `--show-secrets`, nor in the stack's config files. Plus
- * what a consumer of a delivered token does: `age -d` with the identity `age-keygen` made, and the fingerprint.
+ * the fingerprint a consumer of a delivered token checks (opening a sealed one: ./ageCli).
  */
 import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -14,6 +14,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { ensureEngine } from "../../scripts/engine";
 import type { PimsSimulator } from "../../simulator";
 import type { EngineSuite } from "./engine/engineSuite";
+import { ageDecrypt } from "./ageCli";
 import { writesOf } from "./simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
 
@@ -142,26 +143,6 @@ export async function expectNoTokenAnywhere(
   // expectNoPlaintextSecrets looks for every encoding of each token (secretForms: raw, base64, hex, JSON-escaped).
   for (const p of places) expectNoPlaintextSecrets(p.text, tokens, p.where);
   return places.length;
-}
-
-/** An age identity made by `age-keygen` in `dir`: its file and its public recipient (`age1…`). */
-export async function ageIdentity(dir: string): Promise<{ identity: string; recipient: string }> {
-  const identity = path.join(dir, `age-${crypto.randomBytes(4).toString("hex")}.txt`);
-  await run("age-keygen", ["-o", identity]);
-  const recipient = /^# public key: (age1\S+)$/m.exec(fs.readFileSync(identity, "utf8"))?.[1];
-  if (!recipient) throw new Error(`age-keygen wrote no public key into ${identity}`);
-  return { identity, recipient };
-}
-
-/** `age -d -i <identity>` of an ASCII-armored ciphertext: the plaintext (the real CLI, Debian's `age`). */
-export async function ageDecrypt(armored: string, identity: string): Promise<string> {
-  const file = `${identity}.${crypto.randomBytes(4).toString("hex")}.age`;
-  fs.writeFileSync(file, armored);
-  try {
-    return (await run("age", ["-d", "-i", identity, file])).stdout;
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
 }
 
 /** What `tokenFingerprint` must be: the first 16 hex digits of the token's SHA-256. */

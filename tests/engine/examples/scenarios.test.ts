@@ -16,7 +16,8 @@
 import { randomSecret } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { programTest } from "../../kit/languages/examples";
-import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
+import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
+import { fingerprintOf } from "../../kit/leakScan";
 import { liveIds } from "../../kit/simulator";
 
 const LANGUAGES = ["yaml", "go"] as const;
@@ -77,7 +78,7 @@ test.each([...LANGUAGES, "python"] as const)(
   "sealed-token in %s: the token sealed with age, never held",
   async (language) => {
     const { sim, projectId } = await suite.simulatorWithApp("sealed-token");
-    const age = await ageIdentity(suite.scratch);
+    const age = ageIdentity(suite.scratch);
     const run = await suite.prepareExample(sim, {
       scenario: "sealed-token",
       language,

@@ -15,10 +15,9 @@ import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { useEngineStack } from "../../kit/engine/engineSuite";
+import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
 import {
   accountTokens,
-  ageDecrypt,
-  ageIdentity,
   EngineLogs,
   expectNoTokenAnywhere,
   expectSealedAdoption,
@@ -84,7 +83,7 @@ const suite = useEngineStack({
   stack: async ({ sim, scratch }) => {
     projectId = sim.addProject({ name: "delivery-home" }).id;
     sinks = tempDir("pims-e2e-sinks-");
-    age = await ageIdentity(sinks);
+    age = ageIdentity(sinks);
     sinkLog = path.join(sinks, "sink.log");
     tokenFile = path.join(sinks, "token");
     const sinkScript = path.join(sinks, "sink.sh");

@@ -15,10 +15,9 @@ import * as path from "node:path";
 import { engineEnv, tempDir } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
+import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
 import {
   accountTokens,
-  ageDecrypt,
-  ageIdentity,
   EngineLogs,
   expectNoTokenAnywhere,
   expectSealedAdoption,
@@ -43,7 +42,7 @@ const suite = useEngineStack({
   stack: async ({ sim, scratch }) => {
     projectId = sim.addProject({ name: "python-delivery" }).id;
     sinks = tempDir("pims-e2e-python-sinks-");
-    age = await ageIdentity(sinks);
+    age = ageIdentity(sinks);
     tokenFile = path.join(sinks, "token");
     // Outside the scratch too: the gRPC log holds the stack's own credential (Configure), which the kit's scan counts.
     logs = new EngineLogs(path.join(sinks, "logs"));

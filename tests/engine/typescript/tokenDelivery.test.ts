@@ -9,13 +9,13 @@
  * (tests/kit/secrets.ts), is in `pulumi stack export` with or without `--show-secrets`, the stack config or backend
  * files, anything the engine printed, or the engine's events (the event log).
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, OutputMap } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { ageDecryptSync, ageIdentity } from "../../kit/ageCli";
 import { exportEncrypted } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
@@ -28,7 +28,7 @@ type Mode = (typeof MODES)[number];
 
 // Outside the scratch directory, which the closing scans read: the sinks hold tokens on purpose.
 const sinks = fs.mkdtempSync(path.join(os.tmpdir(), "pims-e2e-delivery-sinks-"));
-const identity = path.join(sinks, "identity.txt");
+let identity = "";
 const commandSink = path.join(sinks, "command-sink");
 const tokenFile = path.join(sinks, "token");
 const adoptedFile = path.join(sinks, "adopted-token");
@@ -75,16 +75,14 @@ function program(): Record<string, unknown> {
 }
 
 const lastLine = (file: string): string => fs.readFileSync(file, "utf8").split("\n").filter(Boolean).at(-1) ?? "";
-const open = (sealed: unknown): string =>
-  execFileSync("age", ["-d", "-i", identity], { input: String(sealed), encoding: "utf8" });
+const open = (sealed: unknown): string => ageDecryptSync(String(sealed), identity);
 
 const consumers = {} as Record<Mode, Consumer>;
 const events: EngineEvent[] = [];
 const suite = useEngineStack({
   scratchPrefix: "pims-e2e-delivery-",
   stack: ({ sim, scratch }) => {
-    execFileSync("age-keygen", ["-o", identity], { stdio: "ignore" });
-    recipient = execFileSync("age-keygen", ["-y", identity], { encoding: "utf8" }).trim();
+    ({ identity, recipient } = ageIdentity(sinks));
     home = sim.addProject({ name: "delivery-e2e" }).id;
     consumers.sealed = new Consumer(
       sim,

@@ -9,7 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { UNKNOWN } from "../../../provider/checks";
-import { ageDecrypt, ageIdentity, fingerprintOf } from "../../kit/leakScan";
+import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
+import { fingerprintOf } from "../../kit/leakScan";
 import { secretForms } from "../../kit/secrets";
 import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/plugin";
 
@@ -21,7 +22,7 @@ const answers: string[] = [];
 
 beforeAll(async () => {
   dir = tempDir("pims-plugin-delivery-");
-  age = await ageIdentity(dir);
+  age = ageIdentity(dir);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -4,13 +4,13 @@
  * delivery (the new account deleted, the previous one untouched) and a bad recipient refused at check with no call.
  * No output ever holds an issued token, in any encoding; every error and log line is scanned too.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { ageDecryptSync, ageIdentity, ageRecipientOnly } from "../../kit/ageCli";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { inputsFor, type Props } from "../../kit/serviceAccount";
 import { LIFETIME, useRotationSuite } from "../../kit/rotation";
@@ -19,12 +19,9 @@ const rotation = useRotationSuite();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pims-delivery-sim-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const identity = path.join(tmp, "identity.txt");
-execFileSync("age-keygen", ["-o", identity], { stdio: "ignore" });
-const recipient = execFileSync("age-keygen", ["-y", identity], { encoding: "utf8" }).trim();
-/** The real age CLI opens a sealed token. */
-const open = (sealed: string | undefined): string =>
-  execFileSync("age", ["-d", "-i", identity], { input: sealed ?? "", encoding: "utf8" });
+const { identity, recipient } = ageIdentity(tmp);
+/** The real age CLI (an independent implementation) opens a sealed token. */
+const open = (sealed: string | undefined): string => ageDecryptSync(sealed ?? "", identity);
 
 /** No output holds an issued token (any encoding); `token` and `previousToken` are "". */
 function expectNoTokens(outs: ServiceAccountOutputs): void {
@@ -152,7 +149,7 @@ describe("token delivery", () => {
     expect(open(switched.sealedToken)).toBe(held.token);
     expect(open(switched.previousSealedToken)).toBe(held.previousToken);
     // Changing the recipients while the token is not held: stored, takes effect at the next rotation; no call.
-    const other = execFileSync("sh", ["-c", `age-keygen 2>/dev/null | age-keygen -y`], { encoding: "utf8" }).trim();
+    const other = ageRecipientOnly();
     const moved = await rotation.updateInPlace(id, rotation.asState(switched), {
       ...sealed,
       tokenDelivery: { ageRecipients: [other] },

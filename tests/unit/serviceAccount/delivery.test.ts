@@ -1,12 +1,13 @@
 /**
  * Token delivery without the service (issue 47): the rules of `tokenDelivery` (check), the descriptions and the
- * fingerprint, sealing opened by the real `age` CLI (Debian's package: an independent implementation), the command
+ * fingerprint, sealing opened by `age-encryption`'s own decrypter (the unit tier has no toolchain: the independent
+ * `age` CLI opens sealed tokens in the sim and engine tiers, tests/kit/ageCli.ts), the command
  * sink (stdin, environment, redacted output, exit status, time limit) and the file sink (atomic, mode 0600).
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as age from "age-encryption";
 import { UNKNOWN } from "../../../provider/checks";
 import { useLogSink } from "../../../provider/client/log";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
@@ -27,12 +28,17 @@ const ctx = {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pims-delivery-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** A real age identity and its recipient (age-keygen). */
-function keypair(): { identity: string; recipient: string } {
-  const identity = path.join(tmp, `key-${Math.random().toString(16).slice(2)}.txt`);
-  execFileSync("age-keygen", ["-o", identity], { stdio: "ignore" });
-  const recipient = execFileSync("age-keygen", ["-y", identity], { encoding: "utf8" }).trim();
-  return { identity, recipient };
+/** A real X25519 age identity (`AGE-SECRET-KEY-1…`) and its recipient (`age1…`), made by age-encryption itself. */
+async function keypair(): Promise<{ identity: string; recipient: string }> {
+  const identity = await age.generateX25519Identity();
+  return { identity, recipient: await age.identityToRecipient(identity) };
+}
+
+/** age-encryption's decrypter opens an ASCII-armored ciphertext with `identity`. */
+async function open(armored: string, identity: string): Promise<string> {
+  const d = new age.Decrypter();
+  d.addIdentity(identity);
+  return d.decrypt(age.armor.decode(armored), "text");
 }
 
 describe("check: tokenDelivery", () => {
@@ -40,7 +46,8 @@ describe("check: tokenDelivery", () => {
   const valid: Props = { projectId: "p-1", name: "ci", grants: ["p-1"], expiresIn: 3600 };
   const failuresOf = async (tokenDelivery: unknown) =>
     ((await provider.check({}, { ...valid, tokenDelivery })).failures ?? []).map((f) => `${f.property}: ${f.reason}`);
-  const { recipient } = keypair();
+  let recipient = "";
+  beforeAll(async () => ({ recipient } = await keypair()));
 
   test("each mode alone passes and is normalized to its members", async () => {
     expect(await failuresOf({ ageRecipients: [recipient] })).toEqual([]);
@@ -108,14 +115,13 @@ describe("descriptions and fingerprint", () => {
 });
 
 describe("sealed", () => {
-  test("age -d -i <identity> opens the sealed token; only ciphertext is kept", async () => {
-    const a = keypair();
-    const b = keypair();
+  test("every recipient's identity opens the sealed token; only ciphertext is kept", async () => {
+    const a = await keypair();
+    const b = await keypair();
     const sealed = await sealToken(TOKEN, [a.recipient, b.recipient]);
     expect(sealed).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+-----END AGE ENCRYPTED FILE-----\n?$/);
     expect(findPlaintextSecrets(sealed, [TOKEN])).toEqual([]);
-    for (const { identity } of [a, b])
-      expect(execFileSync("age", ["-d", "-i", identity], { input: sealed, encoding: "utf8" })).toBe(TOKEN);
+    for (const { identity } of [a, b]) expect(await open(sealed, identity)).toBe(TOKEN);
     const out = await deliverToken({ ageRecipients: [a.recipient] }, TOKEN, ctx);
     expect(out).toMatchObject({ token: "", tokenHeld: false, tokenFingerprint: fingerprint(TOKEN) });
     expect(out.tokenDeliveredTo).toMatch(/^age:1 recipient age1/);
