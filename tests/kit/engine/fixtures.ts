@@ -5,6 +5,7 @@
  * stack (a TypeScript or a YAML project), the type tokens and where the provider's settings are stored differ.
  * The scripts that write the fixtures share tests/kit/engine/fixtureMaker.ts.
  */
+import * as path from "node:path";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import { RESOURCE_KINDS, type ResourceKind } from "../../../provider/kinds";
 import { tempDir } from "../../../scripts/engine";
@@ -93,7 +94,7 @@ const NOT_YET_KNOWN = "replaced-by-the-fixture-token-after-import";
  * in a fresh backend with a simulator that holds what the fixture's stack held.
  */
 export function describeFixtures(host: Host, fixtures: Fixture[]): void {
-  describe.each(fixtures.map((f) => [f.manifest.version, f] as const))(
+  describe.each(fixtures.map((f) => [path.basename(f.dir), f] as const))(
     `state written by ${host.title} %s`,
     (_v, fixture) => {
       let s: Served;
@@ -175,8 +176,8 @@ async function serveStoredAddress(
 
 /**
  * Seeds `sim` with what the fixture's stack held: the seeded project and the stack's own, the volume, the app, and
- * every stored service account (current, previous, retired) with its id, token id and token, so destroy deletes each
- * (200). Returns every secret of the state: the provider's token, the accounts' tokens, the app's secret values.
+ * every stored service account (current, previous, retired) with its id, token id and token (a fresh one where the
+ * state holds none: a delivered token), so destroy deletes each (200). Returns every secret of the state: the provider's token, the accounts' tokens, the app's secret values.
  */
 function seedFromState(
   sim: PimsSimulator,
@@ -205,9 +206,10 @@ function seedFromState(
   for (const r of resourcesOfType(state, type("ServiceAccount"))) {
     const { projectId, name, description, grants, expiresIn } = revealed(r.outputs) as StoredAccount;
     for (const a of accountsOf(r)) {
+      // A delivered token (tokenDelivery, since 0.6.0) is not in the state (`token` ""): the simulator makes one.
       sim.addServiceAccount({
         ...{ id: a.id, projectId, name, description, grants, expiresIn },
-        ...{ tokenId: a.tokenId, tokenSecret: a.token },
+        ...{ tokenId: a.tokenId, tokenSecret: a.token || undefined },
       });
       if (a.token) tokens.push(a.token);
     }

@@ -11,24 +11,18 @@ import * as path from "node:path";
 import * as fs from "node:fs";
 import { tempDir } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
+import { distEnv, downloadOverride, ensureDist, startDistServer, stubNode, type Dist, type DistServer } from "./dist";
 import {
   destroyLeavesNothing,
-  distEnv,
-  downloadOverride,
-  ensureDist,
+  distStack,
   firstUpDownloadsPlugin,
   initStack,
-  distStack,
   noPlaintextTokens,
   refreshChangesNothing,
   rotationInEachMode,
-  startDistServer,
-  stubNode,
   type AccountOutputs,
-  type Dist,
-  type DistServer,
   type DistStack,
-} from "./dist";
+} from "./distSteps";
 import type { InlineDriver, LanguageRow, Toolchain } from "./index";
 import { RUNNERS } from "./runners";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
