@@ -177,7 +177,8 @@ async function serveStoredAddress(
 /**
  * Seeds `sim` with what the fixture's stack held: the seeded project and the stack's own, the volume, the app, and
  * every stored service account (current, previous, retired) with its id, token id and token (a fresh one where the
- * state holds none: a delivered token), so destroy deletes each (200). Returns every secret of the state: the provider's token, the accounts' tokens, the app's secret values.
+ * state holds none: a delivered token), so destroy deletes each (200). Returns every secret of the state: the
+ * provider's token, the accounts' tokens, the app's secret values.
  */
 function seedFromState(
   sim: PimsSimulator,
