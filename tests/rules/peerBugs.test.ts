@@ -115,9 +115,14 @@ test("each scenario file of the suite names, in its header, the rows the table p
     const full = path.join(ROOT, file);
     if (!fs.existsSync(full)) return []; // reported by the test above
     const text = fs.readFileSync(full, "utf8");
-    const header = text.slice(0, text.indexOf("*/") + 2);
+    // the header comment's text, its lines joined: "rows 4 and\n * 13" names 13 too
+    const header = text
+      .slice(0, text.indexOf("*/"))
+      .split("\n")
+      .map((l) => l.replace(/^\s*\/?\*+\s?/, ""))
+      .join(" ");
     return [...rows]
-      .filter((r) => !new RegExp(`\\b[Rr]ows? [^*]*?\\b${r}\\b`).test(header))
+      .filter((r) => !new RegExp(`\\b[Rr]ows?\\b[^.;:]*?\\b${r}\\b`).test(header))
       .map((r) => `${file}: row ${r}`);
   });
   expect(unnamed).toEqual([]);

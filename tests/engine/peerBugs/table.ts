@@ -29,10 +29,7 @@ export interface PeerBug {
   pimsMust: string;
   /** Through the dynamic provider (a TypeScript program). */
   typescript: Proof;
-  /**
-   * Through the plugin: a YAML program under the real engine, or (rows 7 and 15) the plugin's gRPC service beside the
-   * dynamic provider in one table of faults (tests/sim/plugin/hostsFaults.test.ts), as the engine calls it.
-   */
+  /** Through the plugin (a YAML program under the real engine and the official YAML host). */
   yaml: Proof;
   /** Tests of the same code below the hosts (the provider objects, the client, the CLI) that prove a part of it. */
   also?: readonly Proof[];
@@ -42,7 +39,6 @@ const PEER = "tests/engine/peerBugs";
 const TS = "tests/engine/typescript";
 const PLUGIN = "tests/engine/plugin";
 const SIM_SA = "tests/sim/serviceAccount";
-const HOSTS_FAULTS = "tests/sim/plugin/hostsFaults.test.ts";
 
 /** A new scenario of this suite: `row <N>, typescript:` and `row <N>, yaml:` in `file`. */
 const scenario = (row: number, file: string): Pick<PeerBug, "typescript" | "yaml"> => ({
@@ -126,7 +122,7 @@ export const PEER_BUGS: readonly PeerBug[] = [
       file: `${TS}/lifecycle.test.ts`,
       test: "up creates all four resources in the simulator and exports the functions' results",
     },
-    yaml: { file: HOSTS_FAULTS, test: "row 7, both hosts:" },
+    yaml: { file: `${PEER}/tokenLifecycle.test.ts`, test: "row 7, yaml:" },
     also: [
       { file: `${SIM_SA}/create.test.ts`, test: "create, replace and delete leave no account nobody holds" },
       { file: `${SIM_SA}/create.test.ts`, test: "(no identifiable secret): the account is deleted at once" },
@@ -143,8 +139,11 @@ export const PEER_BUGS: readonly PeerBug[] = [
     ],
     pimsMust: "`keepPreviousToken`: 0 consumer 401s over 4 rotations",
     typescript: { file: `${TS}/rotation.test.ts`, test: "rotations: keepPreviousToken, no consumer 401" },
-    yaml: { file: `${PLUGIN}/tokenDelivery.test.ts`, test: "new tokens delivered first, the previous ones kept valid" },
-    also: [{ file: `${SIM_SA}/rotation.test.ts`, test: "five rotations (trigger and window, short expiries)" }],
+    yaml: { file: `${PEER}/tokenLifecycle.test.ts`, test: "row 8, yaml:" },
+    also: [
+      { file: `${SIM_SA}/rotation.test.ts`, test: "five rotations (trigger and window, short expiries)" },
+      { file: `${PLUGIN}/tokenDelivery.test.ts`, test: "new tokens delivered first, the previous ones kept valid" },
+    ],
   },
   {
     row: 9,
@@ -155,7 +154,7 @@ export const PEER_BUGS: readonly PeerBug[] = [
       file: `${TS}/lifecycle.test.ts`,
       test: "once inside its rotateBeforeExpiry window, the next up replaces the account",
     },
-    yaml: { file: `${PEER}/refreshAndRename.test.ts`, test: "row 9, yaml:" },
+    yaml: { file: `${PEER}/tokenLifecycle.test.ts`, test: "row 9, yaml:" },
     also: [{ file: "tests/sim/cli/tokens.test.ts", test: "exits 4 when a token expires within the window" }],
   },
   {
@@ -223,7 +222,7 @@ export const PEER_BUGS: readonly PeerBug[] = [
       file: `${TS}/slowService.test.ts`,
       test: "2 accounts, each create beyond the timeout: up fails, ≤ 2 accounts, each named with its delete",
     },
-    yaml: { file: HOSTS_FAULTS, test: "commit then 503: not sent again; the error names the account" },
+    yaml: { file: `${PEER}/tokenLifecycle.test.ts`, test: "row 15, yaml:" },
     also: [
       { file: `${SIM_SA}/slowCreate.test.ts`, test: "2 accounts: one POST each, never repeated" },
       { file: `${TS}/soak.test.ts`, test: "after the service commits: up fails, naming every orphan" },
