@@ -59,7 +59,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
       "DataDog/terraform-provider-datadog PR #2765",
     ],
     pimsMust:
-      "a 401/403/5xx or a listing missing the run's accounts never reads as absence; outputs of a kept account never change",
+      "a 401/403/5xx or a listing missing the run's accounts never reads as absence; " +
+      "outputs of a kept account never change",
     ...scenario(1, "refreshAndRename.test.ts"),
     also: [
       { file: `${SIM_SA}/refresh.test.ts`, test: "a listing that answers %s: kept unchanged, saying why" },
@@ -85,7 +86,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
   {
     row: 4,
     elsewhere:
-      "the provider's own credential is rotated in config, but `refresh`/`destroy` keep using the old one from the state",
+      "the provider's own credential is rotated in config, " +
+      "but `refresh`/`destroy` keep using the old one from the state",
     anchors: [
       "pulumi/pulumi-github #203",
       "pulumi-cloudflare #498",
@@ -101,7 +103,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: "a stack's explicit provider uses a token made by the same stack; rotating it breaks its resources",
     anchors: ["the pattern of examples/multi-account (a provider authenticated by an account of the stack)"],
     pimsMust:
-      "with `keepPreviousToken` the provider's resources keep working through 3 rotations; without it, the preview warns",
+      "with `keepPreviousToken` the provider's resources keep working through 3 rotations; " +
+      "without it, the preview warns",
     ...scenario(5, "providerRotation.test.ts"),
   },
   {
@@ -109,7 +112,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: "an imported token is `null`, so the import is useless",
     anchors: ["grafana #2103", "confluent #344"],
     pimsMust:
-      "`pulumi import` from a file carrying `outputs` holds that token, proven against the listing; a wrong token refused",
+      "`pulumi import` from a file carrying `outputs` holds that token, proven against the listing; " +
+      "a wrong token refused",
     ...scenario(6, "importOutputs.test.ts"),
   },
   {
@@ -183,7 +187,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: "`pulumi state delete` or a lost state leaves a live account nothing names",
     anchors: ["none public: follows from the service having no read of an account"],
     pimsMust:
-      "the account is found by `pims service-accounts list` / `pulumi do … list` and adopted or deleted; the docs' steps",
+      "the account is found by `pims service-accounts list` / `pulumi do … list` and adopted or deleted; " +
+      "the docs' recovery steps tested",
     ...scenario(12, "strandedAccount.test.ts"),
   },
   {
@@ -191,7 +196,8 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: "the provider deletes (or rotates away) the very token it is authenticated with, mid-run",
     anchors: ["terraform-provider-fivenines #16"],
     pimsMust:
-      "an account whose token is the credential in use is never deleted before the run's last call with it; else a refusal",
+      "an account whose token is the credential in use is never deleted before the run's last call with it; " +
+      "a destroy that would do so refuses, saying which account and what to do",
     ...scenario(13, "providerCredential.test.ts"),
   },
   {

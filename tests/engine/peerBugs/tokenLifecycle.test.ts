@@ -159,7 +159,7 @@ test("row 9, yaml: pims tokens warns first (exit 4); the first up inside the win
     expect(await suite.tokenWorks(token, home)).toBe(true);
 });
 
-test("row 7, yaml: a token in no layout pims can read: the up fails naming the members; nothing unknown kept", async () => {
+test("row 7, yaml: a token in no layout pims reads: up fails naming the members; nothing unknown kept", async () => {
   const before = await held();
   const live = liveIds(suite.sim, home);
   suite.sim.setTokenLayout("hashOnly");
@@ -181,7 +181,7 @@ test("row 7, yaml: a token in no layout pims can read: the up fails naming the m
   await upRotating(2, false); // a readable layout again: the rotation goes through
 });
 
-test("row 15, yaml: creates slower than the timeout: each sent once, every late account named; pims deletes them", async () => {
+test("row 15, yaml: creates slower than the timeout: each sent once, every late account named, deleted", async () => {
   const before = await held();
   const live = liveIds(suite.sim, home);
   const saPath = `/v2/projects/${home}/service-accounts`;
