@@ -38,6 +38,9 @@ interface HostCase {
   rename(suite: EngineSuite, home: Home): void;
 }
 
+/** The provider's retries of the failing listing (row 1) wait 20 ms-based backoffs, not the default's. */
+const RETRY_FAST = { PIMS_RETRY_MIN_DELAY_MS: "20" };
+
 // The TypeScript program's resource name and aliases, read each time the program runs.
 let tsName = "deployer";
 let tsAliases: Array<pulumi.Input<string | pulumi.Alias>> = [];
@@ -48,6 +51,7 @@ const typescript: HostCase = {
     stackName: "dev",
     projectName: "peer-ts",
     workDir: path.join(scratch, "ts"),
+    env: RETRY_FAST,
     program: async () => {
       const deployer = new pims.ServiceAccount(
         tsName,
@@ -121,6 +125,7 @@ const yaml: HostCase = {
     yaml: true,
     workDir: writeYamlProject(yamlDir(suite), { name: "peer-yaml", program: yamlProgram("deployer") }),
     config: { projectId: home.projectId, appId: home.appId },
+    env: RETRY_FAST,
   }),
   rename: (suite) => {
     const old = "urn:pulumi:dev::peer-yaml::pims:index:ServiceAccount::deployer";

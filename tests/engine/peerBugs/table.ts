@@ -122,12 +122,10 @@ export const PEER_BUGS: readonly PeerBug[] = [
     anchors: ["DataDog/terraform-provider-datadog PR #2451", "DataDog/terraform-provider-datadog PR #2765"],
     pimsMust:
       "never an account in the state without a usable token, never an unknown live account (the token layout rules)",
-    typescript: {
-      file: `${TS}/lifecycle.test.ts`,
-      test: "up creates all four resources in the simulator and exports the functions' results",
-    },
-    yaml: { file: `${PEER}/tokenLifecycle.test.ts`, test: "row 7, yaml:" },
+    ...scenario(7, "tokenLifecycle.test.ts"),
     also: [
+      { file: `${TS}/lifecycle.test.ts`, test: "up creates all four resources in the simulator" },
+      { file: `${TS}/rotation.test.ts`, test: "rotations: keepPreviousToken, no consumer 401" },
       { file: `${SIM_SA}/create.test.ts`, test: "create, replace and delete leave no account nobody holds" },
       { file: `${SIM_SA}/create.test.ts`, test: "(no identifiable secret): the account is deleted at once" },
       { file: `${SIM_SA}/create.test.ts`, test: "unreadable token and the delete fails: the error says the account" },

@@ -1,7 +1,8 @@
 /**
  * Peer-bug suite (issue 55), rows 7, 8, 9 and 15 through the plugin: a YAML program under the real engine and the
- * official YAML host, against a simulator that answers each create in another token layout (round robin). The
- * TypeScript side of these rows is proven by tests that were there before (tests/engine/peerBugs/table.ts names them).
+ * official YAML host, against a simulator that answers each create in another token layout (round robin); and row 7
+ * through the dynamic provider too (a TypeScript program). The TypeScript side of rows 8, 9 and 15 is proven by tests
+ * that were there before (tests/engine/peerBugs/table.ts names them).
  *
  * - Row 8, grafana/terraform-provider-grafana #1705 (PRs #2390, #2405): a rotation that kills the old token at once
  *   breaks whoever still holds it. Here two accounts with `keepPreviousToken` (one rotated by `rotationTrigger`, one by
@@ -13,7 +14,7 @@
  * - Row 7, DataDog/terraform-provider-datadog PRs #2451 and #2765: the API omits the secret or sends it in a new shape
  *   and the state is overwritten. Here every layout the round robin sends is read (the consumers' tokens work), and a
  *   create answered without an identifiable secret fails the `up`, naming the members it saw: the account it made is
- *   deleted at once, the state keeps the accounts and tokens it held.
+ *   deleted at once, the state keeps the accounts and tokens it held. The same through a TypeScript program.
  * - Row 15 (no public issue: POST is not idempotent): a create slower than the client's timeout must not be sent again.
  *   Here every POST /v2/projects/{project_id}/service-accounts answers after the timeout: each is sent once (≤ 1
  *   account per declared resource), every late account is named with its delete command, and `pims service-accounts
@@ -23,10 +24,11 @@
  */
 import * as path from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
+import * as pims from "pulumi-pims";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { Consumer } from "../../kit/engine/consumer";
-import { pimsCli, resourcesOfType } from "../../kit/engine/engine";
-import { useEngineStack } from "../../kit/engine/engineSuite";
+import { pimsCli, resources } from "../../kit/engine/engine";
+import { useEngineStack, type EngineSuite } from "../../kit/engine/engineSuite";
 import { liveIds } from "../../kit/simulator";
 
 const PROGRAM = `
@@ -105,14 +107,15 @@ async function upRotating(updates: number, newTrigger = true): Promise<OutputMap
   return up.outputs;
 }
 
-/** The ids and tokens the state holds for the stack's accounts (current and previous). */
-async function held(): Promise<unknown[]> {
-  const deployment = await suite.stack.exportStack();
-  return resourcesOfType(deployment, "pims:index:ServiceAccount").map((r) => [r.id, r.outputs]);
+/** The ids and outputs (tokens revealed) of a stack's accounts, in either host. */
+async function held(s: EngineSuite = suite): Promise<unknown[]> {
+  return resources(await s.stack.exportStack())
+    .filter((r) => r.type.endsWith(":ServiceAccount"))
+    .map((r) => [r.id, r.outputs]);
 }
 
 /** `pims` as a user runs it: its exit code and what it printed. */
-const pims = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+const pimsRun = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   pimsCli(args, suite.sim).then(
     (r) => ({ code: 0, ...r }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({
@@ -144,7 +147,7 @@ test("row 8, yaml: keepPreviousToken, 4 rotations (trigger and window): 0 consum
 });
 
 test("row 9, yaml: pims tokens warns first (exit 4); the first up inside the window rotates that account", async () => {
-  const warned = await pims(["tokens", home, "--expiring-within", "1m"]);
+  const warned = await pimsRun(["tokens", home, "--expiring-within", "1m"]);
   expect(warned.code).toBe(4);
   expect(warned.stderr).toMatch(/^expiring: yaml-window \(/m);
   expect(warned.stderr).not.toContain("yaml-overlap");
@@ -203,7 +206,7 @@ test("row 15, yaml: creates slower than the timeout: each sent once, every late 
   for (const id of late) expect(said).toContain(`pims service-accounts delete ${home} ${id}`);
   expect(await held()).toEqual(before);
 
-  for (const id of late) expect((await pims(["service-accounts", "delete", home, id])).code).toBe(0);
+  for (const id of late) expect((await pimsRun(["service-accounts", "delete", home, id])).code).toBe(0);
   expect(liveIds(suite.sim, home)).toEqual(live);
   await upRotating(2, false); // the next up makes the rotation once
   expect(liveIds(suite.sim, home)).toHaveLength(4);
@@ -213,4 +216,58 @@ test("destroy: no account left live; no token in any output or file", async () =
   await suite.stack.destroy(engine.opts);
   expect(liveIds(suite.sim, home)).toEqual([]);
   suite.expectNoSecrets();
+});
+
+describe("row 7 through the dynamic provider (a TypeScript program)", () => {
+  let project = "";
+  let tsTrigger = "r0";
+  const ts = useEngineStack({
+    scratchPrefix: "pims-e2e-peer-ts-layout-",
+    stack: ({ sim, scratch }) => {
+      project = sim.addProject({ name: "peer-ts-layout" }).id;
+      return {
+        stackName: "dev",
+        projectName: "peer-ts-layout",
+        workDir: path.join(scratch, "ts"),
+        program: async () => {
+          const sa = new pims.ServiceAccount("layout", {
+            projectId: project,
+            name: "ts-layout",
+            grants: [project],
+            expiresIn: 2_592_000,
+            rotationTrigger: tsTrigger,
+          });
+          return { token: sa.token };
+        },
+      };
+    },
+  });
+
+  test("row 7, typescript: each layout read, its token works; an unreadable one fails the up, none kept", async () => {
+    ts.sim.setTokenLayout("roundRobin");
+    for (const t of ["r1", "r2", "r3"]) {
+      tsTrigger = t; // a replacement: each account answered in the next layout
+      const up = await ts.stack.up(ts.engine.opts);
+      expect(await ts.tokenWorks(up.outputs.token.value as string, project)).toBe(true);
+      expect(liveIds(ts.sim, project)).toHaveLength(1);
+    }
+    const before = await held(ts);
+    const live = liveIds(ts.sim, project);
+    ts.sim.setTokenLayout("hashOnly");
+    tsTrigger = "r4";
+    const from = ts.engine.text().length;
+    const failed = await ts.stack.up(ts.engine.opts).then(
+      () => "",
+      (e: unknown) => `${ts.engine.text().slice(from)}\n${String(e)}`,
+    );
+    ts.sim.setTokenLayout("roundRobin");
+    expect(failed).toMatch(/its token object has no member pulumi-pims can identify as the secret \(members seen: /);
+    expect(failed).toContain("was deleted at once, so nothing is left behind");
+    expect(liveIds(ts.sim, project)).toEqual(live);
+    expect(await held(ts)).toEqual(before);
+    expect(await ts.tokenWorks(await ts.tokenOf("layout"), project)).toBe(true);
+    await ts.stack.destroy(ts.engine.opts);
+    expect(liveIds(ts.sim, project)).toEqual([]);
+    ts.expectNoSecrets();
+  });
 });
