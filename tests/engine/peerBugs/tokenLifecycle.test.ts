@@ -65,7 +65,7 @@ outputs:
 `;
 const NAMES = ["overlap", "window"] as const;
 const ROTATIONS = 4;
-/** The client's per-attempt timeout in the plugin, and how late the slow creates of row 15 answer. */
+/** The client's per-attempt timeout in the plugin during row 15's up, and how late its slow creates answer. */
 const TIMEOUT_MS = 3000;
 const SLOW_MS = 6000;
 
@@ -88,8 +88,8 @@ const suite = useEngineStack({
       yaml: true,
       workDir: writeYamlProject(path.join(scratch, "life"), { name: "peer-yaml-life", program: PROGRAM }),
       config: { projectId: home },
-      // the watch for a lost create outlasts the slow creates of row 15
-      env: { PIMS_TIMEOUT_MS: String(TIMEOUT_MS), PIMS_LOST_CREATE_WATCH_MS: "10000" },
+      // the watch for a lost create outlasts the slow creates of row 15 (which alone shortens the timeout)
+      env: { PIMS_LOST_CREATE_WATCH_MS: "10000" },
     };
   },
   stopAlso: () => Object.values(consumers),
@@ -188,6 +188,9 @@ test("row 15, yaml: creates slower than the timeout: each sent once, every late 
   const before = await held();
   const live = liveIds(suite.sim, home);
   const saPath = `/v2/projects/${home}/service-accounts`;
+  // This up's plugin gives up on an answer after TIMEOUT_MS (the workspace's environment is read at each command).
+  const env = (suite.stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+  env.PIMS_TIMEOUT_MS = String(TIMEOUT_MS);
   suite.sim.addFault({ method: "POST", path: saPath, kind: "delay", delayMs: SLOW_MS });
   await suite.stack.setConfig("trigger", { value: `t${++trigger}` });
   suite.clearRequests();
@@ -197,6 +200,7 @@ test("row 15, yaml: creates slower than the timeout: each sent once, every late 
     (e: unknown) => String(e),
   );
   suite.sim.clearFaults();
+  delete env.PIMS_TIMEOUT_MS;
   expect(failed).not.toBe("");
   expect(suite.sim.countRequests({ method: "POST", path: saPath })).toBe(2); // never sent again
   const late = liveIds(suite.sim, home).filter((id) => !live.includes(id));
