@@ -11,29 +11,38 @@
  * user, account ids, outcome, time taken), never a token. Rotations of one series run one at a time.
  */
 import type { PimsClient } from "../client";
+import { PimsConfigurationError } from "../configErrors";
+import { packageVersion } from "../identity";
+import { clientFor, escRotatorSettings, SETTINGS, type EscSettingTexts } from "../settings";
 import { CreateLedger } from "../serviceAccount/create";
 import { BadRequest, parseBody } from "./request";
 import { RotationFailed, rotate, type RotatedToken, type RotationReport } from "./series";
 import { Refusal, Verifier, type Caller } from "./verify";
 
-export { DEFAULT_ISSUER, DEFAULT_JWKS_URL, bodyHash } from "./verify";
+export { bodyHash } from "./verify";
 export { seriesName, type RotatedToken } from "./series";
 export type { RotationRequest } from "./request";
 
-/** How an adapter is set up. The pims credential is the client's: the adapter's own environment, never `request`. */
+/**
+ * How an adapter is set up. What is left out comes from the adapter's environment (docs/settings.md: `PIMS_ESC_*`,
+ * and the pims credential `PIMS_TOKEN`, `PIMS_BASE_URL`), never from a request.
+ */
 export interface EscRotatorOptions {
-  /** The client the rotations use (its token is the adapter's pims credential). */
-  client: PimsClient;
-  /** The JWKS address (default: Pulumi Cloud's, `https://api.pulumi.com/oidc/.well-known/jwks`). */
-  jwksUrl: string;
-  /** The accepted `iss` (default: `https://api.pulumi.com`). */
-  issuer: string;
-  /** The accepted `aud`: the adapter's URL exactly as the environments write it. */
-  audience: string;
-  /** Organizations (`org`) and environments (`org/project/env`) whose requests are served; every other is refused. */
-  allow: readonly string[];
-  /** How long a create whose answer was lost is watched for, in ms (the `lostCreateWatchMs` setting). */
-  lostCreateWatchMs: number;
+  /** The client the rotations use (its token is the adapter's pims credential). Default: from the environment. */
+  client?: PimsClient;
+  /** The JWKS address. Default: `PIMS_ESC_JWKS_URL`, else `https://api.pulumi.com/oidc/.well-known/jwks`. */
+  jwksUrl?: string;
+  /** The accepted `iss`. Default: `PIMS_ESC_ISSUER`, else `https://api.pulumi.com`. */
+  issuer?: string;
+  /** The accepted `aud`: the adapter's URL exactly as the environments write it. Default: `PIMS_ESC_AUDIENCE`. */
+  audience?: string;
+  /**
+   * Organizations (`org`) and environments (`org/project/env`) whose requests are served; every other is refused.
+   * Default: `PIMS_ESC_ALLOW`. An empty list is a configuration error.
+   */
+  allow?: readonly string[];
+  /** How long a create whose answer was lost is watched for, in ms. Default: the `lostCreateWatchMs` setting. */
+  lostCreateWatchMs?: number;
   /** Where the one line per request goes (default: standard error). Never given a token. */
   log?: (line: string) => void;
   /** Now, in ms since the epoch. Default `Date.now`. */
@@ -78,12 +87,34 @@ function logLine(c: Partial<Caller>, outcome: string, ms: number, r?: RotationRe
   return `${parts.join(" · ")} · ${outcome} in ${ms} ms`;
 }
 
-/** An adapter with `options` (see {@link EscRotatorOptions}). */
-export function createEscRotator(options: EscRotatorOptions): EscRotator {
-  const verifier = new Verifier(options);
+/**
+ * An adapter with `options` (see {@link EscRotatorOptions}); `flags` are the settings' texts the CLI's flags give. Throws
+ * a `PimsConfigurationError` when the audience or the allow-list is missing, or the pims credential is.
+ */
+export function createEscRotator(options: EscRotatorOptions = {}, flags: EscSettingTexts = {}): EscRotator {
+  const read = escRotatorSettings(flags);
+  const audience = options.audience ?? read.audience;
+  const allow = options.allow ?? read.allow;
+  const missing = [
+    ...(audience ? [] : [`${SETTINGS.escAudience.env} (the adapter's URL as the environments write it)`]),
+    ...(allow.length > 0 ? [] : [`${SETTINGS.escAllow.env} (the organizations and environments served)`]),
+  ];
+  if (missing.length > 0 || !audience)
+    throw new PimsConfigurationError("the ESC rotation adapter is not configured", `set ${missing.join(" and ")}`);
+  const client =
+    options.client ??
+    clientFor({}, { userAgent: `pims-esc-rotator/${packageVersion()}` }, { env: read.env, audience: "cli" });
+  const verifier = new Verifier({
+    jwksUrl: options.jwksUrl ?? read.jwksUrl,
+    issuer: options.issuer ?? read.issuer,
+    audience,
+    allow,
+    now: options.now,
+  });
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const ctx = { client: options.client, ledger: new CreateLedger(), watchMs: options.lostCreateWatchMs, now };
+  const watchMs = options.lostCreateWatchMs ?? read.settings.lostCreateWatchMs;
+  const ctx = { client, ledger: new CreateLedger(), watchMs, now };
   const queues = new Map<string, Promise<unknown>>();
   /** Runs `f` after every rotation of the same series still running. */
   const serialized = <T>(key: string, f: () => Promise<T>): Promise<T> => {

@@ -28,7 +28,10 @@ export interface RotationState {
 
 /** A malformed body: 400, naming the field. */
 export class BadRequest extends Error {
-  constructor(readonly field: string, why: string) {
+  constructor(
+    readonly field: string,
+    why: string,
+  ) {
     super(`${field}: ${why}`);
     this.name = "BadRequest";
   }

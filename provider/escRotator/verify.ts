@@ -12,11 +12,6 @@
  */
 import * as crypto from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
-
-/** Where Pulumi Cloud publishes its signing keys (a self-hosted Pulumi Cloud has its own: a setting). */
-export const DEFAULT_JWKS_URL = "https://api.pulumi.com/oidc/.well-known/jwks";
-/** The issuer ESC's tokens name (Pulumi Cloud's address; a self-hosted one names its own). */
-export const DEFAULT_ISSUER = "https://api.pulumi.com";
 /** Most `jti`s remembered at once; a token seen when the cache is full is refused (a flood cannot evict one). */
 const MAX_REMEMBERED_JTIS = 100_000;
 /** Clock skew tolerated on `exp` and `iat`, in seconds. */
@@ -105,9 +100,10 @@ export class Verifier {
       jti: claimText(payload, "jti"),
     };
     if (caller.environment.split("/")[0] !== caller.org || caller.environment.split("/").length !== 3)
-      throw new Refusal(`current_env ${JSON.stringify(caller.environment)} is not org/project/env of org ${caller.org}`);
-    if (!allowed(this.o.allow, caller))
-      throw new Refusal(`environment ${caller.environment} is not on the allow-list`);
+      throw new Refusal(
+        `current_env ${JSON.stringify(caller.environment)} is not org/project/env of org ${caller.org}`,
+      );
+    if (!allowed(this.o.allow, caller)) throw new Refusal(`environment ${caller.environment} is not on the allow-list`);
     this.remember(caller.jti, (payload.exp ?? 0) * 1000);
     return caller;
   }
