@@ -49,12 +49,18 @@ export interface EscRotatorOptions {
   now?: () => number;
 }
 
+/** The body of every answer but 200. */
+export interface EscRotatorMessage {
+  /** What went wrong: a refusal says only `unauthorized` (the reason is in the adapter's log). Never a token. */
+  message: string;
+}
+
 /** An HTTP answer: the status and the JSON body. */
 export interface EscRotatorResponse {
   /** 200 (a complete rotation), 400 (malformed request), 401 (refused), 405, 415 or 503 (the rotation failed). */
   status: number;
   /** The body: on 200, the new state ({@link RotatedToken}); otherwise `{ "message": … }`. */
-  body: RotatedToken | { message: string };
+  body: RotatedToken | EscRotatorMessage;
 }
 
 /** The adapter: one per process (it remembers the `jti`s it has seen and caches the JWKS). */
@@ -88,7 +94,8 @@ function logLine(c: Partial<Caller>, outcome: string, ms: number, r?: RotationRe
 }
 
 /**
- * An adapter with `options` (see {@link EscRotatorOptions}); `flags` are the settings' texts the CLI's flags give. Throws
+ * An adapter with `options` (see {@link EscRotatorOptions}); `flags` are the settings' texts the CLI's flags give.
+ * Throws
  * a `PimsConfigurationError` when the audience or the allow-list is missing, or the pims credential is.
  */
 export function createEscRotator(options: EscRotatorOptions = {}, flags: EscSettingTexts = {}): EscRotator {

@@ -17,7 +17,7 @@ const MAX_REMEMBERED_JTIS = 100_000;
 /** Clock skew tolerated on `exp` and `iat`, in seconds. */
 const CLOCK_TOLERANCE_S = 30;
 
-/** What verification needs: the JWKS address (or a key set, in tests), the accepted issuer and audience, the allow-list. */
+/** What verification needs: the JWKS address, the accepted issuer and audience, the allow-list. */
 export interface VerifierOptions {
   jwksUrl: string;
   issuer: string;

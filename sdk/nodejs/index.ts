@@ -47,6 +47,7 @@ export { UncertainCreateError } from "../../provider/serviceAccount/create";
 export { createEscRotator } from "../../provider/escRotator";
 export type {
   EscRotator,
+  EscRotatorMessage,
   EscRotatorOptions,
   EscRotatorResponse,
   RotatedToken as EscRotatedToken,

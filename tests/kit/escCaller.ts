@@ -46,13 +46,12 @@ export class EscCaller {
   static async start(): Promise<EscCaller> {
     const [mine, stranger] = await Promise.all([generateKeyPair("RS256"), generateKeyPair("RS256")]);
     const jwk = { ...(await exportJWK(mine.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
-    let caller: EscCaller | undefined;
     const server = http.createServer((_req, res) => {
-      if (caller) caller.jwksFetches++;
+      caller.jwksFetches++;
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
     });
+    const caller = new EscCaller(mine.privateKey, stranger.privateKey, server);
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    caller = new EscCaller(mine.privateKey, stranger.privateKey, server);
     return caller;
   }
 

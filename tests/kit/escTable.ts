@@ -116,7 +116,7 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       expect(refused).toBe(0);
     });
 
-    test("adoption: a console-made account in the initial state is kept by one rotation, retired by the next", async () => {
+    test("adoption: a console-made account named by the initial state is kept once, then retired", async () => {
       const made = await consoleAccount(sim, p, "made-by-hand");
       const first = await rotate({ serviceAccountId: made.id });
       expect(first.status).toBe(200);
@@ -160,7 +160,7 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       expect(sim.serviceAccounts(p)).toEqual([]);
     });
 
-    test("a replayed jti is refused with no request to the service; unknown key ids refetch the JWKS boundedly", async () => {
+    test("a replayed jti: 401 and no request; unknown key ids refetch the JWKS at most once", async () => {
       const once = await caller.request(request(), null);
       expect((await target.send(once)).status).toBe(200);
       sim.clearRequests();
@@ -200,7 +200,7 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       expect(series()).toEqual([a.body.serviceAccountId, r.body.serviceAccountId].sort());
     });
 
-    test("a failing delete: 503 naming every extra account and its delete command; the next rotation cleans up", async () => {
+    test("a failing delete: 503 naming each extra account and how to delete it; the next one cleans up", async () => {
       const a = await rotate(null);
       const b = await rotate(a.body);
       sim.addFault({ method: "DELETE", path: `/v2/projects/${p}/service-accounts/*`, kind: "status", status: 500 });
