@@ -57,7 +57,11 @@ function listener(rotator: EscRotator): http.RequestListener {
       if (body === undefined) return send(413, { message: `the body exceeds ${MAX_BODY_BYTES} bytes` });
       const answer = await rotator.handle(req.method ?? "", req.headers, body);
       send(answer.status, answer.body);
-    })().catch(() => send(500, { message: "internal error" }));
+    })().catch((e: unknown) => {
+      // The adapter answers every failure it knows; this is a bug or a broken connection, logged without the body.
+      io.err(`pims esc-rotator: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      if (!res.headersSent) send(500, { message: "internal error" });
+    });
   };
 }
 

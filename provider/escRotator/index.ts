@@ -57,7 +57,7 @@ export interface EscRotatorMessage {
 
 /** An HTTP answer: the status and the JSON body. */
 export interface EscRotatorResponse {
-  /** 200 (a complete rotation), 400 (malformed request), 401 (refused), 405, 415 or 503 (the rotation failed). */
+  /** 200 (a complete rotation), 400 (malformed request), 401 (refused), 405 (not POST), 503 (the rotation failed). */
   status: number;
   /** The body: on 200, the new state ({@link RotatedToken}); otherwise `{ "message": … }`. */
   body: RotatedToken | EscRotatorMessage;

@@ -118,7 +118,22 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
 
     test("adoption: a console-made account named by the initial state is kept once, then retired", async () => {
       const made = await consoleAccount(sim, p, "made-by-hand");
+      const linesBefore = target
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes(caller.environment)).length;
       const first = await rotate({ serviceAccountId: made.id });
+      // One log line for the rotation: environment, trigger user, the new and the kept account, outcome, time taken.
+      const lines = target
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes(caller.environment));
+      expect(lines).toHaveLength(linesBefore + 1);
+      expect(lines[lines.length - 1]).toMatch(
+        new RegExp(
+          `acme/app/prod · trigger alice · new ${first.body.serviceAccountId} · kept ${made.id} · 200 rotated in \\d+ ms`,
+        ),
+      );
       expect(first.status).toBe(200);
       expect(first.body.previousServiceAccountId).toBe(made.id);
       expect(await consumerWorks(made.token)).toBe(true);
