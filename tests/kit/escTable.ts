@@ -131,7 +131,8 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       expect(lines).toHaveLength(linesBefore + 1);
       expect(lines[lines.length - 1]).toMatch(
         new RegExp(
-          `acme/app/prod · trigger alice · new ${first.body.serviceAccountId} · kept ${made.id} · 200 rotated in \\d+ ms`,
+          `acme/app/prod · trigger alice · new ${first.body.serviceAccountId} · kept ${made.id} · ` +
+            "200 rotated in \\d+ ms",
         ),
       );
       expect(first.status).toBe(200);
