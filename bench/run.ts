@@ -14,6 +14,7 @@
  *   P7probe  bench/p7-preview-probe.ts  where P7's preview time goes (only with `--only P7probe`)
  *   P8  bench/p8-plugin.ts         the P5 stack and N = 1,000 accounts: the plugin from YAML ÷ the dynamic resources
  *   P9  bench/p9-executable.ts     the self-contained plugin executable ÷ the Node launcher: start, size, memory, P8
+ *   P10 bench/p10-esc-rotator.ts   an ESC rotation through the adapter ÷ the bare create + delete; verification cost
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5–P7 need the engine
@@ -34,6 +35,7 @@ import { p7 } from "./p7-scale";
 import { p7probe } from "./p7-preview-probe";
 import { p8 } from "./p8-plugin";
 import { p9 } from "./p9-executable";
+import { p10 } from "./p10-esc-rotator";
 import { errorText } from "../provider/client";
 
 const RESULTS_FILE = path.join(__dirname, "results.json");
@@ -51,6 +53,7 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
   { id: "P7PROBE", run: p7probe, byDefault: false },
   { id: "P8", run: p8, byDefault: true },
   { id: "P9", run: p9, byDefault: true },
+  { id: "P10", run: p10, byDefault: true },
 ];
 
 function parseArgs(args: string[]): { quick: boolean; only: Set<string> | undefined } {

@@ -13,6 +13,7 @@ import { ArgumentError, PimsError, errorText } from "../provider/client";
 import { PimsConfigurationError } from "../provider/configErrors";
 import { addApiKeysCommand } from "./apiKeys";
 import { addBuildLogsCommand } from "./buildLogs";
+import { addEscRotatorCommands } from "./escRotator";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodesHelp, io } from "./context";
 import { packageVersion } from "../provider/identity";
 import { SETTINGS, type SettingName } from "../provider/settings";
@@ -63,6 +64,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
   addServiceAccountsCommands(program, run);
   addTokensCommand(program, run);
   addInvoicesCommand(program, run);
+  addEscRotatorCommands(program, run);
   return program;
 }
 

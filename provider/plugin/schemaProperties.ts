@@ -191,6 +191,7 @@ const SETTING_TYPES: Record<SettingKind, TypeSpec> = {
   count: INT,
   list: STR,
   path: STR,
+  text: STR,
 };
 
 /** The provider's config variables (and an explicit provider's inputs), rendered from `table` (the settings' one). */

@@ -19,6 +19,7 @@ import {
 } from "../configErrors";
 import {
   CONFIG_KEYS,
+  ESC_DEFAULTS,
   SETTINGS,
   type ConfigKey,
   type ConfiguredSettings,
@@ -27,7 +28,15 @@ import {
 } from "./table";
 
 /** The value of each kind, as the one parser gives it. */
-type KindValue = { secret: string; url: string; flag: boolean; count: number; list: ReadonlySet<string>; path: string };
+type KindValue = {
+  secret: string;
+  url: string;
+  flag: boolean;
+  count: number;
+  list: ReadonlySet<string>;
+  path: string;
+  text: string;
+};
 /**
  * How long the project's API keys are watched after a create whose answer was lost, unless `PIMS_LOST_CREATE_WATCH_MS`
  * says: twice the per-attempt timeout, at least 10 s. A service that missed the timeout has then had three times the
@@ -222,4 +231,41 @@ export function childEnvironment(
   const out: NodeJS.ProcessEnv = { ...env, ...extra };
   delete out.PIMS_TOKEN;
   return out;
+}
+
+/** The ESC rotation adapter's settings, by their names in `SETTINGS`, as flags give them. */
+export type EscSettingTexts = Partial<Record<"escJwksUrl" | "escIssuer" | "escAudience" | "escAllow", string>>;
+
+/** The ESC rotation adapter's settings read: its own verification settings, and its pims credential. */
+export interface EscRotatorSettings {
+  jwksUrl: string;
+  issuer: string;
+  audience: string | undefined;
+  allow: string[];
+  /** The environment the adapter's client is built from (the flags' values in their variables). */
+  env: NodeJS.ProcessEnv;
+  settings: Settings;
+}
+
+/**
+ * The ESC rotation adapter's settings: `flags` first (by setting name), then the environment, with the defaults of
+ * `ESC_DEFAULTS`. The pims credential is `PIMS_TOKEN` and `PIMS_BASE_URL` only (never a request's content): the client
+ * built from `env` requires them.
+ */
+export function escRotatorSettings(
+  flags: EscSettingTexts = {},
+  env: NodeJS.ProcessEnv = process.env,
+): EscRotatorSettings {
+  const merged: NodeJS.ProcessEnv = { ...env };
+  for (const [name, text] of Object.entries(flags) as Array<[keyof EscSettingTexts, string | undefined]>)
+    if (text !== undefined) merged[SETTINGS[name].env] = text;
+  const settings = readSettings({}, { env: merged, audience: "cli" });
+  return {
+    jwksUrl: settings.escJwksUrl ?? ESC_DEFAULTS.jwksUrl,
+    issuer: settings.escIssuer ?? ESC_DEFAULTS.issuer,
+    audience: settings.escAudience,
+    allow: [...(settings.escAllow ?? [])],
+    env: merged,
+    settings,
+  };
 }

@@ -8,7 +8,7 @@ import { RETRY_DEFAULTS } from "../client/retry";
 import { SCHEDULER_DEFAULTS, SCHEDULER_MINIMUMS } from "../client/scheduler";
 
 /** How a setting's text is read: the one parser (parseSetting, ./read) has one rule per kind. */
-export type SettingKind = "secret" | "url" | "flag" | "count" | "list" | "path";
+export type SettingKind = "secret" | "url" | "flag" | "count" | "list" | "path" | "text";
 
 /**
  * One setting: where it can be set (`env`: only its environment variable; `config`: also stack config `pims:<name>`
@@ -29,6 +29,12 @@ export interface SettingSpec {
 }
 
 const ms = " of milliseconds";
+
+/** The ESC rotation adapter's defaults: Pulumi Cloud's signing keys and issuer (provider/escRotator/verify.ts). */
+export const ESC_DEFAULTS = {
+  jwksUrl: "https://api.pulumi.com/oidc/.well-known/jwks",
+  issuer: "https://api.pulumi.com",
+} as const;
 const TIMEOUT_ENV = "PIMS_TIMEOUT_MS";
 
 /** Every setting, once, in the docs' order. */
@@ -143,6 +149,39 @@ export const SETTINGS = {
     doc:
       "On refresh, how long after its creation a service account the project's API-key listing does not show yet " +
       "is kept as it is (a listing may lag behind a create); older ones the listing no longer shows are gone.",
+  },
+  escJwksUrl: {
+    env: "PIMS_ESC_JWKS_URL",
+    set: "env",
+    kind: "text",
+    defaultRule: `\`${ESC_DEFAULTS.jwksUrl}\``,
+    doc:
+      "`pims esc-rotator serve` and `createEscRotator`: where the signing keys of the Pulumi Cloud that calls the " +
+      "adapter are published (a self-hosted Pulumi Cloud has its own). The CLI also takes `--jwks-url`.",
+  },
+  escIssuer: {
+    env: "PIMS_ESC_ISSUER",
+    set: "env",
+    kind: "text",
+    defaultRule: `\`${ESC_DEFAULTS.issuer}\``,
+    doc: "The ESC rotation adapter: the only `iss` accepted in a request's token. The CLI also takes `--issuer`.",
+  },
+  escAudience: {
+    env: "PIMS_ESC_AUDIENCE",
+    set: "env",
+    kind: "text",
+    doc:
+      "The ESC rotation adapter (required): the only `aud` accepted, the adapter's URL exactly as the environments' " +
+      "`fn::rotate::external` `url` writes it. The CLI also takes `--audience`.",
+  },
+  escAllow: {
+    env: "PIMS_ESC_ALLOW",
+    set: "env",
+    kind: "list",
+    doc:
+      "The ESC rotation adapter (required): the organizations (`acme`) and environments (`acme/app/prod`) whose " +
+      "requests are served, comma-separated or a JSON list; every other one is refused with 401 before any call. " +
+      "The CLI also takes `--allow`.",
   },
 } as const satisfies Record<string, SettingSpec>;
 

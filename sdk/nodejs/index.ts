@@ -44,6 +44,15 @@ export {
 } from "../../provider/client";
 export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
 export { UncertainCreateError } from "../../provider/serviceAccount/create";
+export { createEscRotator } from "../../provider/escRotator";
+export type {
+  EscRotator,
+  EscRotatorMessage,
+  EscRotatorOptions,
+  EscRotatorResponse,
+  RotatedToken as EscRotatedToken,
+} from "../../provider/escRotator";
+export type { EscSettingTexts } from "../../provider/settings";
 export type { OrphanCandidate } from "../../provider/serviceAccount/listing";
 export type { TokenDelivery } from "../../provider/serviceAccount/deliveryRules";
 export type { CredentialsAudience, CredentialsOptions } from "../../provider/configErrors";

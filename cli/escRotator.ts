@@ -1,0 +1,126 @@
+/**
+ * `pims esc-rotator serve`: the Pulumi ESC rotation adapter (provider/escRotator) as a long-running HTTPS service, the
+ * URL an environment's `fn::rotate::external` calls (docs/esc-rotation.md). HTTPS with `--cert` and `--key`; plain
+ * HTTP only on a loopback address, or with `--insecure-http` behind a proxy that terminates TLS. The adapter's own
+ * settings come from the flags, else the environment (`PIMS_ESC_*`); its pims credential only from `PIMS_TOKEN` and
+ * `PIMS_BASE_URL`. One log line per request on stderr, never a token. Stops on SIGINT or SIGTERM.
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as https from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Command } from "commander";
+import { isLoopbackHost } from "../provider/client/baseUrl";
+import { createEscRotator, type EscRotator } from "../provider/escRotator";
+import { SETTINGS } from "../provider/settings";
+import { EXIT_OK, io, type Runner } from "./context";
+import { intOption, UsageError } from "./format";
+
+/** Largest body read: ESC's `{request, state}` is a few hundred bytes. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  cert?: string;
+  key?: string;
+  insecureHttp?: boolean;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+  allow?: string;
+}
+
+/** Reads the whole body (at most {@link MAX_BODY_BYTES}), or undefined when it is larger. */
+function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** The request listener: the exact body bytes and the headers to the adapter, its status and JSON back. */
+function listener(rotator: EscRotator): http.RequestListener {
+  return (req, res) => {
+    const send = (status: number, body: unknown): void => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify(body));
+    };
+    void (async () => {
+      const body = await readBody(req);
+      if (body === undefined) return send(413, { message: `the body exceeds ${MAX_BODY_BYTES} bytes` });
+      const answer = await rotator.handle(req.method ?? "", req.headers, body);
+      send(answer.status, answer.body);
+    })().catch((e: unknown) => {
+      // The adapter answers every failure it knows; this is a bug or a broken connection, logged without the body.
+      io.err(`pims esc-rotator: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      if (!res.headersSent) send(500, { message: "internal error" });
+    });
+  };
+}
+
+async function serve(o: ServeOptions): Promise<number> {
+  if ((o.cert === undefined) !== (o.key === undefined)) throw new UsageError("--cert and --key go together");
+  const tls = o.cert !== undefined && o.key !== undefined;
+  if (!tls && !o.insecureHttp && !isLoopbackHost(o.host))
+    throw new UsageError(
+      `plain HTTP on ${o.host} would carry tokens unencrypted: give --cert and --key, or --insecure-http when a ` +
+        "proxy in front terminates TLS",
+    );
+  const rotator = createEscRotator(
+    { log: (line) => io.err(`${line}\n`) },
+    { escJwksUrl: o.jwksUrl, escIssuer: o.issuer, escAudience: o.audience, escAllow: o.allow },
+  );
+  const handle = listener(rotator);
+  const server =
+    o.cert !== undefined && o.key !== undefined
+      ? https.createServer({ cert: fs.readFileSync(o.cert), key: fs.readFileSync(o.key) }, handle)
+      : http.createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port, o.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = o.host.includes(":") ? `[${o.host}]` : o.host;
+  io.err(`pims esc-rotator: listening on ${tls ? "https" : "http"}://${host}:${port}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return EXIT_OK;
+}
+
+export function addEscRotatorCommands(program: Command, run: Runner): void {
+  const group = program
+    .command("esc-rotator")
+    .description("the Pulumi ESC rotation adapter for fn::rotate::external (docs/esc-rotation.md)");
+  group
+    .command("serve")
+    .description("serve the adapter: HTTPS with --cert and --key (plain HTTP only on loopback or with --insecure-http)")
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .option("--port <n>", "port to listen on (0: any free one)", intOption("--port", 0, 65535), 8443)
+    .option("--cert <file>", "TLS certificate (PEM)")
+    .option("--key <file>", "TLS private key (PEM)")
+    .option("--insecure-http", "serve plain HTTP on a non-loopback address (a proxy in front terminates TLS)")
+    .option(
+      "--jwks-url <url>",
+      `Pulumi Cloud's signing keys (default: $${SETTINGS.escJwksUrl.env}, else Pulumi Cloud's)`,
+    )
+    .option("--issuer <iss>", `the accepted token issuer (default: $${SETTINGS.escIssuer.env}, else Pulumi Cloud)`)
+    .option("--audience <url>", `the adapter's URL as environments write it (default: $${SETTINGS.escAudience.env})`)
+    .option(
+      "--allow <list>",
+      `organizations and org/project/env served, comma-separated (default: $${SETTINGS.escAllow.env})`,
+    )
+    .action((o: ServeOptions) => run(serve(o)));
+}
