@@ -40,6 +40,7 @@ import {
   needsUpdate,
   outputs,
   retireFailedMessage,
+  replacedTokenLine,
   rotatedLine,
   rotationReasons,
   tokenExpiry,
@@ -120,6 +121,8 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
+    const dying = replacedTokenLine(olds, after, replaces, _id);
+    if (dying) warning(dying); // the user should act: set keepPreviousToken
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
 
