@@ -47,8 +47,19 @@ import {
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
-import { errorText, type PimsClient } from "../client";
-import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
+import { errorText, type ApiKey, type PimsClient } from "../client";
+import {
+  adoptedLine,
+  adoptedOutputs,
+  findAccountKey,
+  importedFromOutputs,
+  importedIds,
+  importedInputs,
+  parseImportId,
+  provenLine,
+  proveGivenToken,
+  provenToken,
+} from "./adopt";
 import type { Listable, ListPage, ListPageRequest } from "../capabilities";
 import { pageOf } from "../paging";
 import { listedAccounts, listedProject } from "./list";
@@ -110,6 +121,7 @@ export class ServiceAccountProvider
   async diff(_id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.DiffResult> {
     const after = normalized(news);
     runMemory().hold(olds?.projectId, heldIds(olds, _id)); // the accounts this state holds are no orphans
+    if (importedFromOutputs(_id, olds)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     const rotate = rotationReasons(olds, after, this.now());
     const missing = (["grants", "expiresIn"] as const).filter((k) => undeclared(after[k]));
     if (rotate.length > 0 && missing.length > 0)
@@ -147,7 +159,8 @@ export class ServiceAccountProvider
     accountId: string,
   ): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const { projectId } = ins;
-    const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
+    const listing = await this.look(projectId);
+    const key = findAccountKey(listing, projectId, accountId, this.listUrl(projectId));
     const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
     if (differs.length > 0)
       throw new Error(
@@ -156,7 +169,12 @@ export class ServiceAccountProvider
           `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
           "service's values (a change of them needs a new account, which adopting would make at once).",
       );
-    const token = await provenToken(key, projectId, (t) => this.probeClient(t));
+    const keys = (listing as { listing: { keys: ApiKey[] } }).listing.keys;
+    const at = { projectId, accountId, url: this.listUrl(projectId), by: "adopt" as const };
+    const token =
+      ins.adoptToken !== undefined
+        ? await proveGivenToken(ins.adoptToken, keys, at, (t) => this.probeClient(t))
+        : await provenToken(key, projectId, (t) => this.probeClient(t));
     const adopted = adoptedOutputs(key, projectId, token, ins);
     // A proven token is delivered like a new one; the account is not this stack's, so a failure deletes nothing.
     const delivered = token === undefined ? {} : await deliverNew(ins.tokenDelivery, token, adopted);
@@ -270,6 +288,7 @@ export class ServiceAccountProvider
     news: ServiceAccountInputs,
   ): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
     const ins = normalized(news);
+    if (importedFromOutputs(id, olds)) return { outs: await this.proveImported(id, olds, ins) };
     const reasons = rotationReasons(olds, ins, this.now());
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
     runMemory().hold(olds.projectId, heldIds(olds, id));
@@ -287,6 +306,28 @@ export class ServiceAccountProvider
     const message = retireFailedMessage(ins.name, olds.projectId, created, failed);
     const provider = (news as unknown as Record<string, unknown>).__provider;
     throw new PartialUpdateError(message, id, { ...outs, __provider: provider });
+  }
+
+  /**
+   * The first update of an account `pulumi import --file` took from a file's `outputs` (the engine stores them without
+   * a read): its token is proven against the project's API-key listing and the service (./adopt), and the outputs
+   * become what an adoption with that token gives. No write; a wrong token fails the update, saying why.
+   */
+  private async proveImported(
+    id: string,
+    olds: ServiceAccountOutputs,
+    ins: ServiceAccountInputs,
+  ): Promise<ServiceAccountOutputs> {
+    const { projectId, accountId } = importedIds(id, olds);
+    const listing = await this.look(projectId);
+    const url = this.listUrl(projectId);
+    const key = findAccountKey(listing, projectId, accountId, url);
+    const keys = (listing as { listing: { keys: ApiKey[] } }).listing.keys;
+    const at = { projectId, accountId, url, by: "import" as const };
+    const token = await proveGivenToken(olds.token, keys, at, (t) => this.probeClient(t));
+    const outs = outputs(adoptedOutputs(key, projectId, token, { ...ins, projectId }));
+    progress(`pulumi-pims: service account ${JSON.stringify(outs.name)} (${accountId}): ${provenLine}`);
+    return outs;
   }
 
   // ---- delete ----

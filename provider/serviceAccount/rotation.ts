@@ -63,8 +63,9 @@ export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   const previous = previousOf(o);
   if (previous.previousServiceAccountId && previous.previousTokenFingerprint === undefined)
     previous.previousTokenFingerprint = fingerprint(previous.previousToken);
+  const { adoptToken: _given, ...declared } = normalized(o); // the given token is held as `token`, never twice
   return clean({
-    ...normalized(o),
+    ...declared,
     ...accountOf(o),
     tokenFingerprint: o.tokenFingerprint ?? fingerprint(o.token),
     ...previous,
