@@ -11,11 +11,12 @@
  * secret, and the adopted account is deleted only after that successor exists (./rotation, ./index).
  */
 import type { ApiKey, PimsClient } from "../client";
-import { NEVER } from "./rotation";
+import { NEVER, outputs } from "./rotation";
 import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./inputs";
 import { probeToken } from "./refresh";
 import type { ListingResult } from "./run";
 import type { ServiceAccountOutputs } from "./outputs";
+import { progress } from "../client/log";
 
 /** Inputs the listing cannot tell: an imported account's values are the program's until a rotation creates one. */
 export const UNREAD_INPUTS = ["grants"] as const;
@@ -108,10 +109,35 @@ export function importedIds(id: string, o: Partial<ServiceAccountOutputs>): { pr
   return { projectId, accountId };
 }
 
-/** The progress line of an imported token once proven. */
-export const provenLine =
-  "the token the import file gave is this account's (its key in the listing matches it, the service accepts it): held " +
-  "as a secret (tokenHeld: true)";
+/**
+ * The first update of an account `pulumi import --file` took from a file's `outputs` ({@link importedFromOutputs}):
+ * its token is proven ({@link proveGivenToken}) and the outputs become what an adoption with that token gives, the
+ * program's inputs included. No write; a wrong token fails the update, saying why. `service`: the run's listing of a
+ * project, its address for messages, a client sending a given token.
+ */
+export async function proveImported(
+  id: string,
+  olds: ServiceAccountOutputs,
+  ins: ServiceAccountInputs,
+  service: {
+    look: (projectId: string) => Promise<ListingResult>;
+    url: (projectId: string) => string;
+    probe: (token: string) => PimsClient;
+  },
+): Promise<ServiceAccountOutputs> {
+  const { projectId, accountId } = importedIds(id, olds);
+  const listing = await service.look(projectId);
+  const url = service.url(projectId);
+  const key = findAccountKey(listing, projectId, accountId, url);
+  const keys = listing.ok ? listing.listing.keys : [];
+  const token = await proveGivenToken(olds.token, keys, { projectId, accountId, url, by: "import" }, service.probe);
+  const outs = outputs(adoptedOutputs(key, projectId, token, { ...ins, projectId }));
+  progress(
+    `pulumi-pims: service account ${JSON.stringify(outs.name)} (${accountId}): the token the import file gave is ` +
+      "this account's (its key in the listing matches it, the service accepts it): held as a secret (tokenHeld: true)",
+  );
+  return outs;
+}
 
 /** How a given token came: an import file's `outputs` (the plugin) or `adoptToken` (TypeScript). */
 export type GivenBy = "import" | "adopt";

@@ -47,17 +47,16 @@ import {
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
-import { errorText, type ApiKey, type PimsClient } from "../client";
+import { errorText, type PimsClient } from "../client";
 import {
   adoptedLine,
   adoptedOutputs,
   findAccountKey,
   importedFromOutputs,
-  importedIds,
   importedInputs,
   parseImportId,
-  provenLine,
   proveGivenToken,
+  proveImported,
   provenToken,
 } from "./adopt";
 import type { Listable, ListPage, ListPageRequest } from "../capabilities";
@@ -169,7 +168,7 @@ export class ServiceAccountProvider
           `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
           "service's values (a change of them needs a new account, which adopting would make at once).",
       );
-    const keys = (listing as { listing: { keys: ApiKey[] } }).listing.keys;
+    const keys = listing.ok ? listing.listing.keys : [];
     const at = { projectId, accountId, url: this.listUrl(projectId), by: "adopt" as const };
     const token =
       ins.adoptToken !== undefined
@@ -288,7 +287,10 @@ export class ServiceAccountProvider
     news: ServiceAccountInputs,
   ): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
     const ins = normalized(news);
-    if (importedFromOutputs(id, olds)) return { outs: await this.proveImported(id, olds, ins) };
+    if (importedFromOutputs(id, olds)) {
+      const service = { look: (p: string) => this.look(p), url: (p: string) => this.listUrl(p) };
+      return { outs: await proveImported(id, olds, ins, { ...service, probe: (t) => this.probeClient(t) }) };
+    }
     const reasons = rotationReasons(olds, ins, this.now());
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
     runMemory().hold(olds.projectId, heldIds(olds, id));
@@ -306,28 +308,6 @@ export class ServiceAccountProvider
     const message = retireFailedMessage(ins.name, olds.projectId, created, failed);
     const provider = (news as unknown as Record<string, unknown>).__provider;
     throw new PartialUpdateError(message, id, { ...outs, __provider: provider });
-  }
-
-  /**
-   * The first update of an account `pulumi import --file` took from a file's `outputs` (the engine stores them without
-   * a read): its token is proven against the project's API-key listing and the service (./adopt), and the outputs
-   * become what an adoption with that token gives. No write; a wrong token fails the update, saying why.
-   */
-  private async proveImported(
-    id: string,
-    olds: ServiceAccountOutputs,
-    ins: ServiceAccountInputs,
-  ): Promise<ServiceAccountOutputs> {
-    const { projectId, accountId } = importedIds(id, olds);
-    const listing = await this.look(projectId);
-    const url = this.listUrl(projectId);
-    const key = findAccountKey(listing, projectId, accountId, url);
-    const keys = (listing as { listing: { keys: ApiKey[] } }).listing.keys;
-    const at = { projectId, accountId, url, by: "import" as const };
-    const token = await proveGivenToken(olds.token, keys, at, (t) => this.probeClient(t));
-    const outs = outputs(adoptedOutputs(key, projectId, token, { ...ins, projectId }));
-    progress(`pulumi-pims: service account ${JSON.stringify(outs.name)} (${accountId}): ${provenLine}`);
-    return outs;
   }
 
   // ---- delete ----

@@ -54,10 +54,10 @@ export interface ServiceAccountInputs {
   adoptServiceAccountId?: string;
   /**
    * With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g.
-   * `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's
-   * key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must
-   * accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it
-   * (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+   * `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that
+   * account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the
+   * service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then
+   * `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
    */
   adoptToken?: string;
   /**

@@ -7,7 +7,8 @@
  * What the user needs: the token they have held in the state, proven against the service (the project's API-key
  * listing shows the account's key matching it and no other, and the service accepts it), and a wrong token refused
  * with an error saying which check failed, before anything uses it. Through the plugin (a YAML program): `pulumi
- * import --file` with `outputs`, then the first `pulumi up` proves the token (an update with no write) or fails. Through
+ * import --file` with `outputs`, then the first `pulumi up` proves the token (an update with no write) or fails.
+ * Through
  * the dynamic provider (a TypeScript program, which `pulumi import` cannot reach): `adoptServiceAccountId` with
  * `adoptToken`, proven by the create. The token is never in plaintext in the state, the output or any file.
  */
@@ -86,7 +87,7 @@ describe("row 6 through the dynamic provider (TypeScript): adoptServiceAccountId
     }
   });
 
-  test("row 6, typescript: the token the user has is held, proven against the listing; no write, no change next", async () => {
+  test("row 6, typescript: the user's token is held, proven against the listing; no write, no change", async () => {
     given.token = mine.token;
     const o = await suite.up({ create: 1, same: 1 }); // the stack itself was created by the refused runs
     expect(suite.writes()).toEqual([]);
@@ -191,7 +192,7 @@ describe("row 6 through the plugin (YAML): pulumi import --file with outputs", (
     }
   }
 
-  test("row 6, yaml: import with outputs stores them unread; the next up proves the token and holds it, no write", async () => {
+  test("row 6, yaml: import with outputs stores them unread; the next up proves, holds the token", async () => {
     await suite.stack.up(engine.opts);
     suite.clearRequests();
     const r = await importWithOutputs("ci", { id: mine.id, name: "console-ci" }, mine.token);
@@ -221,7 +222,7 @@ describe("row 6 through the plugin (YAML): pulumi import --file with outputs", (
     await suite.stack.preview({ ...engine.opts, expectNoChanges: true });
   });
 
-  test("row 6, yaml: a wrong token is refused by the next up, naming the check, before its consumer is written", async () => {
+  test("row 6, yaml: a wrong token is refused by the next up, naming the check, before its consumer", async () => {
     const r = await importWithOutputs("wrong", { id: wrong.id, name: "console-wrong" }, third.token);
     expect(r.code).toBe(0);
     const program = `resources:\n${declared("ci", "console-ci")}${declared("wrong", "console-wrong", true)}`;

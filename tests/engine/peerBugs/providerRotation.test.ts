@@ -27,7 +27,7 @@ interface Knobs {
 
 const DAY = 86_400;
 
-/** The TypeScript program: the deployer account, a provider on its token, an account and an app's secrets through it. */
+/** The TypeScript program: the deployer, a provider on its token, an account and an app's secrets through it. */
 const typescriptProgram = (home: string, knobs: Knobs) => async () => {
   const deployer = new pims.ServiceAccount("deployer", {
     projectId: home,
@@ -140,7 +140,7 @@ function stepsOf(host: Host): void {
   const tokens: string[] = []; // the deployer's tokens, oldest first
   const accounts: string[] = []; // the deployer's accounts, oldest first
 
-  test(`row 5, ${host}: up: the deployer, a provider on its token, an account and an app's secrets through it`, async () => {
+  test(`row 5, ${host}: up: the deployer, a provider on its token, an account and app secrets through it`, async () => {
     const o = await suite.up({ create: 5 });
     ({ deployerId, ciId } = { deployerId: o.deployerId.value as string, ciId: o.ciId.value as string });
     tokens.push(await suite.tokenOf("deployer"));
@@ -212,7 +212,7 @@ function stepsOf(host: Host): void {
     await suite.stack.preview({ ...engine.opts, expectNoChanges: true });
   });
 
-  test(`row 5, ${host}: destroy through the provider's newest token leaves nothing live; no token in plaintext`, async () => {
+  test(`row 5, ${host}: destroy with the provider's newest token leaves nothing live; no plaintext token`, async () => {
     suite.clearRequests();
     const down = await suite.stack.destroy(engine.opts);
     expect(down.summary.result).toBe("succeeded");

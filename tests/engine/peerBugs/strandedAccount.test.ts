@@ -147,7 +147,7 @@ function stepsOf(host: Host): void {
   let spare = { id: "", token: "" }; // used by nothing
   let steps: string[][] = [];
 
-  test(`row 12, ${host}: pulumi state delete leaves both accounts live and unnamed; up would make two more`, async () => {
+  test(`row 12, ${host}: pulumi state delete leaves both accounts live, unnamed; up would make two more`, async () => {
     steps = recoverySteps();
     expect(steps).toHaveLength(3);
     const o = await suite.up({ create: 3 });
@@ -164,7 +164,7 @@ function stepsOf(host: Host): void {
     expect(preview.changeSummary).toEqual({ create: 2, same: 1 });
   });
 
-  test(`row 12, ${host}: the docs' step 1 finds them: STACK no in pims service-accounts list; pulumi do lists them`, async () => {
+  test(`row 12, ${host}: the docs' step 1 finds them: STACK no in pims service-accounts list, pulumi do`, async () => {
     suite.clearRequests();
     const printed = [];
     for (const line of steps[0]) printed.push(await run(line, { project: home }));
