@@ -165,7 +165,7 @@ export function afterUpdate(
  * deleted at the end of the update, so whatever outside the update still holds that token gets 401 from then on; most
  * often an explicit provider built from it (another stack's, or a `pulumi refresh`/`destroy` that reads the provider
  * from a state written before this update), which is how providers of other services break (issue 55, row 5). No
- * warning when the old account is already gone, or its token was never held by anyone the stack knows of.
+ * warning when the old account is already gone (a refresh found it deleted outside the stack).
  */
 export function replacedTokenLine(
   olds: ServiceAccountOutputs,
