@@ -1,8 +1,9 @@
 /**
  * Issue 55, row 6: an imported token is `null` elsewhere, so the import is useless: the provider's read cannot get a
- * token back from the service and nothing lets the user give the one they have (grafana/terraform-provider-grafana
- * #2103, confluentinc/terraform-provider-confluent#344). Pulumi 3.254.0 (pulumi/pulumi#23984) lets an import file
- * carry `outputs`; the engine then stores them as given and skips the provider's read, so nothing checks them there.
+ * token back from the service and nothing lets the user give the one they have
+ * (grafana/terraform-provider-grafana#2103, confluentinc/terraform-provider-confluent#344). Pulumi 3.254.0
+ * (pulumi/pulumi#23984) lets an import file carry `outputs`; the engine then stores them as given and skips the
+ * provider's read, so nothing checks them there.
  *
  * What the user needs: the token they have held in the state, proven against the service (the project's API-key
  * listing shows the account's key matching it and no other, and the service accepts it), and a wrong token refused
