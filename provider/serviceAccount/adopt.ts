@@ -11,11 +11,12 @@
  * secret, and the adopted account is deleted only after that successor exists (./rotation, ./index).
  */
 import type { ApiKey, PimsClient } from "../client";
-import { NEVER } from "./rotation";
+import { NEVER, outputs } from "./rotation";
 import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./inputs";
 import { probeToken } from "./refresh";
 import type { ListingResult } from "./run";
 import type { ServiceAccountOutputs } from "./outputs";
+import { progress } from "../client/log";
 
 /** Inputs the listing cannot tell: an imported account's values are the program's until a rotation creates one. */
 export const UNREAD_INPUTS = ["grants"] as const;
@@ -64,6 +65,125 @@ export async function provenToken(
 ): Promise<string | undefined> {
   if (masked(key.apiKey)) return undefined;
   return (await probeToken(clientWith(key.apiKey), projectId)) === "live" ? key.apiKey : undefined;
+}
+
+/**
+ * Whether a key value as a listing shows it could be this token: the whole value, or what a mask leaves of it
+ * (`pims_...1a2b`: the part before the mask starts the token, at least 4 characters after it end it). Undefined when
+ * the value shows too little to tell.
+ */
+export function keyShows(value: unknown, token: string): boolean | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const v = value.trim();
+  const m = /^(.*?)(?:\.{3}|…|\*+|•+)(.*)$/s.exec(v);
+  if (!m) return masked(v) ? undefined : v === token;
+  const [head, tail] = [m[1], m[2]];
+  if (tail.length < 4) return undefined;
+  return token.length > head.length + tail.length && token.startsWith(head) && token.endsWith(tail);
+}
+
+/**
+ * An account `pulumi import --file` took from a file's `outputs` (Pulumi ≥ 3.254.0 stores them without asking the
+ * provider) and no update has proven yet: its id is the import form `<projectId>/<serviceAccountId>` (the engine keeps
+ * the file's id; pims' ids are account ids) and its outputs lack `createdByUserId` or `tokenId`, which every state
+ * pims writes holds (`createdByUserId` is "" for an import or adoption). The proof writes both.
+ */
+export function importedFromOutputs(id: string, o: Partial<ServiceAccountOutputs> | undefined): boolean {
+  const unproven = o !== undefined && (typeof o.createdByUserId !== "string" || typeof o.tokenId !== "string");
+  return unproven && typeof id === "string" && id.includes("/");
+}
+
+/** The project and account of such an import: from its outputs, else from its id. */
+export function importedIds(id: string, o: Partial<ServiceAccountOutputs>): { projectId: string; accountId: string } {
+  const [idProject, idAccount] = id.includes("/")
+    ? [parseImportId(id).projectId, parseImportId(id).accountId]
+    : ["", id];
+  const projectId = typeof o.projectId === "string" && o.projectId !== "" ? o.projectId : idProject;
+  const accountId =
+    typeof o.serviceAccountId === "string" && o.serviceAccountId !== "" ? o.serviceAccountId : idAccount;
+  if (projectId === "")
+    throw new Error(
+      `pulumi-pims: service account ${accountId} was imported from outputs without its project: give ` +
+        "`outputs.projectId`, or the id as <projectId>/<serviceAccountId>, in the import file",
+    );
+  return { projectId, accountId };
+}
+
+/**
+ * The first update of an account `pulumi import --file` took from a file's `outputs` ({@link importedFromOutputs}):
+ * its token is proven ({@link proveGivenToken}) and the outputs become what an adoption with that token gives, the
+ * program's inputs included. No write; a wrong token fails the update, saying why. `service`: the run's listing of a
+ * project, its address for messages, a client sending a given token.
+ */
+export async function proveImported(
+  id: string,
+  olds: ServiceAccountOutputs,
+  ins: ServiceAccountInputs,
+  service: {
+    look: (projectId: string) => Promise<ListingResult>;
+    url: (projectId: string) => string;
+    probe: (token: string) => PimsClient;
+  },
+): Promise<ServiceAccountOutputs> {
+  const { projectId, accountId } = importedIds(id, olds);
+  const listing = await service.look(projectId);
+  const url = service.url(projectId);
+  const key = findAccountKey(listing, projectId, accountId, url);
+  const keys = listing.ok ? listing.listing.keys : [];
+  const token = await proveGivenToken(olds.token, keys, { projectId, accountId, url, by: "import" }, service.probe);
+  const outs = outputs(adoptedOutputs(key, projectId, token, { ...ins, projectId }));
+  progress(
+    `pulumi-pims: service account ${JSON.stringify(outs.name)} (${accountId}): the token the import file gave is ` +
+      "this account's (its key in the listing matches it, the service accepts it): held as a secret (tokenHeld: true)",
+  );
+  return outs;
+}
+
+/** How a given token came: an import file's `outputs` (the plugin) or `adoptToken` (TypeScript). */
+export type GivenBy = "import" | "adopt";
+
+const afterRefusal: Record<GivenBy, string> = {
+  import:
+    "Nothing was taken from it: remove the imported entry (`pulumi state delete <urn>`) and import the account again " +
+    "with its own token in `outputs.token`, or without `outputs` (then the state holds no token until a rotation)",
+  adopt:
+    "Nothing was adopted: give the account's own token in `adoptToken`, or leave `adoptToken` out to adopt the " +
+    "account without its token (its first rotation creates a successor whose token is held)",
+};
+
+/**
+ * Proves that `token`, given by the user, is the token of the account `accountId` (issue 55, row 6): the project's
+ * API-key listing shows a key of that account whose visible part matches it and no other key that does, and the
+ * service accepts it (GET /v2/projects/{project_id}/api-keys with it answers 2xx). Throws an error saying which check
+ * failed and what to do; never shows the token or a key value.
+ */
+export async function proveGivenToken(
+  token: unknown,
+  keys: readonly ApiKey[],
+  at: { projectId: string; accountId: string; url: string; by: GivenBy },
+  clientWith: (token: string) => PimsClient,
+): Promise<string> {
+  const { projectId, accountId, url } = at;
+  const refuse = (why: string): Error =>
+    new Error(
+      `pulumi-pims: the token given for service account ${accountId} in project ${projectId} is refused: ${why}. ` +
+        afterRefusal[at.by] +
+        ".",
+    );
+  if (typeof token !== "string" || token.trim() === "") throw refuse("it is empty");
+  const shown = keys.filter((k) => k.principalId === accountId).map((k) => keyShows(k.apiKey, token));
+  if (shown.includes(true)) {
+    const alike = keys.filter((k) => k.principalId !== accountId && keyShows(k.apiKey, token) === true);
+    if (alike.length > 0)
+      throw refuse(
+        `${url} shows ${alike.length} other account key(s) that match it as well, so it cannot be told apart`,
+      );
+  } else if (shown.includes(false)) throw refuse(`it is not this account's: ${url} shows this account's key otherwise`);
+  else throw refuse(`${url} shows too little of this account's key to compare it with, so it cannot be proven`);
+  const answer = await probeToken(clientWith(token), projectId);
+  if (answer === "gone") throw refuse("the service does not accept it (401: deleted, expired or mistyped)");
+  if (answer !== "live") throw refuse(`the service gave no clear answer to ${url} sent with it; try again later`);
+  return token;
 }
 
 /**

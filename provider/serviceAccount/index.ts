@@ -40,6 +40,7 @@ import {
   needsUpdate,
   outputs,
   retireFailedMessage,
+  replacedTokenLine,
   rotatedLine,
   rotationReasons,
   tokenExpiry,
@@ -47,7 +48,17 @@ import {
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText, type PimsClient } from "../client";
-import { adoptedLine, adoptedOutputs, findAccountKey, importedInputs, parseImportId, provenToken } from "./adopt";
+import {
+  adoptedLine,
+  adoptedOutputs,
+  findAccountKey,
+  importedFromOutputs,
+  importedInputs,
+  parseImportId,
+  proveGivenToken,
+  proveImported,
+  provenToken,
+} from "./adopt";
 import type { Listable, ListPage, ListPageRequest } from "../capabilities";
 import { pageOf } from "../paging";
 import { listedAccounts, listedProject } from "./list";
@@ -109,6 +120,7 @@ export class ServiceAccountProvider
   async diff(_id: string, olds: ServiceAccountOutputs, news: ServiceAccountInputs): Promise<pulumi.dynamic.DiffResult> {
     const after = normalized(news);
     runMemory().hold(olds?.projectId, heldIds(olds, _id)); // the accounts this state holds are no orphans
+    if (importedFromOutputs(_id, olds)) return { changes: true, replaces: [], deleteBeforeReplace: false };
     const rotate = rotationReasons(olds, after, this.now());
     const missing = (["grants", "expiresIn"] as const).filter((k) => undeclared(after[k]));
     if (rotate.length > 0 && missing.length > 0)
@@ -120,6 +132,8 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
+    const dying = replacedTokenLine(olds, after, replaces, _id);
+    if (dying) warning(dying); // the user should act: set keepPreviousToken
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
 
@@ -144,7 +158,8 @@ export class ServiceAccountProvider
     accountId: string,
   ): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
     const { projectId } = ins;
-    const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
+    const listing = await this.look(projectId);
+    const key = findAccountKey(listing, projectId, accountId, this.listUrl(projectId));
     const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
     if (differs.length > 0)
       throw new Error(
@@ -153,7 +168,12 @@ export class ServiceAccountProvider
           `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
           "service's values (a change of them needs a new account, which adopting would make at once).",
       );
-    const token = await provenToken(key, projectId, (t) => this.probeClient(t));
+    const keys = listing.ok ? listing.listing.keys : [];
+    const at = { projectId, accountId, url: this.listUrl(projectId), by: "adopt" as const };
+    const token =
+      ins.adoptToken !== undefined
+        ? await proveGivenToken(ins.adoptToken, keys, at, (t) => this.probeClient(t))
+        : await provenToken(key, projectId, (t) => this.probeClient(t));
     const adopted = adoptedOutputs(key, projectId, token, ins);
     // A proven token is delivered like a new one; the account is not this stack's, so a failure deletes nothing.
     const delivered = token === undefined ? {} : await deliverNew(ins.tokenDelivery, token, adopted);
@@ -267,6 +287,10 @@ export class ServiceAccountProvider
     news: ServiceAccountInputs,
   ): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
     const ins = normalized(news);
+    if (importedFromOutputs(id, olds)) {
+      const service = { look: (p: string) => this.look(p), url: (p: string) => this.listUrl(p) };
+      return { outs: await proveImported(id, olds, ins, { ...service, probe: (t) => this.probeClient(t) }) };
+    }
     const reasons = rotationReasons(olds, ins, this.now());
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
     runMemory().hold(olds.projectId, heldIds(olds, id));

@@ -53,6 +53,14 @@ export interface ServiceAccountInputs {
    */
   adoptServiceAccountId?: string;
   /**
+   * With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g.
+   * `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that
+   * account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the
+   * service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then
+   * `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+   */
+  adoptToken?: string;
+  /**
    * Where each new token goes instead of the state (docs/keeping-tokens-out-of-state.md): sealed to age recipients
    * (`ageRecipients`: the state keeps only the ciphertext, `sealedToken`), handed to a command on its standard input
    * (`command`), or written to a file (`file`); exactly one. Then `token` and `previousToken` are "" and
@@ -106,6 +114,8 @@ export function validate(
   const adopt = v.adoptServiceAccountId;
   if (known(adopt) && (typeof adopt !== "string" || adopt.trim() === ""))
     f.add("adoptServiceAccountId", `adoptServiceAccountId must be an account id string (got ${quote(adopt)})`);
+  if (known(v.adoptToken) && (typeof v.adoptToken !== "string" || !known(adopt)))
+    f.add("adoptToken", "adoptToken must be a string (the token, never shown here), given with adoptServiceAccountId");
   checkDelivery(f, v.tokenDelivery);
   return f.list;
 }
@@ -208,7 +218,7 @@ export function invalidInputs(failures: pulumi.dynamic.CheckFailure[]): Error {
 
 /** The inputs as every later step relies on them: description "" when absent; absent (null, false) options omitted. */
 export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
-  const { projectId, name, description, grants, expiresIn, adoptServiceAccountId, tokenDelivery } = i;
+  const { projectId, name, description, grants, expiresIn, adoptServiceAccountId, adoptToken, tokenDelivery } = i;
   const [rotationTrigger, rotateBeforeExpiry] = [i.rotationTrigger ?? undefined, i.rotateBeforeExpiry ?? undefined];
   const keep = i.keepPreviousToken === true || isUnknown(i.keepPreviousToken) ? i.keepPreviousToken : undefined;
   return clean({
@@ -221,6 +231,7 @@ export function normalized(i: ServiceAccountInputs): ServiceAccountInputs {
     rotateBeforeExpiry,
     keepPreviousToken: keep,
     adoptServiceAccountId: adoptServiceAccountId ?? undefined,
+    adoptToken: adoptToken ?? undefined,
     tokenDelivery: normalizedDelivery(tokenDelivery),
   });
 }

@@ -87,6 +87,7 @@ const INPUT_KEYS = {
   rotateBeforeExpiry: 1,
   keepPreviousToken: 1,
   adoptServiceAccountId: 1,
+  adoptToken: 1,
   tokenDelivery: 1,
 } as const;
 const CURRENT = {
@@ -121,8 +122,13 @@ export const [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] = [
   Object.keys(CURRENT),
   Object.keys(PREVIOUS),
 ];
-/** The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class). */
-export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken"] satisfies Array<keyof ServiceAccountOutputs>;
+/**
+ * The outputs that hold a token's secret (`additionalSecretOutputs` of the SDK class), and `adoptToken`, the input
+ * that does (secret in the state's inputs however the program gave it; never an output itself).
+ */
+export const SERVICE_ACCOUNT_SECRET_OUTPUTS = ["token", "previousToken", "adoptToken"] satisfies Array<
+  keyof ServiceAccountOutputs
+>;
 
 /** The current account, as a create returns it. */
 export type Account = Pick<ServiceAccountOutputs, keyof typeof CURRENT>;

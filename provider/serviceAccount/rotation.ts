@@ -63,8 +63,9 @@ export function outputs(o: ServiceAccountOutputs): ServiceAccountOutputs {
   const previous = previousOf(o);
   if (previous.previousServiceAccountId && previous.previousTokenFingerprint === undefined)
     previous.previousTokenFingerprint = fingerprint(previous.previousToken);
+  const { adoptToken: _given, ...declared } = normalized(o); // the given token is held as `token`, never twice
   return clean({
-    ...normalized(o),
+    ...declared,
     ...accountOf(o),
     tokenFingerprint: o.tokenFingerprint ?? fingerprint(o.token),
     ...previous,
@@ -157,6 +158,31 @@ export function afterUpdate(
   const next = { ...normalized(olds), ...local, ...accountOf(olds), ...unread, ...(overlap ? previousOf(olds) : {}) };
   if (!overlap && olds.previousServiceAccountId) retire.push(olds.previousServiceAccountId);
   return { next, retire };
+}
+
+/**
+ * The warning of a rotation by replacement (no `keepPreviousToken`), planned by diff: the old account and its token are
+ * deleted at the end of the update, so whatever outside the update still holds that token gets 401 from then on; most
+ * often an explicit provider built from it (another stack's, or a `pulumi refresh`/`destroy` that reads the provider
+ * from a state written before this update), which is how providers of other services break (issue 55, row 5). No
+ * warning when the old account is already gone (a refresh found it deleted outside the stack).
+ */
+export function replacedTokenLine(
+  olds: ServiceAccountOutputs,
+  ins: ServiceAccountInputs,
+  replaces: readonly string[],
+  id: string,
+): string | undefined {
+  if (replaces.length === 0 || ins.keepPreviousToken === true || currentGone(olds)) return undefined;
+  const account = olds.serviceAccountId ?? id;
+  return (
+    `pulumi-pims: service account ${JSON.stringify(ins.name)} (${account}) is replaced (${replaces.join(", ")}): ` +
+    `account ${account} and its token are deleted at the end of this update, so anything still using that token ` +
+    "gets 401 from then on: a pims.Provider (pulumi:providers:pims) built from it in another stack, or read from a " +
+    "state written before this update by `pulumi refresh`/`destroy`, an app, a CI job. To keep the old token valid " +
+    "until the next rotation, set `keepPreviousToken: true` on this ServiceAccount before rotating (the rotation is " +
+    "then an update in place, and each token is deleted one rotation later)."
+  );
 }
 
 /** An account a delete could not remove, with why (`cause`: the delete's own error). */

@@ -72,8 +72,10 @@ export interface ServiceAccount extends OutputProps<ServiceAccountOutputs> {}
  *
  * **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
  * create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
- * token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
- * is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+ * token cannot be read (`tokenHeld` is false) unless you give it in `adoptToken`, which is proven against the listing
+ * and the service before it is held (refused otherwise, nothing adopted); without it, its first rotation
+ * (`rotationTrigger`) creates a successor whose token is held, and with `keepPreviousToken` the adopted account stays
+ * valid until the rotation after (docs/resources.md).
  *
  * @remarks
  * `pulumi import` and the `import` resource option cannot reach a dynamic resource: adopt an existing account
@@ -109,13 +111,17 @@ export class ServiceAccount extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of the resource (Pulumi's logical name, not the account's name).
    * @param args The account's arguments.
-   * @param opts Resource options. `additionalSecretOutputs: ["token", "previousToken"]` is always added.
+   * @param opts Resource options. `additionalSecretOutputs: ["token", "previousToken", "adoptToken"]` is always added.
    */
   constructor(name: string, args: ServiceAccountArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerShim("ServiceAccount"),
       name,
-      resourceProps(args, SERVICE_ACCOUNT_OUTPUT_KEYS),
+      // the given token of an adoption is a secret input however the program gave it
+      resourceProps(
+        args.adoptToken === undefined ? args : { ...args, adoptToken: pulumi.secret(args.adoptToken) },
+        SERVICE_ACCOUNT_OUTPUT_KEYS,
+      ),
       pulumi.mergeOptions(opts, { additionalSecretOutputs: SERVICE_ACCOUNT_SECRET_OUTPUTS }),
       "pims",
       "ServiceAccount",

@@ -102,7 +102,7 @@ describe("the resources match the dynamic resources", () => {
           .filter(([, p]) => p.secret === true)
           .map(([k]) => k),
       );
-    expect(marked("pims:index:ServiceAccount")).toEqual(["previousToken", "token"]);
+    expect(marked("pims:index:ServiceAccount")).toEqual(["adoptToken", "previousToken", "token"]);
     expect(marked("pims:index:AppSecrets")).toEqual(["secrets"]);
   });
 

@@ -1,14 +1,23 @@
 /**
  * The pieces of import and adoption that need no service (provider/serviceAccount/adopt.ts, cli/importFile.ts) and the
  * plugin's member-by-member diff of AppSecrets (provider/plugin/lifecycle.ts diffResponse): the id form, the lifetime
- * read from a key, what an import's outputs and inputs hold, the import file's names, and the detailed diff's paths.
+ * read from a key, what an import's outputs and inputs hold, whether a key as a listing shows it could be a given
+ * token and which states are imports from a file's outputs still to prove (issue 55, row 6), the import file's names,
+ * and the detailed diff's paths.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { importFile } from "../../../cli/importFile";
 import { UNKNOWN } from "../../../provider/checks";
 import type { ApiKey } from "../../../provider/client";
 import { diffResponse } from "../../../provider/plugin/lifecycle";
-import { adoptedOutputs, expiresInOf, importedInputs, parseImportId } from "../../../provider/serviceAccount/adopt";
+import {
+  adoptedOutputs,
+  expiresInOf,
+  importedFromOutputs,
+  importedInputs,
+  keyShows,
+  parseImportId,
+} from "../../../provider/serviceAccount/adopt";
 
 const key = (over: Partial<ApiKey> = {}): ApiKey => ({
   id: "tok-1",
@@ -54,6 +63,29 @@ describe("import ids and what a key tells", () => {
     });
     expect(adopted).toMatchObject({ grants: ["p-1"], expiresIn: 60, token: "the-token", tokenHeld: true });
     expect(adopted.unreadInputs).toBeUndefined();
+  });
+});
+
+describe("a token the user gives (issue 55, row 6)", () => {
+  const token = "pims_sa_0123456789abcdef0123456789abcdef0123abcd";
+
+  test("a key matches by what its mask leaves (head and at least 4 characters of tail), or whole", () => {
+    expect(keyShows("pims_...abcd", token)).toBe(true);
+    expect(keyShows("pims_sa_****abcd", token)).toBe(true);
+    expect(keyShows("pims_…abcd", token)).toBe(true);
+    expect(keyShows("pims_...abce", token)).toBe(false);
+    expect(keyShows("other_...abcd", token)).toBe(false);
+    expect(keyShows(token, token)).toBe(true);
+    expect(keyShows(`${token}x`, token)).toBe(false);
+    // too little to tell: nothing, a short tail, a short unmasked value
+    for (const v of [undefined, "", "pims_...bcd", "short"]) expect(keyShows(v, token)).toBeUndefined();
+  });
+
+  test("an import from a file's outputs is proven once: an import-form id and no createdByUserId or tokenId", () => {
+    expect(importedFromOutputs("p-1/sa-1", { projectId: "p-1", token: token })).toBe(true);
+    expect(importedFromOutputs("p-1/sa-1", { createdByUserId: "", tokenId: "tok-1" })).toBe(false); // proven
+    expect(importedFromOutputs("sa-1", { projectId: "p-1" })).toBe(false); // pims' own ids are account ids
+    expect(importedFromOutputs("p-1/sa-1", undefined)).toBe(false);
   });
 });
 
