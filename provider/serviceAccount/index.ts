@@ -31,7 +31,7 @@ import { emit, progress, warning } from "../client/log";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
-import { deleteAccount } from "./delete";
+import { deleteAccount, ownAccountIn, ownAccountMessage } from "./delete";
 import { auditLine } from "./audit";
 import { probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
@@ -238,9 +238,9 @@ export class ServiceAccountProvider
           run: runMemory(),
           listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
           lagMs: this.settings().listingLagMs,
-          nowMs: this.now(),
           probe: (token) => probeToken(this.probeClient(token), projectId),
           ownToken,
+          refused: this.staleCredentialNote("refresh"),
         },
       );
       out.lines.forEach((line) => emit(line.severity, line.text));
@@ -273,10 +273,12 @@ export class ServiceAccountProvider
     const created = rotate ? await this.newAccount(ins) : undefined;
     const planned = afterUpdate(olds, ins, created);
     const next = await settleHeld(planned.next); // switched to a delivery mode: the held tokens leave the state
-    const retire = planned.retire;
+    const own = this.ownAccount(olds, planned.retire); // never retired while this provider authenticates with it
+    const retire = planned.retire.filter((r) => r !== own);
     if (created || retire.length > 0)
       this.audit(olds.projectId, [olds.name, ins.name], await this.look(olds.projectId));
     const failed = await this.deleteAll(olds.projectId, retire);
+    if (own !== undefined) failed.push({ id: own, error: ownAccountMessage(olds, own, "rotation"), cause: undefined });
     const outs = outputs({ ...next, retiredServiceAccountIds: failed.map((f) => f.id) });
     const kept = next.previousServiceAccountId ?? olds.serviceAccountId;
     if (created) progress(rotatedLine(ins, reasons, created, kept, retire, failed));
@@ -298,12 +300,23 @@ export class ServiceAccountProvider
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
     const ids = heldIds(props, id);
     runMemory().hold(projectId, ids);
+    const own = this.ownAccount(props, ids);
+    if (own !== undefined) throw new Error(ownAccountMessage(props, own, "destroy"));
     if (!this.settings().goneProjects.has(projectId)) this.audit(projectId, [props.name], await this.look(projectId));
     const failed = await this.deleteAll(projectId, ids);
-    if (failed.length === 1) throw failed[0].cause; // the delete's own error, naming the account and the URLs
+    if (failed.length === 1) throw this.explainRefusal(failed[0].cause, "destroy"); // the delete's own error
     if (failed.length > 1) {
       const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
       throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${detail}`);
+    }
+  }
+
+  /** The account among `ids` whose token is this provider's credential (./delete `ownAccountIn`), if any. */
+  private ownAccount(o: Partial<ServiceAccountOutputs>, ids: readonly string[]): string | undefined {
+    try {
+      return ownAccountIn(o, ids, this.credentials().token);
+    } catch {
+      return undefined; // no credential: the delete's own error says so
     }
   }
 
