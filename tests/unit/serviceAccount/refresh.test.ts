@@ -161,9 +161,8 @@ test("the notice names only same-named accounts no state holds, each with its de
   expect(orphanNotice(P, "ci", [])).toBeUndefined();
 });
 
-test("issue 55 rows 3 and 16: an expired current account is kept, marked for rotation, on the service's clock", async () => {
-  const expiring = (expiresAt: string, status = "active"): ApiKey =>
-    ({ ...key("sa-cur"), expiresAt, status }) as ApiKey;
+test("issue 55 rows 3 and 16: an expired current account is kept, marked, on the service's clock", async () => {
+  const expiring = (expiresAt: string, status = "active"): ApiKey => ({ ...key("sa-cur"), expiresAt, status });
   const props = { ...stored, previousServiceAccountId: undefined, retiredServiceAccountIds: undefined };
   // The service's clock (serviceNowMs) decides, whatever ours says: one second past expiry is expired...
   const past = context([expiring(new Date(NOW - 1000).toISOString())]);
@@ -184,7 +183,7 @@ test("issue 55 rows 3 and 16: an expired current account is kept, marked for rot
   expect(ahead).toEqual({ id: "sa-first", props: live, lines: [] });
 });
 
-test("issue 55 row 4: a 401 listing with a stale-credential note says it instead of 'refresh again later'", async () => {
+test("issue 55 row 4: a 401 listing with a stale-credential note says so, not 'refresh again later'", async () => {
   const { AuthError } = await import("../../../provider/client");
   const error = new AuthError({ action: "listing", method: "GET", path: "/v2/projects/p-1/api-keys", status: 401 });
   const { c } = context([]);
