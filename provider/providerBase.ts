@@ -91,21 +91,19 @@ export abstract class PimsProviderBase {
     if (programRan && stack === undefined) return undefined;
     const inUse = `fingerprint ${fingerprint(s.token)}`;
     const fix =
-      `Run \`pulumi ${operation} --run-program\`, which configures the provider from the program's current stack ` +
+      `\`pulumi ${operation} --run-program\`, which configures the provider from the program's current stack ` +
       "config, or `pulumi up` first, which stores the current credential in the state";
     if (stack !== undefined && stack !== "" && stack !== s.token)
       return (
         `the state still holds the previous credential: this ${operation} sent the pims:token the last ` +
         `\`pulumi up\` stored in the state (${inUse}), not the stack config's current one (fingerprint ` +
-        `${fingerprint(stack)}), and the service refused it (401). ${fix}.`
+        `${fingerprint(stack)}), and the service refused it (401). Run ${fix}.`
       );
     if (stack !== undefined) return undefined; // the stack config holds the very token that was refused
     return (
-      `this ${operation} sent the credential the last \`pulumi up\` stored in the state (${inUse}; without ` +
-      "--run-program the provider is configured from the state, not from the current stack config), and the service " +
-      "refused it (401). If pims:token was changed since (a rotated provider token), the state still holds the " +
-      `previous credential: ${fix}. Otherwise check that the token is the whole token of a live service account ` +
-      "and has not expired."
+      `Without --run-program, this ${operation} sent the credential the last \`pulumi up\` stored in the state ` +
+      `(${inUse}), not the current stack config's: if pims:token was changed since (a rotated provider token), ` +
+      `the state still holds the previous credential. Run ${fix}.`
     );
   }
 
@@ -114,8 +112,10 @@ export abstract class PimsProviderBase {
     if (!(e instanceof AuthError) || e.status !== 401) return e;
     const note = this.staleCredentialNote(operation);
     if (note === undefined) return e;
+    // The definite case replaces the generic advice ("check that it is the whole token"); else the note follows it.
     const said = `${e.status} ${e.serverMessage ?? ""}`.trim();
-    return new Error(`pulumi-pims: ${e.action}: ${said}: ${note}`, { cause: e });
+    const definite = note.startsWith("the state still holds");
+    return new Error(definite ? `pulumi-pims: ${e.action}: ${said}: ${note}` : `${e.message}. ${note}`, { cause: e });
   }
 
   /**

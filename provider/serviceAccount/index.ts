@@ -42,6 +42,8 @@ import {
   retireFailedMessage,
   rotatedLine,
   rotationReasons,
+  serviceNow,
+  storedSkew,
   tokenExpiry,
   type FailedDelete,
 } from "./rotation";
@@ -361,10 +363,19 @@ export class ServiceAccountProvider
     const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
     const watchMs = s.lostCreateWatchMs;
     const opts = { ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
-    const a = await createAccount(this.client(), ins.projectId, body, opts);
+    const client = this.client();
+    const a = await createAccount(client, ins.projectId, body, opts);
     runMemory().recordCreated(ins.projectId, a.id);
-    const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
-    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId };
+    // The service's clock against this provider's (`now`; the client measures against Date.now), for the window.
+    const measured = client.serviceSkewMs();
+    const clockSkewMs = storedSkew(measured === undefined ? undefined : measured + Date.now() - this.now());
+    const tokenExpiresAt = tokenExpiry(
+      a.token.expiresAt,
+      ins.expiresIn,
+      a.createdAt,
+      serviceNow(this.now(), { clockSkewMs }),
+    );
+    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId, clockSkewMs };
     const ctx = { ...account, name: ins.name, projectId: ins.projectId, tokenId: a.token.id, tokenExpiresAt };
     // Delivered before this method returns (./delivery); a failed delivery deletes the account just created.
     const discard = async (): Promise<void> =>
