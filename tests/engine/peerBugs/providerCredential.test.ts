@@ -73,7 +73,7 @@ async function failure(op: Promise<unknown>): Promise<string> {
  * Either host: `up` authenticated as the deployer account D1 (not managed by the stack); D1's token is rotated (D2 in
  * config, D1 deleted on the service); refresh and destroy without `--run-program` say that the state holds the
  * previous credential (`definite`: the host could compare it with the current config) and name `--run-program`; with
- * it, both succeed.
+ * it, both succeed, and nothing is deleted before.
  */
 async function rotatedCredentialScenario(suite: EngineSuite, projectId: string, definite: boolean): Promise<void> {
   const { sim, stack, engine } = suite;
@@ -100,16 +100,18 @@ async function rotatedCredentialScenario(suite: EngineSuite, projectId: string, 
   expect(said).not.toContain("Refresh again later");
   expect(await suite.shown("app")).toEqual(app); // a 401 is never absence: kept unchanged
 
-  const withProgram = await stack.refresh({ ...engine.opts, runProgram: true });
-  expect(withProgram.summary.result).toBe("succeeded");
-  expect(withProgram.stdout + withProgram.stderr).not.toMatch(/401|previous credential/);
-  expect(await suite.shown("app")).toEqual(app);
-
   sim.clearRequests();
   const refused = await failure(stack.destroy(engine.opts));
   expect(refused).toContain("the state still holds the previous credential");
   expect(refused).toContain("`pulumi destroy --run-program`");
+  expect(refused).toContain(`fingerprint ${fingerprint(d1.token)}`);
   expect(liveIds(sim, projectId)).toContain(app.serviceAccountId);
+
+  // With --run-program, both succeed (the refresh also stores the current credential in the state).
+  const withProgram = await stack.refresh({ ...engine.opts, runProgram: true });
+  expect(withProgram.summary.result).toBe("succeeded");
+  expect(withProgram.stdout + withProgram.stderr).not.toMatch(/401|previous credential/);
+  expect(await suite.shown("app")).toEqual(app);
 
   sim.clearRequests();
   const destroyed = await stack.destroy({ ...engine.opts, runProgram: true });
