@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import { readExpiry, type ApiKey } from "../provider/client";
+import { serviceNowMs } from "../provider/client/clock";
 import { clientForCall } from "../sdk/nodejs/functions/call";
 import { EXIT_EXPIRING, EXIT_OK, callOptions, io, printJson, type Runner } from "./context";
 import { formatDuration } from "../provider/client/values";
@@ -95,7 +96,7 @@ async function tokensCommand(project: string, o: TokensOptions, cmd: Command): P
   const keys = await client.listApiKeys(project);
   // The service's clock (its `Date` header), read once after the answer: every "time left" and the window are
   // measured from it, as the expiries are its times; a machine clock an hour off changes no warning.
-  const nowMs = Date.now() + (client.serviceSkewMs() ?? 0);
+  const nowMs = serviceNowMs({ skewMs: () => client.serviceSkewMs() });
   const listed = o.serviceAccounts ? keys.filter((k) => k.principalId) : keys;
   const window = o.expiringWithin;
   const tokens = tokenViews(listed, nowMs, window?.ms);
