@@ -111,9 +111,13 @@ export function ownAccountIn(
 export function ownAccountMessage(
   o: Partial<ServiceAccountOutputs>,
   accountId: string,
-  during: "destroy" | "rotation",
+  during: "destroy" | "rotation" | "plan",
 ): string {
-  const what = during === "destroy" ? "was not deleted" : "was not retired";
+  const what = {
+    destroy: "was not deleted",
+    rotation: "was not retired",
+    plan: "would be deleted by this plan, and its delete will be refused",
+  }[during];
   return (
     `pulumi-pims: service account ${JSON.stringify(o.name ?? "")} (${accountId}) in project ${o.projectId} ${what}: ` +
     "its token is the credential this provider is authenticated with (same fingerprint), and deleting it would cut " +

@@ -122,6 +122,11 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
+    // A replacement deletes every account held; an overlapping rotation the previous one: never the provider's own.
+    const doomed =
+      replaces.length > 0 ? heldIds(olds, _id) : rotate.length > 0 ? heldIds({ ...olds, serviceAccountId: "" }) : [];
+    const own = this.ownAccount(olds, doomed);
+    if (own !== undefined) warning(ownAccountMessage(olds, own, "plan"));
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
 

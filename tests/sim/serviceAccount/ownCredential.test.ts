@@ -50,6 +50,18 @@ test("row 13: delete refuses, before any call, when the account's token is the c
   );
   expect(sim.requests).toEqual([]);
   expect(liveIds(sim, project.id)).toEqual([id]);
+
+  // The plan says it first: a replacement (a new trigger) would delete it; the diff warns, still without a call.
+  const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  const inputs = inputsFor(project.id, "deployer", { rotationTrigger: "r2" });
+  expect(await itself.diff(id, outs, inputs)).toMatchObject({ replaces: ["rotationTrigger"] });
+  const said = warn.mock.calls.map((c: unknown[]) => c.map(String).join(" ")).join("\n");
+  texts.push(said);
+  expect(said).toContain(
+    `(${id}) in project ${project.id} would be deleted by this plan, and its delete will be refused`,
+  );
+  expect(sim.requests).toEqual([]);
+
   await (await provider()).delete(id, outs); // another credential: deleted
   expect(liveIds(sim, project.id)).toEqual([]);
 });
