@@ -313,8 +313,9 @@ export class ServiceAccountProvider
     const failed = await this.deleteAll(projectId, ids);
     if (failed.length === 1) throw this.explainRefusal(failed[0].cause, "destroy"); // the delete's own error
     if (failed.length > 1) {
-      const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
-      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${detail}`);
+      const detail = failed.map((f) => `${f.id}: ${errorText(this.explainRefusal(f.cause, "destroy"))}`);
+      const all = detail.join("; ");
+      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${all}`);
     }
   }
 
