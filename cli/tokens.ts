@@ -6,8 +6,9 @@
  * Never prints a key value, not even masked: the listing is for watching expiries, not for reading keys.
  */
 import type { Command } from "commander";
-import { readExpiry } from "../provider/client";
-import { getApiKeys, type ApiKeyResult } from "../sdk/nodejs/functions";
+import { readExpiry, type ApiKey } from "../provider/client";
+import { serviceNowMs } from "../provider/client/clock";
+import { clientForCall } from "../sdk/nodejs/functions/call";
 import { EXIT_EXPIRING, EXIT_OK, callOptions, io, printJson, type Runner } from "./context";
 import { formatDuration } from "../provider/client/values";
 import { cellText, durationOption, table } from "./format";
@@ -43,7 +44,7 @@ export interface TokenView {
  * A key's expiry, by the one expiry parser (provider/client/token.ts, as getApiKeys' `expiresAtEpochMs`): RFC 3339,
  * `never` (also null or absent: the client reads those as `never`), epoch numbers.
  */
-function expiryOf(k: ApiKeyResult): { expiresAt: string | null; ms: number | null } {
+function expiryOf(k: ApiKey): { expiresAt: string | null; ms: number | null } {
   const e = readExpiry(k.expiresAt);
   if (e.never) return { expiresAt: "never", ms: null };
   return e.epochMs === null ? { expiresAt: null, ms: null } : { expiresAt: e.expiresAt, ms: e.epochMs };
@@ -55,7 +56,7 @@ function rank(t: TokenView): number {
   return t.expiresAt === null ? Number.MAX_SAFE_INTEGER - 1 : Number.MAX_SAFE_INTEGER;
 }
 
-export function tokenViews(keys: readonly ApiKeyResult[], nowMs: number, withinMs: number | undefined): TokenView[] {
+export function tokenViews(keys: readonly ApiKey[], nowMs: number, withinMs: number | undefined): TokenView[] {
   const views = keys.map((k): TokenView => {
     const { expiresAt, ms } = expiryOf(k);
     return {
@@ -90,9 +91,12 @@ function expiringLine(project: string, t: TokenView): string {
 }
 
 async function tokensCommand(project: string, o: TokensOptions, cmd: Command): Promise<number> {
-  const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
-  // The machine's clock, read once after the answer: every "time left" and the window are measured from it.
-  const nowMs = Date.now();
+  // GET /v2/projects/{project_id}/api-keys
+  const client = clientForCall(callOptions(cmd));
+  const keys = await client.listApiKeys(project);
+  // The service's clock (its `Date` header), read once after the answer: every "time left" and the window are
+  // measured from it, as the expiries are its times; a machine clock an hour off changes no warning.
+  const nowMs = serviceNowMs({ skewMs: () => client.serviceSkewMs() });
   const listed = o.serviceAccounts ? keys.filter((k) => k.principalId) : keys;
   const window = o.expiringWithin;
   const tokens = tokenViews(listed, nowMs, window?.ms);

@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicHostEngineAddress } from "./engineAddress";
+import { programConfigured } from "./providerBase";
 import { providerOf } from "./registry";
 import { userFacing } from "./userFacing";
 
@@ -44,6 +45,7 @@ function bound(p: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvi
     const fn = record[name];
     if (typeof fn !== "function") continue;
     const run = async (args: unknown[]): Promise<unknown> => {
+      if (name === "check" || name === "diff") programConfigured(); // the program ran: its config is the current one
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(p, args);
       } catch (e) {

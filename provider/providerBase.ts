@@ -4,7 +4,7 @@
  * checks them before any resource is touched, and builds a client per call. Settings are read by ./settings.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ClientOptions, PimsClient, RetryInfo } from "./client";
+import { AuthError, fingerprint, type ClientOptions, type PimsClient, type RetryInfo } from "./client";
 import { progress } from "./client/log";
 import { retryLine } from "./client/retry";
 import {
@@ -26,6 +26,19 @@ import {
 const DYNAMIC_HOST_OPTIONS: SettingsOptions = {
   tokenSource: "pims:token (the stack config, or the pims.Provider's token)",
 };
+
+/**
+ * Set once this process served a check or diff: the engine ran the program, so the provider was configured from the
+ * program's (current) stack config. Without one, a refresh or destroy (without `--run-program`) configured it from the
+ * provider's inputs stored in the state by the last `pulumi up` (pulumi/pulumi#4981): for a dynamic provider the whole
+ * stack config of that time, for the plugin's default provider its `pims` keys.
+ */
+let programRan = false;
+
+/** Called by both hosts on each check and diff (provider/index.ts, provider/plugin/lifecycle.ts). */
+export function programConfigured(): void {
+  programRan = true;
+}
 
 export abstract class PimsProviderBase {
   protected configured: ConfiguredSettings = {};
@@ -58,6 +71,51 @@ export abstract class PimsProviderBase {
   /** The token and base address now, or the error naming what is missing (as the host's users write it). */
   protected credentials(): Credentials {
     return resolveCredentials(this.configured, this.options);
+  }
+
+  /**
+   * What a 401 to the configured credential means during a refresh or destroy, or undefined when it cannot be the
+   * state's stale credential (the token came from PIMS_TOKEN, or the program ran). The host's stack config, when it
+   * can read it (the plugin's default provider: {@link SettingsOptions.stackToken}), decides; the dynamic host cannot
+   * read the current stack config, so it says where the credential came from and what to run. Fingerprints only.
+   */
+  staleCredentialNote(operation: "refresh" | "destroy"): string | undefined {
+    let s: Settings;
+    try {
+      s = this.settings();
+    } catch {
+      return undefined;
+    }
+    if (s.token === undefined || s.tokenSource === "PIMS_TOKEN") return undefined;
+    const stack = this.options.stackToken?.();
+    if (programRan && stack === undefined) return undefined;
+    const inUse = `fingerprint ${fingerprint(s.token)}`;
+    const fix =
+      `\`pulumi ${operation} --run-program\`, which configures the provider from the program's current stack ` +
+      "config, or `pulumi up` first, which stores the current credential in the state";
+    if (stack !== undefined && stack !== "" && stack !== s.token)
+      return (
+        `the state still holds the previous credential: this ${operation} sent the pims:token the last ` +
+        `\`pulumi up\` stored in the state (${inUse}), not the stack config's current one (fingerprint ` +
+        `${fingerprint(stack)}), and the service refused it (401). Run ${fix}.`
+      );
+    if (stack !== undefined) return undefined; // the stack config holds the very token that was refused
+    return (
+      `Without --run-program, this ${operation} sent the credential the last \`pulumi up\` stored in the state ` +
+      `(${inUse}), not the current stack config's: if pims:token was changed since (a rotated provider token), ` +
+      `the state still holds the previous credential. Run ${fix}.`
+    );
+  }
+
+  /** `e` with {@link staleCredentialNote} when it is a 401 to the configured credential; else `e` itself. */
+  protected explainRefusal(e: unknown, operation: "refresh" | "destroy"): unknown {
+    if (!(e instanceof AuthError) || e.status !== 401) return e;
+    const note = this.staleCredentialNote(operation);
+    if (note === undefined) return e;
+    // The definite case replaces the generic advice ("check that it is the whole token"); else the note follows it.
+    const said = `${e.status} ${e.serverMessage ?? ""}`.trim();
+    const definite = note.startsWith("the state still holds");
+    return new Error(definite ? `pulumi-pims: ${e.action}: ${said}: ${note}` : `${e.message}. ${note}`, { cause: e });
   }
 
   /**

@@ -30,3 +30,12 @@ export function measuringServiceClock(transport: AxiosAdapter): { adapter: Axios
   };
   return { adapter, clock: { skewMs: () => skew } };
 }
+
+/** A `Date` header has whole seconds: a measured skew under this is its rounding, not a clock that is off. */
+const SKEW_RESOLUTION_MS = 2_000;
+
+/** Now on the service's clock: ours plus the measured skew, when it is more than the header's rounding. */
+export function serviceNowMs(clock: ServiceClock, nowMs: number = Date.now()): number {
+  const skew = clock.skewMs();
+  return skew !== undefined && Math.abs(skew) >= SKEW_RESOLUTION_MS ? nowMs + skew : nowMs;
+}

@@ -22,5 +22,5 @@ export { MAX_LOG_PAGE_SIZE, validateLogsQuery } from "./logsQuery";
 export { progress, warning } from "./log";
 export { isRfc3339 } from "./values";
 export { plainText } from "./parse";
-export { normalizeExpiry, readExpiry, readServiceAccountToken } from "./token";
+export { fingerprint, normalizeExpiry, readExpiry, readServiceAccountToken } from "./token";
 export { BASE_URL_RULE, baseUrlProblem, normalizeBaseUrl } from "./baseUrl";

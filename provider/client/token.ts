@@ -5,6 +5,7 @@
  * seconds or milliseconds, `never`, 0 or null, so every plausible layout is read, and only an unambiguous one:
  * two different candidate secrets are as unreadable as none (picking one could store a token that does not work).
  */
+import * as crypto from "node:crypto";
 import type { ServiceAccountToken } from "./types";
 import { isPlainObject, isRfc3339 } from "./values";
 
@@ -225,4 +226,10 @@ export function readExpiry(v: unknown): Expiry {
   const expiresAt = normalizeExpiry(v);
   const ms = expiresAt === "" || expiresAt === "never" ? NaN : Date.parse(expiresAt);
   return { expiresAt, never: expiresAt === "never", epochMs: Number.isNaN(ms) ? null : ms };
+}
+
+/** First 16 hex digits of SHA-256 of the token's UTF-8 bytes; "" for no token. Proves which token, reveals none. */
+export function fingerprint(token: string | undefined): string {
+  if (typeof token !== "string" || token === "") return "";
+  return crypto.createHash("sha256").update(token, "utf8").digest("hex").slice(0, 16);
 }

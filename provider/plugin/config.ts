@@ -95,3 +95,14 @@ export function configArgs(args: Props | undefined, variables: ReadonlyArray<[st
   for (const [k, v] of variables) out[k.replace(/^pims:(config:)?/, "")] = v;
   return out;
 }
+
+/**
+ * The options a Configure hands the provider objects: the default provider (whose settings a refresh or destroy
+ * without `--run-program` takes from the state) also reads the stack config's current `pims:token` from
+ * `PULUMI_CONFIG`, so a 401 to a stored credential that is no longer the configured one says exactly that
+ * (../providerBase `staleCredentialNote`). An explicit provider's token is its own argument: nothing to compare.
+ */
+export function configureOptions(urn: string, env?: NodeJS.ProcessEnv): SettingsOptions {
+  if (!isDefaultProvider(urn)) return PLUGIN_SETTINGS_OPTIONS;
+  return { ...PLUGIN_SETTINGS_OPTIONS, stackToken: () => pluginStackConfig(env).token };
+}

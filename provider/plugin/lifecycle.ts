@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { ConfiguredSettings } from "../settings";
+import type { ConfiguredSettings, SettingsOptions } from "../settings";
+import { programConfigured } from "../providerBase";
 import type { KindInstance } from "../kindDeclaration";
 import { KIND_BY_NAME, type ResourceKind } from "../kinds";
 import { instanceOf } from "../registry";
@@ -62,11 +63,13 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** The lifecycle methods of one plugin process: a provider object per kind, configured once from Configure. */
 export class NativeResources {
   private settings: ConfiguredSettings = {};
+  private options: SettingsOptions = PLUGIN_SETTINGS_OPTIONS;
   private readonly providers = new Map<ResourceKind, Promise<KindInstance>>();
 
   /** The settings every kind's provider is configured with (before its first method, as the dynamic host does). */
-  configure(settings: ConfiguredSettings): void {
+  configure(settings: ConfiguredSettings, options: SettingsOptions = PLUGIN_SETTINGS_OPTIONS): void {
     this.settings = settings;
+    this.options = options;
     this.providers.clear();
   }
 
@@ -79,7 +82,7 @@ export class NativeResources {
     if (p === undefined) {
       const instance = instanceOf(kind);
       p = (async () => {
-        instance.provider.configureWith(this.settings, PLUGIN_SETTINGS_OPTIONS);
+        instance.provider.configureWith(this.settings, this.options);
         return instance;
       })();
       p.catch(() => undefined); // observed: the rejection is rethrown to each caller
@@ -89,6 +92,7 @@ export class NativeResources {
   }
 
   async check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
+    programConfigured(); // the program runs: the provider's settings are the current ones
     const kind = kindOf(req);
     const olds = fromStruct(req.getOlds());
     const news = fromStruct(req.getNews());
@@ -102,6 +106,7 @@ export class NativeResources {
   }
 
   async diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
+    programConfigured();
     const kind = kindOf(req);
     const olds = fromStruct(req.getOlds()).props;
     const news = fromStruct(req.getNews()).props;

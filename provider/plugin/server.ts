@@ -14,7 +14,7 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { userFacing } from "../userFacing";
 import { inCall } from "../engineLog";
 import type { ConfiguredSettings } from "../settings";
-import { configArgs, configFailures, pluginSettings, SECRET_CONFIG_KEYS } from "./config";
+import { configArgs, configFailures, configureOptions, pluginSettings, SECRET_CONFIG_KEYS } from "./config";
 import { invoke } from "./invoke";
 import { diffResponse, NativeResources } from "./lifecycle";
 import { packageVersion } from "./tokens";
@@ -151,7 +151,7 @@ export class PimsProviderServer {
   /** Reads the settings once for every later call; says the plugin takes secrets and previews. */
   private async configure(req: provproto.ConfigureRequest): Promise<provproto.ConfigureResponse> {
     this.settings = pluginSettings(configArgs(fromStruct(req.getArgs()).props, req.getVariablesMap().toArray()));
-    this.resources.configure(this.settings);
+    this.resources.configure(this.settings, configureOptions(req.getUrn() ?? ""));
     const resp = new provproto.ConfigureResponse();
     resp.setAcceptsecrets(true);
     resp.setSupportspreview(true);

@@ -1,9 +1,11 @@
 /**
  * Deleting a service account without dropping a live one from the state: DELETE
  * /v2/projects/{project_id}/service-accounts/{service_account_id}, where a 404 counts as "already deleted" only once
- * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi.
+ * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi;
+ * and never the account whose token the provider is authenticated with.
  */
-import { type ApiKey, NotFoundError, type PimsClient, errorText } from "../client";
+import { type ApiKey, NotFoundError, type PimsClient, errorText, fingerprint } from "../client";
+import type { ServiceAccountOutputs } from "./outputs";
 import { accountsFromKeys } from "./listing";
 
 /** Deletes the account; a 404 is accepted only when {@link confirmAccountGone} confirms it. */
@@ -78,4 +80,49 @@ export async function confirmAccountGone(client: PimsClient, c: GoneCheck): Prom
         "operation again.",
     );
   }
+}
+
+/**
+ * The account among `ids` whose token is `credential` (compared by fingerprint: the state keeps the current and the
+ * previous token's), or undefined. Deleting it would cut the rest of the run off the service, and every later run
+ * that uses the same credential.
+ */
+export function ownAccountIn(
+  o: Partial<ServiceAccountOutputs>,
+  ids: readonly string[],
+  credential: string,
+): string | undefined {
+  const inUse = fingerprint(credential);
+  const held: Array<[unknown, string | undefined, string | undefined]> = [
+    [o.serviceAccountId, o.tokenFingerprint, o.token],
+    [o.previousServiceAccountId, o.previousTokenFingerprint, o.previousToken],
+  ];
+  for (const [accountId, stored, token] of held) {
+    const fp = stored || fingerprint(token);
+    if (typeof accountId === "string" && ids.includes(accountId) && fp !== "" && fp === inUse) return accountId;
+  }
+  return undefined;
+}
+
+/**
+ * Why an account whose token is the provider's own credential was not deleted, and what to do (terraform-provider-
+ * fivenines#16: a provider must refuse to delete the token it is authenticated with).
+ */
+export function ownAccountMessage(
+  o: Partial<ServiceAccountOutputs>,
+  accountId: string,
+  during: "destroy" | "rotation" | "plan",
+): string {
+  const what = {
+    destroy: "was not deleted",
+    rotation: "was not retired",
+    plan: "would be deleted by this plan, and its delete will be refused",
+  }[during];
+  return (
+    `pulumi-pims: service account ${JSON.stringify(o.name ?? "")} (${accountId}) in project ${o.projectId} ${what}: ` +
+    "its token is the credential this provider is authenticated with (same fingerprint), and deleting it would cut " +
+    "this run and every later one off the service. Set another credential first (`pulumi config set --secret " +
+    "pims:token <another account's token>`, then `pulumi up` so the state stores it, or `pulumi destroy " +
+    "--run-program`), then run again; to keep the account, `pulumi state delete` the resource instead."
+  );
 }

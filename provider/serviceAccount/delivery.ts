@@ -11,20 +11,17 @@
  * never a token byte; the old account and the state stay as they were. This file: where each mode goes, the
  * descriptions, the fingerprint, and that sequence ({@link deliverNew}); the input's type and rules: ./deliveryRules.
  */
-import * as crypto from "node:crypto";
 import * as path from "node:path";
 import { isUnknown } from "../checks";
+import { fingerprint } from "../client/token";
 import { sealToken } from "./seal";
 import { DEFAULT_TIMEOUT_S, deliveryMode, sameDelivery, type TokenDelivery } from "./deliveryRules";
 import { runCommand, writeTokenFile, type TokenContext } from "./sink";
 import type { ServiceAccountInputs } from "./inputs";
 import type { ServiceAccountOutputs } from "./outputs";
 
-/** First 16 hex digits of SHA-256 of the token's UTF-8 bytes; "" for no token. Proves which token, reveals none. */
-export function fingerprint(token: string | undefined): string {
-  if (typeof token !== "string" || token === "") return "";
-  return crypto.createHash("sha256").update(token, "utf8").digest("hex").slice(0, 16);
-}
+/** The one fingerprint (provider/client/token.ts): first 16 hex digits of the token's SHA-256. */
+export { fingerprint };
 
 /** Where a token delivered so went (`tokenDeliveredTo`): never a secret, never an argument beyond the first. */
 export function deliveredTo(d: TokenDelivery): string {

@@ -31,7 +31,7 @@ import { emit, progress, warning } from "../client/log";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger, createAccount } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
-import { deleteAccount } from "./delete";
+import { deleteAccount, ownAccountIn, ownAccountMessage } from "./delete";
 import { auditLine } from "./audit";
 import { probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
@@ -43,6 +43,8 @@ import {
   replacedTokenLine,
   rotatedLine,
   rotationReasons,
+  serviceNow,
+  storedSkew,
   tokenExpiry,
   type FailedDelete,
 } from "./rotation";
@@ -134,6 +136,11 @@ export class ServiceAccountProvider
     if (plan) progress(plan);
     const dying = replacedTokenLine(olds, after, replaces, _id);
     if (dying) warning(dying); // the user should act: set keepPreviousToken
+    // A replacement deletes every account held; an overlapping rotation the previous one: never the provider's own.
+    const doomed =
+      replaces.length > 0 ? heldIds(olds, _id) : rotate.length > 0 ? heldIds({ ...olds, serviceAccountId: "" }) : [];
+    const own = this.ownAccount(olds, doomed);
+    if (own !== undefined) warning(ownAccountMessage(olds, own, "plan"));
     return { changes: rotate.length > 0 || needsUpdate(olds, after), replaces, deleteBeforeReplace: false };
   }
 
@@ -258,9 +265,9 @@ export class ServiceAccountProvider
           run: runMemory(),
           listUrl: `GET ${baseUrl}/v2/projects/${projectId}/api-keys`,
           lagMs: this.settings().listingLagMs,
-          nowMs: this.now(),
           probe: (token) => probeToken(this.probeClient(token), projectId),
           ownToken,
+          refused: this.staleCredentialNote("refresh"),
         },
       );
       out.lines.forEach((line) => emit(line.severity, line.text));
@@ -297,10 +304,12 @@ export class ServiceAccountProvider
     const created = rotate ? await this.newAccount(ins) : undefined;
     const planned = afterUpdate(olds, ins, created);
     const next = await settleHeld(planned.next); // switched to a delivery mode: the held tokens leave the state
-    const retire = planned.retire;
+    const own = this.ownAccount(olds, planned.retire); // never retired while this provider authenticates with it
+    const retire = planned.retire.filter((r) => r !== own);
     if (created || retire.length > 0)
       this.audit(olds.projectId, [olds.name, ins.name], await this.look(olds.projectId));
     const failed = await this.deleteAll(olds.projectId, retire);
+    if (own !== undefined) failed.push({ id: own, error: ownAccountMessage(olds, own, "rotation"), cause: undefined });
     const outs = outputs({ ...next, retiredServiceAccountIds: failed.map((f) => f.id) });
     const kept = next.previousServiceAccountId ?? olds.serviceAccountId;
     if (created) progress(rotatedLine(ins, reasons, created, kept, retire, failed));
@@ -322,12 +331,24 @@ export class ServiceAccountProvider
       throw new Error(`pulumi-pims: cannot delete service account ${id}: its projectId is missing from the state`);
     const ids = heldIds(props, id);
     runMemory().hold(projectId, ids);
+    const own = this.ownAccount(props, ids);
+    if (own !== undefined) throw new Error(ownAccountMessage(props, own, "destroy"));
     if (!this.settings().goneProjects.has(projectId)) this.audit(projectId, [props.name], await this.look(projectId));
     const failed = await this.deleteAll(projectId, ids);
-    if (failed.length === 1) throw failed[0].cause; // the delete's own error, naming the account and the URLs
+    if (failed.length === 1) throw this.explainRefusal(failed[0].cause, "destroy"); // the delete's own error
     if (failed.length > 1) {
-      const detail = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
-      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${detail}`);
+      const detail = failed.map((f) => `${f.id}: ${errorText(this.explainRefusal(f.cause, "destroy"))}`);
+      const all = detail.join("; ");
+      throw new Error(`pulumi-pims: deleting service accounts of ${id} in project ${projectId} failed: ${all}`);
+    }
+  }
+
+  /** The account among `ids` whose token is this provider's credential (./delete `ownAccountIn`), if any. */
+  private ownAccount(o: Partial<ServiceAccountOutputs>, ids: readonly string[]): string | undefined {
+    try {
+      return ownAccountIn(o, ids, this.credentials().token);
+    } catch {
+      return undefined; // no credential: the delete's own error says so
     }
   }
 
@@ -372,10 +393,19 @@ export class ServiceAccountProvider
     const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
     const watchMs = s.lostCreateWatchMs;
     const opts = { ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
-    const a = await createAccount(this.client(), ins.projectId, body, opts);
+    const client = this.client();
+    const a = await createAccount(client, ins.projectId, body, opts);
     runMemory().recordCreated(ins.projectId, a.id);
-    const tokenExpiresAt = tokenExpiry(a.token.expiresAt, ins.expiresIn, a.createdAt, this.now());
-    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId };
+    // The service's clock against this provider's (`now`; the client measures against Date.now), for the window.
+    const measured = client.serviceSkewMs();
+    const clockSkewMs = storedSkew(measured === undefined ? undefined : measured + Date.now() - this.now());
+    const tokenExpiresAt = tokenExpiry(
+      a.token.expiresAt,
+      ins.expiresIn,
+      a.createdAt,
+      serviceNow(this.now(), { clockSkewMs }),
+    );
+    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId, clockSkewMs };
     const ctx = { ...account, name: ins.name, projectId: ins.projectId, tokenId: a.token.id, tokenExpiresAt };
     // Delivered before this method returns (./delivery); a failed delivery deletes the account just created.
     const discard = async (): Promise<void> =>

@@ -72,6 +72,7 @@ export const SERVICE_ACCOUNT = declareKind<
     tokenFingerprint: STR,
     tokenDeliveredTo: STR,
     sealedToken: STR,
+    clockSkewMs: INT,
     previousServiceAccountId: STR,
     previousTokenId: STR,
     previousTokenExpiresAt: STR,

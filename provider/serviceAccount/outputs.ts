@@ -49,6 +49,12 @@ export interface ServiceAccountOutputs extends ServiceAccountInputs {
    */
   sealedToken?: string;
   /**
+   * The service's clock minus this machine's, in milliseconds, as the service's `Date` header showed it when the
+   * current account was created; present only when they differed by a minute or more. The rotation window
+   * (`rotateBeforeExpiry`) is judged on the service's clock with it, since `tokenExpiresAt` is the service's time.
+   */
+  clockSkewMs?: number;
+  /**
    * For an imported account: the inputs the service could not tell (e.g. `grants`). Declaring them in the program
    * changes nothing in the service and never replaces the account on its own; the first rotation creates an account
    * with the declared values, and this list goes away. Normally absent.
@@ -101,6 +107,7 @@ const CURRENT = {
   tokenFingerprint: 1,
   tokenDeliveredTo: 1,
   sealedToken: 1,
+  clockSkewMs: 1,
 } as const;
 const PREVIOUS = {
   previousServiceAccountId: 1,

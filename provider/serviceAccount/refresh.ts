@@ -17,9 +17,15 @@
  *   of the state (the next `pulumi up` creates a new account), unless another account it holds is still live: then
  *   the resource stays, holding it, and the current account is marked retired, which makes the next `pulumi up`
  *   create a new current account (./index diff) and delete nothing live.
+ * - Expired is not gone: a current account the listing shows whose key's `expiresAt` has passed on the service's
+ *   clock (its `Date` header; our clock may be hours off), or whose key the service marks expired, stays in the state
+ *   with a warning naming it, marked like a gone one (retired), so that the next `pulumi up` plans a new account and
+ *   token and deletes the expired one: no false "deleted outside", no ghost.
+ * - The listing answered 401 to the provider's credential: when that credential may be the previous one the state
+ *   stored (a refresh without `--run-program`), the warning says so and what to run (`refused`).
  */
 import { accountsFromKeys } from "./listing";
-import type { ListingResult, RunMemory } from "./run";
+import type { Listing, ListingResult, RunMemory } from "./run";
 import { AuthError, NotFoundError, type PimsClient } from "../client";
 import type { Severity } from "../client/log";
 
@@ -46,12 +52,12 @@ export interface RefreshContext {
   /** The listing's address, for the lines. */
   listUrl: string;
   lagMs: number;
-  /** Our clock, ms (stored expiries are compared with it). */
-  nowMs: number;
   /** Asks the service with this token (one request); never throws. */
   probe: (token: string) => Promise<ProbeResult>;
   /** The provider's own credential: its account (if this resource holds it) proves nothing about visibility. */
   ownToken?: string;
+  /** What a 401 to the provider's credential means here (../providerBase `staleCredentialNote`), if it knows. */
+  refused?: string;
 }
 
 export interface RefreshOutcome {
@@ -82,7 +88,9 @@ interface Held {
 const time = (t: unknown): number => (typeof t === "string" && t !== "" ? Date.parse(t) : NaN);
 
 /** Why a failed listing proves nothing. */
-function listingProblem(error: unknown): string {
+function listingProblem(error: unknown, refused: string | undefined): string {
+  if (error instanceof AuthError && error.status === 401 && refused !== undefined)
+    return `answered 401 ${error.serverMessage ?? ""}`.trimEnd() + `: ${refused}`;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof NotFoundError)
     return `it answered 404 (the project was deleted outside Pulumi, or pims:baseUrl points elsewhere): ${message}`;
@@ -92,6 +100,45 @@ function listingProblem(error: unknown): string {
 }
 
 export async function refreshAccounts(
+  id: string,
+  props: StoredAccounts & Record<string, unknown>,
+  c: RefreshContext,
+): Promise<RefreshOutcome> {
+  const out = await refreshHeld(id, props, c);
+  return out.id === "" || !c.listing.ok ? out : markExpired(out, c.listing.listing, c.listUrl);
+}
+
+/**
+ * A kept resource whose current account the listing shows with an expired key (on the service's clock): marked
+ * retired (./rotation `currentGone`: the next `pulumi up` rotates), with a warning saying so. Unchanged otherwise.
+ */
+function markExpired(out: RefreshOutcome, listing: Listing, listUrl: string): RefreshOutcome {
+  const props = (out.props ?? {}) as StoredAccounts & Record<string, unknown>;
+  const current = props.serviceAccountId ?? out.id;
+  const key = accountsFromKeys(listing.keys).find((a) => a.id === current);
+  if (!key) return out;
+  const expiresMs = time(key.expiresAt);
+  const expired = /expired/i.test(key.status ?? "") || expiresMs <= listing.serviceNowMs;
+  const retired = props.retiredServiceAccountIds ?? [];
+  if (!expired || retired.includes(current)) return out;
+  const serviceNow = new Date(listing.serviceNowMs).toISOString();
+  const named = JSON.stringify(props.name ?? "");
+  const who = `pulumi-pims: service account ${named} (${current}) in project ${props.projectId}`;
+  const line = warn(
+    `${who}: its token has expired: ${listUrl} shows the account with expiresAt ${key.expiresAt || "(none)"}` +
+      `${key.status ? ` (status ${key.status})` : ""}, and the service's clock reads ${serviceNow}. The account ` +
+      "still exists (it was not deleted outside the stack) but its token is refused (401) to whoever holds it. " +
+      "Kept in the state and marked for rotation: the next `pulumi up` creates a new account and token and deletes " +
+      "this one (`pulumi preview` shows it).",
+  );
+  return {
+    ...out,
+    props: { ...props, retiredServiceAccountIds: [...retired, current] },
+    lines: [...out.lines, line],
+  };
+}
+
+async function refreshHeld(
   id: string,
   props: StoredAccounts & Record<string, unknown>,
   c: RefreshContext,
@@ -120,12 +167,10 @@ export async function refreshAccounts(
     },
   ];
   if (!c.listing.ok) {
-    const why = listingProblem(c.listing.error);
-    return {
-      id,
-      props,
-      lines: [warn(`${who}: kept in the state unchanged: ${c.listUrl} ${why}. Refresh again later.`)],
-    };
+    const why = listingProblem(c.listing.error, c.refused);
+    const e = c.listing.error;
+    const end = c.refused !== undefined && e instanceof AuthError && e.status === 401 ? "" : ". Refresh again later.";
+    return { id, props, lines: [warn(`${who}: kept in the state unchanged: ${c.listUrl} ${why}${end}`)] };
   }
   const { keys, serviceNowMs } = c.listing.listing;
   const shown = new Set(accountsFromKeys(keys).map((a) => a.id));
@@ -161,7 +206,7 @@ export async function refreshAccounts(
     );
     for (const h of missing) {
       if (c.run.isBlind(projectId)) break;
-      const expired = time(h.expiresAt) <= c.nowMs;
+      const expired = time(h.expiresAt) <= serviceNowMs; // the service's clock, not ours
       const r: ProbeResult = h.token === undefined || h.token === "" || expired ? "unknown" : await c.probe(h.token);
       if (r === "gone") gone.add(h.id);
       else if (r === "live") c.run.markBlind(projectId);

@@ -31,6 +31,7 @@ export const accountOf = (o: ServiceAccountOutputs): Account => ({
   tokenFingerprint: o.tokenFingerprint,
   tokenDeliveredTo: o.tokenDeliveredTo,
   sealedToken: o.sealedToken,
+  clockSkewMs: o.clockSkewMs,
 });
 const previousOf = (o: Partial<ServiceAccountOutputs>): Previous =>
   o.previousServiceAccountId
@@ -93,6 +94,24 @@ export function tokenExpiry(reported: string, expiresIn: number, createdAt: stri
   return new Date((Number.isNaN(base) ? nowMs : base) + expiresIn * 1000).toISOString();
 }
 
+/** Skews under this are not stored (`clockSkewMs`): a `Date` header has whole seconds, and windows are days long. */
+const SKEW_STORED_FROM_MS = 60_000;
+
+/** The skew to store with a new account: the client's last measure, when it is a minute or more. */
+export function storedSkew(skewMs: number | undefined): number | undefined {
+  return skewMs !== undefined && Math.abs(skewMs) >= SKEW_STORED_FROM_MS ? Math.round(skewMs) : undefined;
+}
+
+/**
+ * Now on the service's clock, for decisions against its times (`tokenExpiresAt`): our clock plus the skew stored
+ * when the account was created (diff makes no call, so it cannot measure one). Row 16 of issue 55: a local clock an
+ * hour off changes no rotation.
+ */
+export function serviceNow(nowMs: number, o: { clockSkewMs?: unknown } | undefined): number {
+  const skew = o?.clockSkewMs;
+  return typeof skew === "number" && Number.isFinite(skew) ? nowMs + skew : nowMs;
+}
+
 /** True when the token expires and expiry minus the window has passed; an unknown window may be due. */
 export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBeforeExpiry: unknown): boolean {
   const expiry = expiryMs(tokenExpiresAt);
@@ -104,7 +123,8 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
 }
 
 /**
- * Why a new account is needed: the changed inputs the service receives, then the window when it is reached, then
+ * Why a new account is needed: the changed inputs the service receives, then the window when it is reached (on the
+ * service's clock: {@link serviceNow}), then
  * `serviceAccountId` when a refresh found the current account deleted outside the stack (./refresh).
  */
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
@@ -112,7 +132,7 @@ export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccount
   const unread = (k: string): boolean =>
     (olds.unreadInputs ?? []).includes(k) && undeclared((olds as unknown as Record<string, unknown>)[k]);
   const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS).filter((k) => !unread(k));
-  if (rotationDue(nowMs, olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
+  if (rotationDue(serviceNow(nowMs, olds), olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
   if (currentGone(olds)) reasons.push("serviceAccountId");
   return reasons;
 }

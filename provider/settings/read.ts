@@ -68,6 +68,12 @@ export interface SettingsOptions extends CredentialsOptions {
   requireCredentials?: boolean;
   /** Where a configured token came from, when the source knows better than `pims:token`. */
   tokenSource?: string;
+  /**
+   * The stack config's `pims:token` now, when the host can read it apart from the configured one (the plugin's
+   * default provider: `PULUMI_CONFIG`); a refresh or destroy whose stored credential differs says so
+   * (../providerBase `staleCredentialNote`).
+   */
+  stackToken?: () => string | undefined;
   /** The environment read after `configured` (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
 }

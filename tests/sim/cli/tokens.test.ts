@@ -2,8 +2,9 @@
  * `pims tokens` against the simulator: the order by expiry, the window and its exit code (4), --json, an empty
  * project, `never` and null expiries (quirky profile), errors (1, 2), and never a key value in anything printed.
  *
- * The CLI measures time on the machine clock, the simulator on its own (equal unless advanceClock is called): keys are
- * seeded with expiries relative to Date.now(), service accounts with expiresIn on an unadvanced simulator clock.
+ * The CLI measures time on the service's clock (its `Date` header), the simulator on its own (equal to the machine's
+ * unless advanceClock is called): keys are seeded with expiries relative to Date.now(), service accounts with
+ * expiresIn on an unadvanced simulator clock; the skew case (issue 55, row 16) moves the simulator's clock.
  */
 import { maskSecret } from "../../../cli/format";
 import type { TokenView } from "../../../cli/tokens";
@@ -232,6 +233,24 @@ describe("pims tokens (default profile)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}4 {2}tokens --expiring-within: a token expires/m);
     expect(r.stdout).toMatch(/^ {2}tokens \[options\] <project>/m);
+  });
+
+  it("issue 55 row 16: time left and the window on the service's clock, an hour ahead of or behind ours", async () => {
+    const { sim } = cli;
+    const p = sim.addProject().id;
+    sim.advanceClock(-HOUR); // behind: a 3 h token has 2 h left on our clock, 3 h on the service's
+    sim.addServiceAccount({ projectId: p, name: "behind", expiresIn: 3 * 3600 });
+    const behind = await pims(["tokens", p, "--expiring-within", "150m", "--json"]);
+    expect(behind.code).toBe(0);
+    const b = JSON.parse(behind.stdout) as TokensJson;
+    expect(Math.abs(Date.parse(b.now) - (Date.now() - HOUR))).toBeLessThan(60_000);
+    expect(b.tokens[0]).toMatchObject({ name: "behind", expiring: false });
+    expect(b.tokens[0].secondsLeft).toBeGreaterThan(3 * 3600 - 60);
+
+    sim.advanceClock(2 * HOUR); // ahead: 1 h left on the service's clock, 2 h on ours by the stored expiry
+    const ahead = await pims(["tokens", p, "--expiring-within", "90m"]);
+    expect(ahead.code).toBe(4);
+    expect(lines(ahead.stderr)).toEqual([expect.stringMatching(/^expiring: behind .* \((1h|59m( \d+s)?) left\)$/)]);
   });
 });
 

@@ -35,7 +35,6 @@ function context(keys: ApiKey[], answers: Record<string, ProbeResult> = {}, run 
     run,
     listUrl: "GET https://pims.test/v2/projects/p-1/api-keys",
     lagMs: 120_000,
-    nowMs: NOW,
     probe: async (token) => {
       asked.push(token);
       return answers[token] ?? "unknown";
@@ -160,4 +159,38 @@ test("the notice names only same-named accounts no state holds, each with its de
     auditLine(P, "ci", { ok: true, listing: { keys, serviceNowMs: NOW } }, new Set(["sa-cur", "sa-orphan"])),
   ).toBeUndefined();
   expect(orphanNotice(P, "ci", [])).toBeUndefined();
+});
+
+test("issue 55 rows 3 and 16: an expired current account is kept, marked, on the service's clock", async () => {
+  const expiring = (expiresAt: string, status = "active"): ApiKey => ({ ...key("sa-cur"), expiresAt, status });
+  const props = { ...stored, previousServiceAccountId: undefined, retiredServiceAccountIds: undefined };
+  // The service's clock (serviceNowMs) decides, whatever ours says: one second past expiry is expired...
+  const past = context([expiring(new Date(NOW - 1000).toISOString())]);
+  const out = await refreshAccounts("sa-first", { ...props }, past.c);
+  expect(out.id).toBe("sa-first");
+  expect(out.props).toMatchObject({ token: "tok-cur-secret", retiredServiceAccountIds: ["sa-cur"] });
+  expect(out.lines).toEqual([
+    {
+      severity: "warning",
+      text: expect.stringMatching(/\(sa-cur\) in project p-1: its token has expired: .* not deleted outside .*next/),
+    },
+  ]);
+  // ...a key the service marks expired too; one that has an hour left is left alone (no line, props untouched).
+  const marked = await refreshAccounts("sa-first", { ...props }, context([expiring("never", "expired")]).c);
+  expect(marked.props?.retiredServiceAccountIds).toEqual(["sa-cur"]);
+  const live = { ...props };
+  const ahead = await refreshAccounts("sa-first", live, context([expiring(new Date(NOW + 3_600_000).toISOString())]).c);
+  expect(ahead).toEqual({ id: "sa-first", props: live, lines: [] });
+});
+
+test("issue 55 row 4: a 401 listing with a stale-credential note says so, not 'refresh again later'", async () => {
+  const { AuthError } = await import("../../../provider/client");
+  const error = new AuthError({ action: "listing", method: "GET", path: "/v2/projects/p-1/api-keys", status: 401 });
+  const { c } = context([]);
+  const refused = "the state still holds the previous credential: run `pulumi refresh --run-program`.";
+  const out = await refreshAccounts("sa-first", { ...stored }, { ...c, listing: { ok: false, error }, refused });
+  expect(out.props).toEqual(stored);
+  expect(out.lines).toHaveLength(1);
+  expect(out.lines[0].text).toContain("answered 401: the state still holds the previous credential");
+  expect(out.lines[0].text).not.toContain("Refresh again later");
 });
