@@ -18,7 +18,7 @@
  * - ./inputs: the inputs and their rules (check, and again before a create);
  * - ./outputs: what the state holds, and the output, secret and computed key lists;
  * - ./rotation: when a token is due, which inputs need a new account, the overlap (previous and retired accounts);
- * - ./create: creating an account, and what a failed or lost create proves;
+ * - ./create: creating an account, and what a failed or lost create proves; ./newAccount: one for the inputs;
  * - ./refresh: refresh (read), against the project's API-key listing;
  * - ./delete: deletes and their 404s;
  * - ./run and ./listing: what one run knows (the listing taken once per project) and accounts as the listing shows
@@ -29,7 +29,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { emit, progress, warning } from "../client/log";
 import { PimsProviderBase } from "../providerBase";
-import { CreateLedger, createAccount } from "./create";
+import { CreateLedger } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
 import { deleteAccount, ownAccountIn, ownAccountMessage } from "./delete";
 import { auditLine } from "./audit";
@@ -43,9 +43,6 @@ import {
   replacedTokenLine,
   rotatedLine,
   rotationReasons,
-  serviceNow,
-  storedSkew,
-  tokenExpiry,
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
@@ -65,6 +62,7 @@ import type { Listable, ListPage, ListPageRequest } from "../capabilities";
 import { pageOf } from "../paging";
 import { listedAccounts, listedProject } from "./list";
 import { deliverNew, deliveryPlanLine, settleHeld } from "./delivery";
+import { newAccount } from "./newAccount";
 
 export { MAX_EXPIRES_IN, validate } from "./inputs";
 export type { ServiceAccountInputs } from "./inputs";
@@ -387,35 +385,9 @@ export class ServiceAccountProvider
     }
   }
 
-  /** POST /v2/projects/{project_id}/service-accounts for these inputs: the new account's outputs, token included. */
+  /** ./newAccount, with this provider's settings, client, ledger and clock. */
   private async newAccount(ins: ServiceAccountInputs): Promise<Account> {
-    const s = this.settings();
-    const body = { name: ins.name, description: ins.description ?? "", grants: ins.grants, expiresIn: ins.expiresIn };
-    const watchMs = s.lostCreateWatchMs;
-    const opts = { ledger: this.ledger, watchMs, minDelayMs: s.minDelayMs, progress };
-    const client = this.client();
-    const a = await createAccount(client, ins.projectId, body, opts);
-    runMemory().recordCreated(ins.projectId, a.id);
-    // The service's clock against this provider's (`now`; the client measures against Date.now), for the window.
-    const measured = client.serviceSkewMs();
-    const clockSkewMs = storedSkew(measured === undefined ? undefined : measured + Date.now() - this.now());
-    const tokenExpiresAt = tokenExpiry(
-      a.token.expiresAt,
-      ins.expiresIn,
-      a.createdAt,
-      serviceNow(this.now(), { clockSkewMs }),
-    );
-    const account = { serviceAccountId: a.id, createdAt: a.createdAt, createdByUserId: a.createdByUserId, clockSkewMs };
-    const ctx = { ...account, name: ins.name, projectId: ins.projectId, tokenId: a.token.id, tokenExpiresAt };
-    // Delivered before this method returns (./delivery); a failed delivery deletes the account just created.
-    const discard = async (): Promise<void> =>
-      deleteAccount(this.client(), {
-        projectId: ins.projectId,
-        accountId: a.id,
-        goneProjects: s.goneProjects,
-        warn: warning,
-      });
-    const delivered = await deliverNew(ins.tokenDelivery, a.token.secret, ctx, discard);
-    return { ...account, tokenId: a.token.id, tokenExpiresAt, ...delivered };
+    const ctx = { settings: this.settings(), client: () => this.client(), ledger: this.ledger, now: this.now };
+    return newAccount(ins, ctx);
   }
 }
