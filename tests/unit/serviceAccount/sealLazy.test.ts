@@ -35,7 +35,7 @@ let restoreLog: () => void;
 beforeAll(() => (restoreLog = useLogSink(() => undefined)));
 afterAll(() => restoreLog());
 
-test("a ServiceAccount that does not seal never loads age-encryption: check, diff, and its token's delivery", async () => {
+test("a ServiceAccount that does not seal never loads age-encryption: check, diff, its token's delivery", async () => {
   // The whole provider package loaded, as the provider host loads it.
   require("../../../provider");
   const provider = loose(new ServiceAccountProvider());
