@@ -5,7 +5,7 @@
  * (bench/floor.ts): what the engine and the Node SDK charge every provider. Printed per operation and N: the ratio of
  * ms per resource, and pims' own share (pims − floor, ms per resource), with CPU time beside (the program, the CLI
  * and what it waited for: the language and provider hosts). Goal: pims' own share ≤ 30 % of the floor at N = 500.
- * Only with `--only P7floor` (about 20–25 minutes on 2 loaded cores).
+ * Only with `--only P7floor` (about 20–45 minutes on 2 loaded cores).
  */
 import { floorServiceAccount } from "./floor";
 import { loadNaive, loadPims, log, okOrMissed, round, abba, type BenchOptions, type Row } from "./harness";
@@ -64,8 +64,9 @@ function floorRow(runs: ScaleRun[], op: StackOp, n: number, goalN: number): Row 
 }
 
 export async function p7floor({ quick }: BenchOptions): Promise<Row[]> {
-  const sizes = quick ? [20, 50] : [50, 200, 500];
-  const reps = quick ? 1 : 2;
+  // PIMS_BENCH_FLOOR_SIZES (e.g. "500") and PIMS_BENCH_FLOOR_REPS narrow a run to fit a loaded machine's time.
+  const sizes = process.env.PIMS_BENCH_FLOOR_SIZES?.split(",").map(Number) ?? (quick ? [20, 50] : [50, 200, 500]);
+  const reps = Number(process.env.PIMS_BENCH_FLOOR_REPS ?? (quick ? 1 : 2));
   const variants = Object.keys(VARIANTS) as Variant[];
   // The floor declares its outputs through P7's baseline class: the same self-check.
   const problems = p7BaselineProblems(loadNaive("http://127.0.0.1:1", "unused"));
