@@ -95,8 +95,8 @@ export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvi
 
 /**
  * The 13 outputs of {@link naiveServiceAccountProviderAllOutputs}' create, from the inputs and the service's answer
- * to `POST /v2/projects/{project_id}/service-accounts`. Shared with the engine's floor (bench/floor.ts), which makes
- * up the answer instead of asking for it.
+ * to `POST /v2/projects/{project_id}/service-accounts`. The engine's floor (bench/floor.ts) returns the same from an
+ * answer it makes up (tests/unit/tooling/bench.test.ts compares the two).
  */
 export function naiveServiceAccountOutputs(inputs: Props, created: Props): Props {
   const { id, createdAt, createdByUserId, token } = created;
