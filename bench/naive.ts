@@ -89,24 +89,30 @@ export const naiveServiceAccountProviderAllOutputs: pulumi.dynamic.ResourceProvi
       { name: inputs.name, description: inputs.description ?? "", grants: inputs.grants, expiresIn: inputs.expiresIn },
       { headers },
     );
-    const { id, createdAt, createdByUserId, token } = res.data;
-    return {
-      id,
-      outs: {
-        ...inputs,
-        serviceAccountId: id,
-        createdAt,
-        createdByUserId,
-        tokenId: token.id,
-        tokenExpiresAt: token.expiresAt,
-        token: token.secret,
-        tokenHeld: true,
-        // What pulumi-pims keeps to identify a token without holding it: the first 16 hex digits of its SHA-256.
-        tokenFingerprint: crypto.createHash("sha256").update(token.secret, "utf8").digest("hex").slice(0, 16),
-      },
-    };
+    return { id: res.data.id, outs: naiveServiceAccountOutputs(inputs, res.data) };
   },
 };
+
+/**
+ * The 13 outputs of {@link naiveServiceAccountProviderAllOutputs}' create, from the inputs and the service's answer
+ * to `POST /v2/projects/{project_id}/service-accounts`. The engine's floor (bench/floor.ts) returns the same from an
+ * answer it makes up (tests/unit/tooling/bench.test.ts compares the two).
+ */
+export function naiveServiceAccountOutputs(inputs: Props, created: Props): Props {
+  const { id, createdAt, createdByUserId, token } = created;
+  return {
+    ...inputs,
+    serviceAccountId: id,
+    createdAt,
+    createdByUserId,
+    tokenId: token.id,
+    tokenExpiresAt: token.expiresAt,
+    token: token.secret,
+    tokenHeld: true,
+    // What pulumi-pims keeps to identify a token without holding it: the first 16 hex digits of its SHA-256.
+    tokenFingerprint: crypto.createHash("sha256").update(token.secret, "utf8").digest("hex").slice(0, 16),
+  };
+}
 
 export const naiveVolumeSizeProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds: Props, news: Props) {
@@ -209,15 +215,21 @@ export const TYPED_SERVICE_ACCOUNT_SECRETS: readonly string[] = SERVICE_ACCOUNT.
  * P7's baseline: the docs-style ServiceAccount with its token secret (`additionalSecretOutputs`) and the same
  * declared outputs as pulumi-pims' class. The Node SDK gives a dynamic resource an output property (`sa.token`, …)
  * only for the keys in its props, so a typed class passes every output key, `undefined` where it is not an input, as
- * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 12 outputs pulumi-pims
- * stores for a new account ({@link naiveServiceAccountProviderAllOutputs}).
+ * Pulumi's documentation shows for outputs of dynamic providers. Its provider returns the 13 outputs pulumi-pims
+ * stores for a new account ({@link naiveServiceAccountProviderAllOutputs}); the engine's floor (bench/floor.ts) gives
+ * it a provider that makes no request.
  */
 export class NaiveTypedServiceAccount extends pulumi.dynamic.Resource {
-  constructor(name: string, args: Props, opts?: pulumi.CustomResourceOptions) {
+  constructor(
+    name: string,
+    args: Props,
+    opts?: pulumi.CustomResourceOptions,
+    provider = naiveServiceAccountProviderAllOutputs,
+  ) {
     const props: Props = {};
     for (const k of TYPED_SERVICE_ACCOUNT_OUTPUT_KEYS) props[k] = args[k];
     super(
-      naiveServiceAccountProviderAllOutputs,
+      provider,
       name,
       props,
       pulumi.mergeOptions(opts, { additionalSecretOutputs: [...TYPED_SERVICE_ACCOUNT_SECRETS] }),

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import {
   abba,
+  cpuMs,
   loadEngine,
   loadNaive,
   loadPims,
@@ -27,12 +28,17 @@ import {
 } from "./harness";
 import { PimsSimulator } from "../simulator";
 import type { AppSecretsArgs, ServiceAccountArgs, VolumeSizeArgs } from "../sdk/nodejs";
+import type { ProviderCpuProbe } from "./provider-cpu";
 
 type Variant = "ours" | "naive";
 
 export interface UpRun {
   variant: string;
   upMs: number;
+  /** CPU time of the `up`: this process (the inline program) and the CLI with what it waited for, ms. */
+  upCpuMs: number;
+  /** The part of it in the provider host processes, ms (with a {@link ProviderCpuProbe}). */
+  upProviderCpuMs?: number;
   destroyMs: number;
   upCalls: number;
   previewCalls: number;
@@ -107,20 +113,34 @@ function providerBytes(stateText: string): Record<string, number> {
   return bytes;
 }
 
-/** One timed `up` of the P5 stack into a fresh stack, then preview, export and destroy (also bench/p5-sealed.ts). */
-export async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: string, n: number): Promise<UpRun> {
+/**
+ * One timed `up` of the P5 stack into a fresh stack, then preview, export and destroy (also bench/p5-sealed.ts, with
+ * `probe` for the provider processes' CPU time of the `up`).
+ */
+export async function runOnce(
+  sim: PimsSimulator,
+  program: PulumiFn,
+  variant: string,
+  n: number,
+  probe?: ProviderCpuProbe,
+): Promise<UpRun> {
   const opts = {
     stackName: `${variant}${n}`,
     projectName: "pims-bench",
     program,
     baseUrl: sim.baseUrl,
     token: sim.token,
+    env: probe?.env,
   };
   return withStack(opts, async (stack) => {
     sim.clearRequests();
+    probe?.reset();
+    const cpu0 = cpuMs();
     let t0 = now();
     const up = await stack.up(QUIET);
-    const upMs = now() - t0;
+    const [upMs, cpu] = [now() - t0, cpuMs()];
+    const upCpuMs = cpu.self + cpu.children - cpu0.self - cpu0.children;
+    const upProviderCpuMs = probe?.take().ms;
     const upCalls = sim.requests.length;
     const created = up.summary.resourceChanges?.create ?? 0;
     if (created !== 51)
@@ -135,7 +155,16 @@ export async function runOnce(sim: PimsSimulator, program: PulumiFn, variant: st
     await stack.workspace.removeStack(stack.name);
     const secrets = [...sim.issuedSecrets(), ...Array.from({ length: 15 }, (_, i) => plan(i).sec.secrets.API_KEY)];
     return {
-      ...{ variant, upMs, destroyMs, upCalls, previewCalls, previewChanges: plannedChanges(preview.changeSummary) },
+      ...{
+        variant,
+        upMs,
+        upCpuMs,
+        upProviderCpuMs,
+        destroyMs,
+        upCalls,
+        previewCalls,
+        previewChanges: plannedChanges(preview.changeSummary),
+      },
       providerBytes: providerBytes(stateText),
       tokenInStatePlaintext: stateText.includes(sim.token),
       plaintextSecretsInState: secrets.filter((x) => stateText.includes(x)).length,

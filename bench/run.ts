@@ -12,6 +12,7 @@
  *   P6  bench/p6-throttled.ts       500 resources at --parallel 64 against 20 requests/s
  *   P7  bench/p7-scale.ts           up / preview / refresh / destroy of N = 50, 200, 500 ServiceAccounts
  *   P7probe  bench/p7-preview-probe.ts  where P7's preview time goes (only with `--only P7probe`)
+ *   P7floor  bench/p7-floor.ts  the engine's floor: P7 ÷ a provider that makes no request (only with `--only P7floor`)
  *   P8  bench/p8-plugin.ts         the P5 stack and N = 1,000 accounts: the plugin from YAML ÷ the dynamic resources
  *   P9  bench/p9-executable.ts     the self-contained plugin executable ÷ the Node launcher: start, size, memory, P8
  *   P10 bench/p10-esc-rotator.ts   an ESC rotation through the adapter ÷ the bare create + delete; verification cost
@@ -33,6 +34,7 @@ import { p5sealed } from "./p5-sealed";
 import { p6 } from "./p6-throttled";
 import { p7 } from "./p7-scale";
 import { p7probe } from "./p7-preview-probe";
+import { p7floor } from "./p7-floor";
 import { p8 } from "./p8-plugin";
 import { p9 } from "./p9-executable";
 import { p10 } from "./p10-esc-rotator";
@@ -51,6 +53,7 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
   { id: "P6", run: p6, byDefault: true },
   { id: "P7", run: p7, byDefault: true },
   { id: "P7PROBE", run: p7probe, byDefault: false },
+  { id: "P7FLOOR", run: p7floor, byDefault: false },
   { id: "P8", run: p8, byDefault: true },
   { id: "P9", run: p9, byDefault: true },
   { id: "P10", run: p10, byDefault: true },
