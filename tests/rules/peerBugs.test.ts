@@ -4,7 +4,7 @@
  * test it names exists and is not skipped: the file is there and holds a `test`/`it` (or a `.each` of one) whose
  * title contains the table's text, with no `.skip`, `.todo`, `xit`/`xtest` on it nor `describe.skip`/`xdescribe`
  * around it. A title written once in a kit module the suite imports (describeFixtures, describeDist, …) counts for
- * that suite. Each new scenario file of the suite names its rows in its header. The failure lists every row and
+ * that suite, and a title with `${host}` stands for one per host. Each new scenario file of the suite names its rows in its header. The failure lists every row and
  * host still lacking its test, so the state after a merge reads at once. `PEER_BUGS_ROWS=1,2,7` checks only those rows'
  * tests (a branch that carries some of the rows before the others are merged); the numbering is always checked whole.
  */
@@ -73,11 +73,20 @@ function kitImports(file: string): string[] {
     .filter((p) => p.startsWith(path.join(ROOT, "tests", "kit") + path.sep) && fs.existsSync(p));
 }
 
+/** A title written once for both hosts (`row 5, ${host}: …` in a loop over them) stands for one test per host. */
+function perHost(t: FoundTest): FoundTest[] {
+  if (!t.title.includes("${host}")) return [t];
+  return HOSTS.map((h) => ({ ...t, title: t.title.split("${host}").join(h) }));
+}
+
 /** What is wrong with a proof, or undefined when its test is there and runs. */
 function problemOf(proof: Proof, root = ROOT): string | undefined {
   const file = path.join(root, proof.file);
   if (!fs.existsSync(file)) return `${proof.file} does not exist`;
-  const tests = [file, ...kitImports(file)].flatMap(testsIn).filter((t) => t.title.includes(proof.test));
+  const tests = [file, ...kitImports(file)]
+    .flatMap(testsIn)
+    .flatMap(perHost)
+    .filter((t) => t.title.includes(proof.test));
   if (tests.length === 0) return `${proof.file} has no test whose title contains "${proof.test}"`;
   if (tests.every((t) => t.skipped)) return `${proof.file}: the test "${proof.test}" is skipped`;
   return undefined;

@@ -4,7 +4,7 @@
  * resource and `destroy` never deletes the first. Elsewhere users rebuild such a state by hand, resource by resource
  * (pulumi/pulumi#16712 "Ability to recreate state from program and reality", pulumi/pulumi#3388 create-or-import).
  *
- * What the user needs: the docs' recovery steps (docs/.peer-c-troubleshooting.md, "A live account no stack names",
+ * What the user needs: the docs' recovery steps (docs/troubleshooting.md, "A live account no stack names",
  * read from the file and run line by line, placeholders filled) find the account (`pims service-accounts list
  * --state` marks it `STACK no`, `pulumi do … list` names it), take the one whose token is in use back into the stack
  * (`pulumi import` in YAML, `adoptServiceAccountId` in TypeScript: no new account, its token still works, no change
@@ -24,7 +24,7 @@ import { liveIds } from "../../kit/simulator";
 type Host = "typescript" | "yaml";
 
 /** The page whose steps this suite runs (the lead moves the section into docs/troubleshooting.md). */
-const RECOVERY_DOC = path.join(REPO_ROOT, "docs", ".peer-c-troubleshooting.md");
+const RECOVERY_DOC = path.join(REPO_ROOT, "docs", "troubleshooting.md");
 const SECTION = "### A live account no stack names";
 
 /** The recovery section's shell lines, in order, comments dropped, grouped by its numbered steps. */
