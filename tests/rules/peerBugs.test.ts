@@ -4,8 +4,9 @@
  * test it names exists and is not skipped: the file is there and holds a `test`/`it` (or a `.each` of one) whose
  * title contains the table's text, with no `.skip`, `.todo`, `xit`/`xtest` on it nor `describe.skip`/`xdescribe`
  * around it. A title written once in a kit module the suite imports (describeFixtures, describeDist, …) counts for
- * that suite, and a title with `${host}` stands for one per host. Each new scenario file of the suite names its rows in its header. The failure lists every row and
- * host still lacking its test, so the state after a merge reads at once. `PEER_BUGS_ROWS=1,2,7` checks only those rows'
+ * that suite, and a title with `${host}` stands for one per host. Each new scenario file of the suite names its rows
+ * in its header. The failure lists every row and host still lacking its test, so the state after a merge reads at
+ * once. `PEER_BUGS_ROWS=1,2,7` checks only those rows'
  * tests (a branch that carries some of the rows before the others are merged); the numbering is always checked whole.
  */
 import * as fs from "node:fs";
