@@ -69,8 +69,10 @@ import (
 //
 // **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
 // create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
-// token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
-// is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+// token cannot be read (`tokenHeld` is false) unless you give it in `adoptToken`, which is proven against the listing
+// and the service before it is held (refused otherwise, nothing adopted); without it, its first rotation
+// (`rotationTrigger`) creates a successor whose token is held, and with `keepPreviousToken` the adopted account stays
+// valid until the rotation after (docs/resources.md).
 //
 // Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
 // service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -81,6 +83,10 @@ import (
 // `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
 // the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
 // account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
+// A token you have: give it in the import file's `outputs` (`projectId`, `token` as a secret; the entry's id
+// `<projectId>/<serviceAccountId>`; Pulumi 3.254.0 or later). The engine stores them without asking the provider;
+// the next `pulumi up` proves the token (the listing shows the account's key matching it, the service accepts it)
+// with no write and holds it, or refuses it, naming the check that failed.
 //
 // List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
 // listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -187,6 +193,10 @@ type ServiceAccount struct {
 
 	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
 	AdoptServiceAccountId pulumi.StringPtrOutput `pulumi:"adoptServiceAccountId"`
+	// With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+	AdoptToken pulumi.StringPtrOutput `pulumi:"adoptToken"`
+	// The service's clock minus this machine's, in milliseconds, as the service's `Date` header showed it when the current account was created; present only when they differed by a minute or more. The rotation window (`rotateBeforeExpiry`) is judged on the service's clock with it, since `tokenExpiresAt` is the service's time.
+	ClockSkewMs pulumi.IntPtrOutput `pulumi:"clockSkewMs"`
 	// When the current account was created, RFC 3339.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Id of the user who created the current account.
@@ -262,7 +272,11 @@ func NewServiceAccount(ctx *pulumi.Context,
 	if args.ProjectId == nil {
 		return nil, errors.New("invalid value for required argument 'ProjectId'")
 	}
+	if args.AdoptToken != nil {
+		args.AdoptToken = pulumi.ToSecret(args.AdoptToken).(pulumi.StringPtrInput)
+	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"adoptToken",
 		"previousToken",
 		"token",
 	})
@@ -306,6 +320,8 @@ func (ServiceAccountState) ElementType() reflect.Type {
 type serviceAccountArgs struct {
 	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
 	AdoptServiceAccountId *string `pulumi:"adoptServiceAccountId"`
+	// With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+	AdoptToken *string `pulumi:"adoptToken"`
 	// Description: at most 500 characters. Default "".
 	Description *string `pulumi:"description"`
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -330,6 +346,8 @@ type serviceAccountArgs struct {
 type ServiceAccountArgs struct {
 	// Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
 	AdoptServiceAccountId pulumi.StringPtrInput
+	// With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+	AdoptToken pulumi.StringPtrInput
 	// Description: at most 500 characters. Default "".
 	Description pulumi.StringPtrInput
 	// Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
@@ -440,6 +458,16 @@ func (o ServiceAccountOutput) ToServiceAccountOutputWithContext(ctx context.Cont
 // Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
 func (o ServiceAccountOutput) AdoptServiceAccountId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.AdoptServiceAccountId }).(pulumi.StringPtrOutput)
+}
+
+// With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+func (o ServiceAccountOutput) AdoptToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.StringPtrOutput { return v.AdoptToken }).(pulumi.StringPtrOutput)
+}
+
+// The service's clock minus this machine's, in milliseconds, as the service's `Date` header showed it when the current account was created; present only when they differed by a minute or more. The rotation window (`rotateBeforeExpiry`) is judged on the service's clock with it, since `tokenExpiresAt` is the service's time.
+func (o ServiceAccountOutput) ClockSkewMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ServiceAccount) pulumi.IntPtrOutput { return v.ClockSkewMs }).(pulumi.IntPtrOutput)
 }
 
 // When the current account was created, RFC 3339.

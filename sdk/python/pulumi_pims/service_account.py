@@ -26,6 +26,7 @@ class ServiceAccountArgs:
                  name: pulumi.Input[_builtins.str],
                  project_id: pulumi.Input[_builtins.str],
                  adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_token: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  keep_previous_token: pulumi.Input[Optional[_builtins.bool]] = None,
                  rotate_before_expiry: pulumi.Input[Optional[_builtins.int]] = None,
@@ -39,6 +40,7 @@ class ServiceAccountArgs:
         :param pulumi.Input[_builtins.str] name: Name of the account: 1 to 100 characters.
         :param pulumi.Input[_builtins.str] project_id: Id of the project that owns the account, e.g. `p-1a2b3c4d`.
         :param pulumi.Input[_builtins.str] adopt_service_account_id: Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+        :param pulumi.Input[_builtins.str] adopt_token: With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
         :param pulumi.Input[_builtins.str] description: Description: at most 500 characters. Default "".
         :param pulumi.Input[_builtins.bool] keep_previous_token: Overlapping rotation. When true, a rotation keeps the account it replaces (and its token) live until the next rotation: the newest token is `token`, the one before it `previousToken`, and each rotation creates one account and deletes only the one two rotations old. Consumers that read the token before a rotation (apps, other stacks, CI) keep working until the next one. Turning it on replaces nothing and mints no token; turning it off deletes the previous account. Default false: a rotation replaces the account and deletes the old one in the same update.
         :param pulumi.Input[_builtins.int] rotate_before_expiry: Automatic rotation window in whole seconds (≥ 0, less than `expiresIn`; with `keepPreviousToken`, at least half of `expiresIn`): once the token's expiry minus this window has passed, the next `pulumi up` rotates the token (0 = once the token has expired). No effect on a token that never expires. Changing it alone updates the resource in place (no call, same token), unless the new window is already reached. Rotation happens only when you run `pulumi up`: schedule one within the window.
@@ -51,6 +53,8 @@ class ServiceAccountArgs:
         pulumi.set(__self__, "project_id", project_id)
         if adopt_service_account_id is not None:
             pulumi.set(__self__, "adopt_service_account_id", adopt_service_account_id)
+        if adopt_token is not None:
+            pulumi.set(__self__, "adopt_token", adopt_token)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if keep_previous_token is not None:
@@ -123,6 +127,18 @@ class ServiceAccountArgs:
         pulumi.set(self, "adopt_service_account_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="adoptToken")
+    def adopt_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+        """
+        return pulumi.get(self, "adopt_token")
+
+    @adopt_token.setter
+    def adopt_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_token", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -190,6 +206,7 @@ class ServiceAccount(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_token: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_in: pulumi.Input[Optional[_builtins.int]] = None,
                  grants: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -258,8 +275,10 @@ class ServiceAccount(pulumi.CustomResource):
 
         **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
         create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
-        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
-        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+        token cannot be read (`tokenHeld` is false) unless you give it in `adoptToken`, which is proven against the listing
+        and the service before it is held (refused otherwise, nothing adopted); without it, its first rotation
+        (`rotationTrigger`) creates a successor whose token is held, and with `keepPreviousToken` the adopted account stays
+        valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -270,6 +289,10 @@ class ServiceAccount(pulumi.CustomResource):
         `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
         the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
         account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
+        A token you have: give it in the import file's `outputs` (`projectId`, `token` as a secret; the entry's id
+        `<projectId>/<serviceAccountId>`; Pulumi 3.254.0 or later). The engine stores them without asking the provider;
+        the next `pulumi up` proves the token (the listing shows the account's key matching it, the service accepts it)
+        with no write and holds it, or refuses it, naming the check that failed.
 
         List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
         listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -342,6 +365,7 @@ class ServiceAccount(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_service_account_id: Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
+        :param pulumi.Input[_builtins.str] adopt_token: With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
         :param pulumi.Input[_builtins.str] description: Description: at most 500 characters. Default "".
         :param pulumi.Input[_builtins.int] expires_in: Lifetime of the token in seconds: an integer from 0 to 31536000 (one year). 0 = the token never expires.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] grants: Ids of the projects the account may access: 1 to 50, no duplicates. Order does not matter.
@@ -416,8 +440,10 @@ class ServiceAccount(pulumi.CustomResource):
 
         **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
         create checks it in the project's API-key listing (with the declared `name` and `description`) and sends no POST. Its
-        token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
-        is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+        token cannot be read (`tokenHeld` is false) unless you give it in `adoptToken`, which is proven against the listing
+        and the service before it is held (refused otherwise, nothing adopted); without it, its first rotation
+        (`rotationTrigger`) creates a successor whose token is held, and with `keepPreviousToken` the adopted account stays
+        valid until the rotation after (docs/resources.md).
 
         Import: `pulumi import pims:index:ServiceAccount <name> <projectId>/<serviceAccountId>` (or `pims
         service-accounts import-file <projectId>` and `pulumi import --file` for a whole project) takes an account made
@@ -428,6 +454,10 @@ class ServiceAccount(pulumi.CustomResource):
         `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
         the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
         account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
+        A token you have: give it in the import file's `outputs` (`projectId`, `token` as a secret; the entry's id
+        `<projectId>/<serviceAccountId>`; Pulumi 3.254.0 or later). The engine stores them without asking the provider;
+        the next `pulumi up` proves the token (the listing shows the account's key matching it, the service accepts it)
+        with no write and holds it, or refuses it, naming the check that failed.
 
         List: `pulumi do pims:ServiceAccount list --project-id <projectId>` prints the project's accounts as the API-key
         listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -513,6 +543,7 @@ class ServiceAccount(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_token: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_in: pulumi.Input[Optional[_builtins.int]] = None,
                  grants: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -532,6 +563,7 @@ class ServiceAccount(pulumi.CustomResource):
             __props__ = ServiceAccountArgs.__new__(ServiceAccountArgs)
 
             __props__.__dict__["adopt_service_account_id"] = adopt_service_account_id
+            __props__.__dict__["adopt_token"] = None if adopt_token is None else pulumi.Output.secret(adopt_token)
             __props__.__dict__["description"] = description
             if expires_in is None and not opts.urn:
                 raise TypeError("Missing required property 'expires_in'")
@@ -549,6 +581,7 @@ class ServiceAccount(pulumi.CustomResource):
             __props__.__dict__["rotate_before_expiry"] = rotate_before_expiry
             __props__.__dict__["rotation_trigger"] = rotation_trigger
             __props__.__dict__["token_delivery"] = token_delivery
+            __props__.__dict__["clock_skew_ms"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["created_by_user_id"] = None
             __props__.__dict__["previous_sealed_token"] = None
@@ -567,7 +600,7 @@ class ServiceAccount(pulumi.CustomResource):
             __props__.__dict__["token_held"] = None
             __props__.__dict__["token_id"] = None
             __props__.__dict__["unread_inputs"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["previousToken", "token"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["adoptToken", "previousToken", "token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["projectId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -594,6 +627,8 @@ class ServiceAccount(pulumi.CustomResource):
         __props__ = ServiceAccountArgs.__new__(ServiceAccountArgs)
 
         __props__.__dict__["adopt_service_account_id"] = None
+        __props__.__dict__["adopt_token"] = None
+        __props__.__dict__["clock_skew_ms"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["created_by_user_id"] = None
         __props__.__dict__["description"] = None
@@ -630,6 +665,22 @@ class ServiceAccount(pulumi.CustomResource):
         Adopt an existing account instead of creating one: its id (in `projectId`, as `pims service-accounts list` shows it). The create checks that the project's API-key listing shows it and sends no POST; the resource then holds it without its token (`tokenHeld` false), with `name` and `description` as the service shows them and the other inputs as declared. Its first rotation (`rotationTrigger`, the expiry window) creates the successor, whose token is held; with `keepPreviousToken` the adopted account stays valid as the previous one until the next rotation. Read only by the create: changing or removing it later changes nothing. For TypeScript programs, where `pulumi import` cannot reach a dynamic provider; other languages can also use `pulumi import`.
         """
         return pulumi.get(self, "adopt_service_account_id")
+
+    @_builtins.property
+    @pulumi.getter(name="adoptToken")
+    def adopt_token(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With `adoptServiceAccountId`: the adopted account's token, which you have (a secret, e.g. `config.requireSecret("ciToken")`). Proven before it is held: the project's API-key listing must show that account's key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+        """
+        return pulumi.get(self, "adopt_token")
+
+    @_builtins.property
+    @pulumi.getter(name="clockSkewMs")
+    def clock_skew_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The service's clock minus this machine's, in milliseconds, as the service's `Date` header showed it when the current account was created; present only when they differed by a minute or more. The rotation window (`rotateBeforeExpiry`) is judged on the service's clock with it, since `tokenExpiresAt` is the service's time.
+        """
+        return pulumi.get(self, "clock_skew_ms")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")

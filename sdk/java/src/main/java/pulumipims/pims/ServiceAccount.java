@@ -75,8 +75,10 @@ import pulumipims.pims.outputs.TokenDelivery;
  * 
  * **Adopting an existing account.** Set `adoptServiceAccountId` to the id of an account made in the web console: the
  * create checks it in the project&#39;s API-key listing (with the declared `name` and `description`) and sends no POST. Its
- * token cannot be read (`tokenHeld` is false); its first rotation (`rotationTrigger`) creates a successor whose token
- * is held, and with `keepPreviousToken` the adopted account stays valid until the rotation after (docs/resources.md).
+ * token cannot be read (`tokenHeld` is false) unless you give it in `adoptToken`, which is proven against the listing
+ * and the service before it is held (refused otherwise, nothing adopted); without it, its first rotation
+ * (`rotationTrigger`) creates a successor whose token is held, and with `keepPreviousToken` the adopted account stays
+ * valid until the rotation after (docs/resources.md).
  * 
  * Import: `pulumi import pims:index:ServiceAccount &lt;name&gt; &lt;projectId&gt;/&lt;serviceAccountId&gt;` (or `pims
  * service-accounts import-file &lt;projectId&gt;` and `pulumi import --file` for a whole project) takes an account made
@@ -87,6 +89,10 @@ import pulumipims.pims.outputs.TokenDelivery;
  * `pulumi import` gives the provider the id alone, never `tokenDelivery`: a token the listing proves is held until
  * the next `pulumi up` with `tokenDelivery` delivers it and drops it from the state. To never hold it, declare the
  * account with `adoptServiceAccountId` and `tokenDelivery`: the proven token is delivered like a new one.
+ * A token you have: give it in the import file&#39;s `outputs` (`projectId`, `token` as a secret; the entry&#39;s id
+ * `&lt;projectId&gt;/&lt;serviceAccountId&gt;`; Pulumi 3.254.0 or later). The engine stores them without asking the provider;
+ * the next `pulumi up` proves the token (the listing shows the account&#39;s key matching it, the service accepts it)
+ * with no write and holds it, or refuses it, naming the check that failed.
  * 
  * List: `pulumi do pims:ServiceAccount list --project-id &lt;projectId&gt;` prints the project&#39;s accounts as the API-key
  * listing shows them (`--count N`: the first N), each `id` ready for `pulumi import`.
@@ -181,6 +187,34 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
      */
     public Output<Optional<String>> adoptServiceAccountId() {
         return Codegen.optional(this.adoptServiceAccountId);
+    }
+    /**
+     * With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+     * 
+     */
+    @Export(name="adoptToken", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> adoptToken;
+
+    /**
+     * @return With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+     * 
+     */
+    public Output<Optional<String>> adoptToken() {
+        return Codegen.optional(this.adoptToken);
+    }
+    /**
+     * The service&#39;s clock minus this machine&#39;s, in milliseconds, as the service&#39;s `Date` header showed it when the current account was created; present only when they differed by a minute or more. The rotation window (`rotateBeforeExpiry`) is judged on the service&#39;s clock with it, since `tokenExpiresAt` is the service&#39;s time.
+     * 
+     */
+    @Export(name="clockSkewMs", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> clockSkewMs;
+
+    /**
+     * @return The service&#39;s clock minus this machine&#39;s, in milliseconds, as the service&#39;s `Date` header showed it when the current account was created; present only when they differed by a minute or more. The rotation window (`rotateBeforeExpiry`) is judged on the service&#39;s clock with it, since `tokenExpiresAt` is the service&#39;s time.
+     * 
+     */
+    public Output<Optional<Integer>> clockSkewMs() {
+        return Codegen.optional(this.clockSkewMs);
     }
     /**
      * When the current account was created, RFC 3339.
@@ -601,6 +635,7 @@ public class ServiceAccount extends com.pulumi.resources.CustomResource {
         var defaultOptions = com.pulumi.resources.CustomResourceOptions.builder()
             .version(Utilities.getVersion())
             .additionalSecretOutputs(List.of(
+                "adoptToken",
                 "previousToken",
                 "token"
             ))

@@ -36,6 +36,21 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
+     * With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+     * 
+     */
+    @Import(name="adoptToken")
+    private @Nullable Output<String> adoptToken;
+
+    /**
+     * @return With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+     * 
+     */
+    public Optional<Output<String>> adoptToken() {
+        return Optional.ofNullable(this.adoptToken);
+    }
+
+    /**
      * Description: at most 500 characters. Default &#34;&#34;.
      * 
      */
@@ -174,6 +189,7 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
 
     private ServiceAccountArgs(ServiceAccountArgs $) {
         this.adoptServiceAccountId = $.adoptServiceAccountId;
+        this.adoptToken = $.adoptToken;
         this.description = $.description;
         this.expiresIn = $.expiresIn;
         this.grants = $.grants;
@@ -222,6 +238,27 @@ public final class ServiceAccountArgs extends com.pulumi.resources.ResourceArgs 
          */
         public Builder adoptServiceAccountId(String adoptServiceAccountId) {
             return adoptServiceAccountId(Output.of(adoptServiceAccountId));
+        }
+
+        /**
+         * @param adoptToken With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptToken(@Nullable Output<String> adoptToken) {
+            $.adoptToken = adoptToken;
+            return this;
+        }
+
+        /**
+         * @param adoptToken With `adoptServiceAccountId`: the adopted account&#39;s token, which you have (a secret, e.g. `config.requireSecret(&#34;ciToken&#34;)`). Proven before it is held: the project&#39;s API-key listing must show that account&#39;s key matching it (as the listing masks it, e.g. `pims_...1a2b`) and no other key that does, and the service must accept it; otherwise the create fails, saying which check failed, and nothing is adopted. Then `token` holds it (`tokenHeld` true). Read only by the create, like `adoptServiceAccountId`; never an output.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder adoptToken(String adoptToken) {
+            return adoptToken(Output.of(adoptToken));
         }
 
         /**
