@@ -15,9 +15,11 @@ const path = require("node:path");
  * functions' examples (getAppLogs, getBuildLogs in five languages) and the config block rendered from the settings
  * table bring the schema to 144 kB and the package to 870 kB; token delivery (sealing, the command and file sinks),
  * the provider's List and the sealed-token example in every language bring the schema to 156 kB and the package to
- * 980 kB. The limit leaves about 6 % for growth; past it, look at what grew first).
+ * 980 kB; 0.7.0's ESC rotation adapter (provider/escRotator, the CLI's `esc-rotator serve`, about 50 kB) and the
+ * peer-bug behaviour (expiry, the provider's own credential, clock skew, proven imports) bring it to 1,085 kB. The
+ * limit leaves about 6 % for growth; past it, look at what grew first).
  */
-const MAX_UNPACKED_BYTES = 1040 * 1024;
+const MAX_UNPACKED_BYTES = 1125 * 1024;
 const ALLOWED = [
   /^bin\/(cli|provider|sdk)\/.+\.(js|d\.ts)$/,
   /^bin\/provider\/schema\.json$/,
