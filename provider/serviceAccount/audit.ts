@@ -8,19 +8,19 @@
  * stack (or a provider instance of this stack with other credentials) may manage an account with the same name.
  */
 import { NotFoundError } from "../client";
-import { accountsFromKeys, type AccountSeen } from "./listing";
-import type { ListingResult } from "./run";
+import type { AccountSeen } from "./listing";
+import { listed, type ListingResult } from "./run";
 
 /** Most accounts named one by one in a notice (the rest are counted, with the command that lists them). */
 const MAX_SHOWN = 10;
 
 /** Live accounts named `name` in the listing that `held` does not hold, oldest first. */
 export function unheldAccounts(
-  keys: Parameters<typeof accountsFromKeys>[0],
+  accounts: readonly AccountSeen[],
   name: string,
   held: ReadonlySet<string>,
 ): AccountSeen[] {
-  return accountsFromKeys(keys).filter((a) => a.name === name && !held.has(a.id));
+  return accounts.filter((a) => a.name === name && !held.has(a.id));
 }
 
 /** The notice for `found` (empty: none), worded for the case that another stack uses the same name. */
@@ -70,5 +70,5 @@ export function auditLine(
       `\`pims service-accounts list ${projectId} --state <(pulumi stack export)\`.`
     );
   }
-  return orphanNotice(projectId, name, unheldAccounts(result.listing.keys, name, held));
+  return orphanNotice(projectId, name, unheldAccounts(listed(result.listing).byName.get(name) ?? [], name, held));
 }

@@ -24,8 +24,7 @@
  * - The listing answered 401 to the provider's credential: when that credential may be the previous one the state
  *   stored (a refresh without `--run-program`), the warning says so and what to run (`refused`).
  */
-import { accountsFromKeys } from "./listing";
-import type { Listing, ListingResult, RunMemory } from "./run";
+import { listed, type Listing, type ListingResult, type RunMemory } from "./run";
 import { AuthError, NotFoundError, type PimsClient } from "../client";
 import type { Severity } from "../client/log";
 
@@ -115,7 +114,7 @@ export async function refreshAccounts(
 function markExpired(out: RefreshOutcome, listing: Listing, listUrl: string): RefreshOutcome {
   const props = (out.props ?? {}) as StoredAccounts & Record<string, unknown>;
   const current = props.serviceAccountId ?? out.id;
-  const key = accountsFromKeys(listing.keys).find((a) => a.id === current);
+  const key = listed(listing).byId.get(current);
   if (!key) return out;
   const expiresMs = time(key.expiresAt);
   const expired = /expired/i.test(key.status ?? "") || expiresMs <= listing.serviceNowMs;
@@ -172,8 +171,8 @@ async function refreshHeld(
     const end = c.refused !== undefined && e instanceof AuthError && e.status === 401 ? "" : ". Refresh again later.";
     return { id, props, lines: [warn(`${who}: kept in the state unchanged: ${c.listUrl} ${why}${end}`)] };
   }
-  const { keys, serviceNowMs } = c.listing.listing;
-  const shown = new Set(accountsFromKeys(keys).map((a) => a.id));
+  const { serviceNowMs } = c.listing.listing;
+  const shown = listed(c.listing.listing).byId;
   for (const h of held) if (c.ownToken !== undefined && h.token === c.ownToken) c.run.markOwn(h.id);
   const lines: RefreshLine[] = [];
   const missing = held.filter((h) => !shown.has(h.id) && h.role !== "current");

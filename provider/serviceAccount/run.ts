@@ -14,12 +14,42 @@
  */
 import * as crypto from "node:crypto";
 import type { ApiKey, PimsClient } from "../client";
+import { accountsFromKeys, type AccountSeen } from "./listing";
 
 /** A listing as the run took it: the keys, and when (the service's clock, from its `Date` header when it sent one). */
 export interface Listing {
   keys: ApiKey[];
   /** Ms since the epoch on the service's clock when the answer came (our clock plus the skew measured). */
   serviceNowMs: number;
+}
+
+/** A listing's accounts (./listing `accountsFromKeys`): each by its id, and those of each name, oldest first. */
+export interface ListedAccounts {
+  byId: ReadonlyMap<string, AccountSeen>;
+  byName: ReadonlyMap<string, readonly AccountSeen[]>;
+}
+
+const listedOnce = new WeakMap<Listing, ListedAccounts>();
+
+/**
+ * The accounts a listing shows, worked out once per listing: a refresh of N accounts of one project reads the same
+ * listing N times (each account, then its orphan notice), and working it out each time made a refresh quadratic in N.
+ */
+export function listed(listing: Listing): ListedAccounts {
+  let found = listedOnce.get(listing);
+  if (!found) {
+    const byId = new Map<string, AccountSeen>();
+    const byName = new Map<string, AccountSeen[]>();
+    for (const a of accountsFromKeys(listing.keys)) {
+      byId.set(a.id, a);
+      const named = byName.get(a.name) ?? [];
+      named.push(a);
+      byName.set(a.name, named);
+    }
+    found = { byId, byName };
+    listedOnce.set(listing, found);
+  }
+  return found;
 }
 
 /** The run's one listing of a project: taken, or failed with the error it failed with. */
