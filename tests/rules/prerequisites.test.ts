@@ -80,6 +80,14 @@ test("the README's list names each program the tests, scripts and benchmark run 
   expect(missing).toEqual([]);
 });
 
+test("every package .ci/run installs is named in the README's list: a new user runs the README, not .ci/run", () => {
+  const ci = fs.readFileSync(path.join(ROOT, ".ci", "run"), "utf8");
+  const installs = [...ci.matchAll(/apt-get install ([^)|&;\n]+)/g)];
+  const packages = installs.flatMap((m) => m[1].split(/\s+/).filter((w) => w !== "" && !w.startsWith("-")));
+  expect(installs.length).toBeGreaterThan(0); // the pattern still reads .ci/run's install line
+  expect(packages.filter((p) => !named().has(p))).toEqual([]);
+});
+
 test("a program an ensure-* script provides is started by the path it prints, never by its bare name", () => {
   // A bare name runs whatever PATH holds (another version, or nothing on a new machine): `age` was so until issue 53.
   const ensured = new Set([...provided().values()].flat());
