@@ -16,6 +16,7 @@
  *   P8  bench/p8-plugin.ts         the P5 stack and N = 1,000 accounts: the plugin from YAML ÷ the dynamic resources
  *   P9  bench/p9-executable.ts     the self-contained plugin executable ÷ the Node launcher: start, size, memory, P8
  *   P10 bench/p10-esc-rotator.ts   an ESC rotation through the adapter ÷ the bare create + delete; verification cost
+ *   P11 bench/p11-refresh-reads.ts a refresh's reads of one project's accounts: per account at N = 1,000 ÷ N = 250
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).
  * Needs `npm run build` first (it measures the compiled package, as users run it); P5–P7 need the engine
@@ -38,6 +39,7 @@ import { p7floor } from "./p7-floor";
 import { p8 } from "./p8-plugin";
 import { p9 } from "./p9-executable";
 import { p10 } from "./p10-esc-rotator";
+import { p11 } from "./p11-refresh-reads";
 import { errorText } from "../provider/client";
 
 const RESULTS_FILE = path.join(__dirname, "results.json");
@@ -57,6 +59,7 @@ const MEASURES: Array<{ id: string; run: Measure; byDefault: boolean }> = [
   { id: "P8", run: p8, byDefault: true },
   { id: "P9", run: p9, byDefault: true },
   { id: "P10", run: p10, byDefault: true },
+  { id: "P11", run: p11, byDefault: true },
 ];
 
 function parseArgs(args: string[]): { quick: boolean; only: Set<string> | undefined } {
