@@ -30,7 +30,7 @@ export async function p11(o: BenchOptions): Promise<Row[]> {
   for (const n of SIZES) {
     const projectId = `p-bench11${String(n).padStart(4, "0")}`;
     const sim = await startSimProcess({ projects: [projectId] });
-    const quiet = { warn: console.warn, log: console.log, error: console.error };
+    const original = { warn: console.warn, log: console.log, error: console.error };
     try {
       const maker = await configuredProvider("ServiceAccount", sim.baseUrl, sim.token);
       const states: Array<{ id: string; outs: unknown }> = [];
@@ -57,7 +57,7 @@ export async function p11(o: BenchOptions): Promise<Row[]> {
       const each = cpu.map((x) => x.toFixed(3)).join(" ");
       log(`P11: N=${n}: ${median(cpu).toFixed(3)} ms of CPU per account's read (rounds: ${each})`);
     } finally {
-      Object.assign(console, quiet);
+      Object.assign(console, original);
       await sim.stop();
     }
   }
