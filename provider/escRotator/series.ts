@@ -1,204 +1,177 @@
 /**
- * One rotation of a series: the accounts one ESC value has had, found by the marker the adapter writes in each
- * account's name (`<name>-esc-<12 hex>`, the hex a hash of the environment, project and name), never by guessing.
+ * A series: the accounts one ESC value has had, found by the marker the adapter writes in each account's name, never
+ * by guessing. A rotation's marker is `<name>-esc-<12 hex>` (0.7.0's, unchanged), an open's `<name>-esl-<12 hex>`, the
+ * hex a hash of the environment, project and name; each account made since 0.8.0 also carries a tag of the request
+ * that made it, `-<12 hex>` of the SHA-256 of its `jti`, so a request replayed after a restart or to another instance
+ * finds its own account in the series and is refused (../verify only remembers the `jti`s one process has seen).
+ *
  * The service has no read of an account, so the project's API-key listing (GET /v2/projects/{project_id}/api-keys,
- * ./serviceAccount/listing) is how the series is seen.
- *
- * A rotation creates a new account (POST /v2/projects/{project_id}/service-accounts, through ../serviceAccount/create:
- * a create whose answer is lost or fails after committing is looked for, never left unnamed), keeps the one `state`
- * names (the token ESC's `current` holds, which consumers still use until they refresh), and deletes (DELETE
- * /v2/projects/{project_id}/service-accounts/{id}) every other account of the series and the one `state` names as
- * previous. So after a rotation the series has two live accounts, and a rotation whose response was lost (ESC retries
- * with the same `state`) leaves no orphan: the account it made carries the marker, so the retry deletes it.
- *
- * Only a complete rotation succeeds. When the retirement fails the new account is deleted again (its token would be
- * lost with a failed response); whatever could not be deleted is named with the command that deletes it, and the next
- * rotation deletes it anyway (it carries the marker).
+ * ../serviceAccount/listing) is how a series is seen. What both routes share lives here: the listing of a series, the
+ * create (POST /v2/projects/{project_id}/service-accounts, through ../serviceAccount/create: a create whose answer is
+ * lost or fails after committing is looked for, and what it made is deleted again), and the delete (DELETE
+ * /v2/projects/{project_id}/service-accounts/{id}, ../serviceAccount/delete: a 404 counts only once the listing
+ * confirms the account is gone, the rule the ServiceAccount resource lives by).
  */
 import * as crypto from "node:crypto";
-import { NotFoundError, errorText, type PimsClient } from "../client";
+import { errorText, type PimsClient } from "../client";
 import { createAccount, CreateLedger, UncertainCreateError, type CreatedAccount } from "../serviceAccount/create";
-import { accountsFromKeys } from "../serviceAccount/listing";
-import { fingerprint } from "../serviceAccount/delivery";
-import { tokenExpiry } from "../serviceAccount/rotation";
-import type { RotationRequest, RotationState } from "./request";
+import { deleteAccount } from "../serviceAccount/delete";
+import { accountsFromKeys, type AccountSeen } from "../serviceAccount/listing";
+import type { AccountRequest } from "./request";
 
-/**
- * The response ESC stores as the environment's `current` (secret) and sends back as `state`: the token, and what can
- * be checked without it.
- */
-export interface RotatedToken {
-  /** The new account's token: the only secret. */
-  token: string;
-  /** The new account's id. */
-  serviceAccountId: string;
-  /** The token's id. */
-  tokenId: string;
-  /** The token's expiry, RFC 3339, or `never`. */
-  tokenExpiresAt: string;
-  /** The project that owns the account. */
-  projectId: string;
-  /** The account's name, with the series marker. */
-  name: string;
-  /** When the rotation completed, RFC 3339. */
-  rotatedAt: string;
-  /** First 16 hex digits of SHA-256 of the token (as `ServiceAccount.tokenFingerprint`). */
-  tokenFingerprint: string;
-  /** The account kept valid until the next rotation (the one `state` named), or null on the first rotation. */
-  previousServiceAccountId: string | null;
+/** Which ESC function a request comes from: `fn::rotate::external` or `fn::open::external`. */
+export type Route = "rotate" | "open";
+
+const INFIX: Record<Route, string> = { rotate: "esc", open: "esl" };
+const HEX = 12;
+/** What the adapter adds to a request's name: `-esc-` + 12 hex (the series) + `-` + 12 hex (the request's tag). */
+export const MARKED_SUFFIX_LENGTH = 1 + INFIX.rotate.length + 1 + HEX + 1 + HEX;
+
+const sha256Hex = (text: string): string => crypto.createHash("sha256").update(text).digest("hex");
+
+/** The marker of a series: the name, then a hash of the environment (`org/project/env`), project and name. */
+export function seriesMarker(route: Route, environment: string, req: Pick<AccountRequest, "projectId" | "name">) {
+  return `${req.name}-${INFIX[route]}-${sha256Hex(`${environment}\n${req.projectId}\n${req.name}`).slice(0, HEX)}`;
 }
 
-/** What a rotation did, for the log line. */
-export interface RotationReport {
-  created?: string;
-  kept?: string;
-  deleted: string[];
-  /** Accounts left live that the series should not have, each with the command that deletes it. */
-  leftover: string[];
+/** A rotation series' marker (0.7.0's name for it). */
+export const seriesName = (environment: string, req: Pick<AccountRequest, "projectId" | "name">): string =>
+  seriesMarker("rotate", environment, req);
+
+/** The tag of the request whose token carries `jti`. */
+export const requestTag = (jti: string): string => sha256Hex(jti).slice(0, HEX);
+
+/** The name of the account a request makes: its series' marker and its tag. */
+export const markedName = (marker: string, jti: string): string => `${marker}-${requestTag(jti)}`;
+
+/** Whether an account named `name` belongs to the series `marker` (0.7.0's accounts carry the marker alone). */
+export function inSeries(marker: string, name: string): boolean {
+  if (name === marker) return true;
+  const rest = name.startsWith(`${marker}-`) ? name.slice(marker.length + 1) : "";
+  return rest.length === HEX && /^[0-9a-f]+$/.test(rest);
 }
 
-/** A rotation that did not complete: 503 with `message` (names what is left and how to delete it). */
-export class RotationFailed extends Error {
-  constructor(
-    message: string,
-    readonly report: RotationReport,
-  ) {
-    super(message);
-    this.name = "RotationFailed";
-  }
-}
-
-/** The account name that marks the series of `environment` (`org/project/env`), `projectId` and `name`. */
-export function seriesName(environment: string, req: Pick<RotationRequest, "projectId" | "name">): string {
-  const h = crypto.createHash("sha256").update(`${environment}\n${req.projectId}\n${req.name}`).digest("hex");
-  return `${req.name}-esc-${h.slice(0, 12)}`;
-}
-
-/** What a rotation needs besides the request. */
+/** What both routes need besides the request. */
 export interface SeriesContext {
   client: PimsClient;
   ledger: CreateLedger;
   /** How long a create whose answer was lost is watched for (the `lostCreateWatchMs` setting). */
   watchMs: number;
   now: () => number;
+  /** The adapter's log (one line per request; a warning of a delete goes there too). */
+  log: (line: string) => void;
 }
 
-const deleteCommand = (projectId: string, id: string): string => `pims service-accounts delete ${projectId} ${id}`;
+/** The live accounts of a series, as the project's API-key listing shows them. */
+export async function listSeries(ctx: SeriesContext, projectId: string, marker: string): Promise<AccountSeen[]> {
+  return accountsFromKeys(await ctx.client.listApiKeys(projectId)).filter((a) => inSeries(marker, a.name));
+}
 
-/** Deletes `ids` (a 404 is gone already); returns the ones deleted and the failures. */
-async function deleteAll(
-  client: PimsClient,
+/** The account of `series` that a request with this `jti` made, if any: the request is a replay. */
+export const madeBy = (series: readonly AccountSeen[], marker: string, jti: string): AccountSeen | undefined =>
+  series.find((a) => a.name === markedName(marker, jti));
+
+/** The command that deletes an account the adapter could not. */
+export const deleteCommand = (projectId: string, id: string): string =>
+  `pims service-accounts delete ${projectId} ${id}`;
+
+/** Deletes `ids` one by one; returns those deleted (or confirmed gone) and the failures. */
+export async function deleteAll(
+  ctx: SeriesContext,
   projectId: string,
   ids: readonly string[],
 ): Promise<{ deleted: string[]; failed: Array<{ id: string; error: string }> }> {
   const deleted: string[] = [];
   const failed: Array<{ id: string; error: string }> = [];
-  for (const id of ids) {
+  for (const accountId of ids) {
     try {
-      await client.deleteServiceAccount(projectId, id);
-      deleted.push(id);
+      await deleteAccount(ctx.client, { projectId, accountId, goneProjects: new Set(), warn: ctx.log });
+      deleted.push(accountId);
     } catch (e) {
-      if (e instanceof NotFoundError) deleted.push(id);
-      else failed.push({ id, error: errorText(e) });
+      failed.push({ id: accountId, error: errorText(e) });
     }
   }
   return { deleted, failed };
 }
 
+/** A request that did not complete: 503 with `message` (what is left live, checked, and how to delete it). */
+export class SeriesFailed extends Error {
+  constructor(
+    message: string,
+    readonly deleted: string[],
+    readonly leftLive: string[],
+  ) {
+    super(message);
+    this.name = "SeriesFailed";
+  }
+}
+
 /**
- * Creates the series' next account. A create the service committed but answered with a failure leaves an account
- * nobody holds: it carries the marker, so it is deleted and the create tried once more.
+ * Creates the account named `name` (the request's own). A create the service committed but answered with a failure
+ * leaves an account nobody holds: it carries the request's name, so it is deleted and the create tried once more. A
+ * failure is thrown as {@link SeriesFailed}, naming exactly the accounts of that name the listing still shows.
  */
-async function createNext(ctx: SeriesContext, req: RotationRequest, name: string, report: RotationReport) {
-  const body = { name, grants: req.grants, expiresIn: req.expiresIn, description: req.description ?? "" };
+export async function createMarked(
+  ctx: SeriesContext,
+  req: AccountRequest,
+  name: string,
+  expiresIn: number,
+  deleted: string[],
+  later: string,
+): Promise<CreatedAccount> {
+  const body = { name, grants: req.grants, expiresIn, description: req.description ?? "" };
   for (let attempt = 1; ; attempt++) {
     try {
       return await createAccount(ctx.client, req.projectId, body, { ledger: ctx.ledger, watchMs: ctx.watchMs });
     } catch (e) {
-      if (!(e instanceof UncertainCreateError) || e.candidates.length === 0) throw e;
-      const { deleted, failed } = await deleteAll(
-        ctx.client,
+      const uncertain = e instanceof UncertainCreateError;
+      // The create's own failure: the uncertain create's message is written for a stack, not for ESC.
+      let why = `creating the account failed: ${uncertain ? e.original.message : errorText(e)}`;
+      if (!uncertain) throw new SeriesFailed(why, deleted, []);
+      const cleaned = await deleteAll(
+        ctx,
         req.projectId,
         e.candidates.map((c) => c.id),
       );
-      report.deleted.push(...deleted);
-      report.leftover.push(...failed.map((f) => deleteCommand(req.projectId, f.id)));
-      if (failed.length > 0 || attempt >= 2) throw e;
+      deleted.push(...cleaned.deleted);
+      if (e.look === "found" && cleaned.failed.length === 0 && attempt < 2) continue;
+      if (e.look !== "found") why += ` (the service may still make the account ${JSON.stringify(name)}; ${later})`;
+      throw await failedLeaving(ctx, req.projectId, why, deleted, (a) => a.name === name, later);
     }
   }
 }
 
-/** One rotation of the series `state` belongs to (see the module comment). */
-export async function rotate(
-  ctx: SeriesContext,
-  environment: string,
-  req: RotationRequest,
-  state: RotationState | null,
-): Promise<{ token: RotatedToken; report: RotationReport }> {
-  const name = seriesName(environment, req);
-  const keep = state?.serviceAccountId;
-  const report: RotationReport = { kept: keep, deleted: [], leftover: [] };
-  let created: CreatedAccount;
-  try {
-    created = await createNext(ctx, req, name, report);
-  } catch (e) {
-    const left = report.leftover.length > 0 ? ` Left live: ${report.leftover.join("; ")}.` : "";
-    throw new RotationFailed(`creating the next account failed: ${errorText(e)}.${left}`, report);
-  }
-  report.created = created.id;
-  // Every account of the series but the new one and the kept one, and the previous one `state` names (an adopted
-  // account carries no marker): a response lost earlier left its account here, marked.
-  let retire: string[];
-  try {
-    const series = accountsFromKeys(await ctx.client.listApiKeys(req.projectId)).filter((a) => a.name === name);
-    retire = [...new Set([...series.map((a) => a.id), state?.previousServiceAccountId ?? ""])].filter(
-      (id) => id !== "" && id !== created.id && id !== keep,
-    );
-  } catch (e) {
-    throw await rollBack(ctx, req.projectId, created, report, `listing the series failed: ${errorText(e)}`);
-  }
-  const { deleted, failed } = await deleteAll(ctx.client, req.projectId, retire);
-  report.deleted.push(...deleted);
-  if (failed.length > 0) {
-    report.leftover.push(...failed.map((f) => deleteCommand(req.projectId, f.id)));
-    const why = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
-    throw await rollBack(ctx, req.projectId, created, report, `deleting the retired account(s) failed (${why})`);
-  }
-  const token = created.token.secret;
-  const nowIso = new Date(ctx.now()).toISOString();
-  return {
-    report,
-    token: {
-      token,
-      serviceAccountId: created.id,
-      tokenId: created.token.id,
-      tokenExpiresAt: tokenExpiry(created.token.expiresAt, req.expiresIn, created.createdAt, ctx.now()),
-      projectId: req.projectId,
-      name,
-      rotatedAt: nowIso,
-      tokenFingerprint: fingerprint(token),
-      previousServiceAccountId: keep ?? null,
-    },
-  };
-}
-
-/** Deletes the new account (its token dies with the failed response) and returns the failure naming what is left. */
-async function rollBack(
+/**
+ * The failure of a request after its clean-up: the accounts `left` selects that the listing still shows are named,
+ * each with the command that deletes it; when the listing cannot be read, that is said instead. `later` says what a
+ * later request of the series does with what is left (a rotation deletes it, an open once it has expired).
+ */
+export async function failedLeaving(
   ctx: SeriesContext,
   projectId: string,
-  created: CreatedAccount,
-  report: RotationReport,
   why: string,
-): Promise<RotationFailed> {
-  const { deleted, failed } = await deleteAll(ctx.client, projectId, [created.id]);
-  report.deleted.push(...deleted);
-  if (failed.length > 0) report.leftover.push(deleteCommand(projectId, created.id));
-  const left =
-    report.leftover.length > 0
-      ? ` Left live (the next rotation deletes them, or run): ${report.leftover.join("; ")}.`
-      : "";
-  return new RotationFailed(
-    `${why}; the new account ${created.id} was ${failed.length > 0 ? "not " : ""}deleted again.${left}`,
-    report,
-  );
+  deleted: string[],
+  left: (a: AccountSeen) => boolean,
+  later: string,
+): Promise<SeriesFailed> {
+  const done = deleted.length > 0 ? ` Deleted: ${deleted.join(", ")}.` : "";
+  let live: string[];
+  try {
+    live = accountsFromKeys(await ctx.client.listApiKeys(projectId))
+      .filter(left)
+      .map((a) => a.id);
+  } catch (e) {
+    return new SeriesFailed(
+      `${why}.${done} Which accounts are left live could not be checked (GET /v2/projects/${projectId}/api-keys: ` +
+        `${errorText(e)}): see \`pims service-accounts list ${projectId}\`; ${later}.`,
+      deleted,
+      [],
+    );
+  }
+  const named = live.map((id) => `${id} (${deleteCommand(projectId, id)})`);
+  const rest =
+    live.length === 0
+      ? " No account of this request is left live."
+      : ` Left live, checked against the listing: ${named.join("; ")}; ${later}.`;
+  return new SeriesFailed(`${why}.${done}${rest}`, deleted, live);
 }

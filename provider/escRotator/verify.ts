@@ -12,16 +12,18 @@
  */
 import * as crypto from "node:crypto";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import type { Route } from "./series";
 /** Most `jti`s remembered at once; a token seen when the cache is full is refused (a flood cannot evict one). */
 const MAX_REMEMBERED_JTIS = 100_000;
 /** Clock skew tolerated on `exp` and `iat`, in seconds. */
 const CLOCK_TOLERANCE_S = 30;
 
-/** What verification needs: the JWKS address, the accepted issuer and audience, the allow-list. */
+/** What verification needs: the JWKS address, the accepted issuer, each route's audience, the allow-list. */
 export interface VerifierOptions {
   jwksUrl: string;
   issuer: string;
-  audience: string;
+  /** The `aud` of each route served: the URL its ESC function names (a route without one is not served). */
+  audiences: Partial<Record<Route, string>>;
   /** Entries `org` (every environment of the organization) or `org/project/env` (one environment). */
   allow: readonly string[];
   /** Seconds between two fetches of the JWKS for an unknown key id (jose's cooldown). Default 30. */
@@ -32,6 +34,8 @@ export interface VerifierOptions {
 
 /** The verified caller: what the log line and the series marker use. */
 export interface Caller {
+  /** The route the token's audience names: a rotation or an open. */
+  route: Route;
   org: string;
   /** `org/project/env`: the environment that declares the rotated value. */
   environment: string;
@@ -71,7 +75,8 @@ export class Verifier {
 
   /**
    * The caller of a request, or a {@link Refusal}: bearer token, signature (RS256 only) with a key of the JWKS, `iss`,
-   * `aud`, `exp`, `iat`, `body_hash` over `body`, the allow-list, then `jti` (remembered until the token expires).
+   * `aud` (one route's audience: the route), `exp`, `iat`, `body_hash` over `body`, the allow-list, then `jti`
+   * (remembered until the token expires).
    */
   async verify(authorization: string | undefined, body: Uint8Array): Promise<Caller> {
     const m = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(authorization?.trim() ?? "");
@@ -81,7 +86,7 @@ export class Verifier {
       ({ payload } = await jwtVerify(m[1], this.keys, {
         algorithms: ["RS256"],
         issuer: this.o.issuer,
-        audience: this.o.audience,
+        audience: Object.values(this.o.audiences).filter((a): a is string => typeof a === "string"),
         clockTolerance: CLOCK_TOLERANCE_S,
         currentDate: new Date(this.now()),
         requiredClaims: ["exp", "iat", "jti"],
@@ -93,13 +98,21 @@ export class Verifier {
       throw new Refusal("the token was issued in the future");
     const hash = claimText(payload, "body_hash");
     if (!timingSafeEqualText(hash, bodyHash(body))) throw new Refusal("body_hash differs from the body's hash");
+    const auds = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    const routes = (Object.keys(this.o.audiences) as Route[]).filter(
+      (r) => this.o.audiences[r] !== undefined && auds.includes(this.o.audiences[r]),
+    );
+    if (routes.length !== 1) throw new Refusal(`aud names ${routes.length === 0 ? "no" : "more than one"} route`);
     const caller: Caller = {
+      route: routes[0],
       org: claimText(payload, "org"),
       environment: claimText(payload, "current_env"),
       triggerUser: typeof payload.trigger_user === "string" ? payload.trigger_user : "",
       jti: claimText(payload, "jti"),
     };
-    if (caller.environment.split("/")[0] !== caller.org || caller.environment.split("/").length !== 3)
+    // `org/project/env`; the docs' claims table also shows the older `org/env` form.
+    const parts = caller.environment.split("/");
+    if (parts[0] !== caller.org || parts.length < 2 || parts.length > 3 || parts.some((x) => x === ""))
       throw new Refusal(
         `current_env ${JSON.stringify(caller.environment)} is not org/project/env of org ${caller.org}`,
       );

@@ -240,14 +240,24 @@ export function childEnvironment(
 }
 
 /** The ESC rotation adapter's settings, by their names in `SETTINGS`, as flags give them. */
-export type EscSettingTexts = Partial<Record<"escJwksUrl" | "escIssuer" | "escAudience" | "escAllow", string>>;
+export type EscSettingTexts = Partial<
+  Record<
+    "escJwksUrl" | "escIssuer" | "escAudience" | "escOpenAudience" | "escAllow" | "escMaxTtl" | "escMaxLeases",
+    string
+  >
+>;
 
 /** The ESC rotation adapter's settings read: its own verification settings, and its pims credential. */
 export interface EscRotatorSettings {
   jwksUrl: string;
   issuer: string;
   audience: string | undefined;
+  openAudience: string | undefined;
   allow: string[];
+  /** The longest lease, in seconds. */
+  maxTtl: number;
+  /** The most live leases of one series. */
+  maxLeases: number;
   /** The environment the adapter's client is built from (the flags' values in their variables). */
   env: NodeJS.ProcessEnv;
   settings: Settings;
@@ -270,7 +280,10 @@ export function escRotatorSettings(
     jwksUrl: settings.escJwksUrl ?? ESC_DEFAULTS.jwksUrl,
     issuer: settings.escIssuer ?? ESC_DEFAULTS.issuer,
     audience: settings.escAudience,
+    openAudience: settings.escOpenAudience,
     allow: [...(settings.escAllow ?? [])],
+    maxTtl: settings.escMaxTtl ?? ESC_DEFAULTS.maxTtlS,
+    maxLeases: settings.escMaxLeases ?? ESC_DEFAULTS.maxLeases,
     env: merged,
     settings,
   };

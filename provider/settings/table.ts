@@ -30,10 +30,17 @@ export interface SettingSpec {
 
 const ms = " of milliseconds";
 
-/** The ESC rotation adapter's defaults: Pulumi Cloud's signing keys and issuer (provider/escRotator/verify.ts). */
+/**
+ * The ESC adapter's defaults: Pulumi Cloud's signing keys and issuer (provider/escRotator/verify.ts), and the bounds of
+ * its leases (provider/escRotator/open.ts): an hour at most, as ESC's own `aws-login` gives by default, and ten live
+ * leases per series.
+ */
 export const ESC_DEFAULTS = {
   jwksUrl: "https://api.pulumi.com/oidc/.well-known/jwks",
   issuer: "https://api.pulumi.com",
+  maxTtlS: 3600,
+  maxLeases: 10,
+  bodyDeadlineMs: 10_000,
 } as const;
 const TIMEOUT_ENV = "PIMS_TIMEOUT_MS";
 
@@ -171,15 +178,57 @@ export const SETTINGS = {
     set: "env",
     kind: "text",
     doc:
-      "The ESC rotation adapter (required): the only `aud` accepted, the adapter's URL exactly as the environments' " +
-      "`fn::rotate::external` `url` writes it. The CLI also takes `--audience`.",
+      "The ESC adapter's rotation route: the `aud` of rotations, the adapter's URL exactly as the environments' " +
+      "`fn::rotate::external` `url` writes it (this or `PIMS_ESC_OPEN_AUDIENCE` is required). The CLI also takes " +
+      "`--audience`.",
+  },
+  escOpenAudience: {
+    env: "PIMS_ESC_OPEN_AUDIENCE",
+    set: "env",
+    kind: "text",
+    doc:
+      "The ESC adapter's open route (short-lived tokens): the `aud` of opens, the URL exactly as the environments' " +
+      "`fn::open::external` `url` writes it; it must differ from the rotation route's. The CLI also takes " +
+      "`--open-audience`.",
+  },
+  escMaxTtl: {
+    env: "PIMS_ESC_MAX_TTL",
+    set: "env",
+    kind: "count",
+    min: 1,
+    unit: " of seconds",
+    default: ESC_DEFAULTS.maxTtlS,
+    doc:
+      "The ESC adapter's longest lease: an open whose `ttl` is above it is refused with 400 naming it (no request " +
+      "can raise it). The CLI also takes `--max-ttl`.",
+  },
+  escMaxLeases: {
+    env: "PIMS_ESC_MAX_LEASES",
+    set: "env",
+    kind: "count",
+    min: 1,
+    default: ESC_DEFAULTS.maxLeases,
+    doc:
+      "The ESC adapter's most live (unexpired) leases of one series: an open past it is answered 429 with " +
+      "`Retry-After` and makes no account. The CLI also takes `--max-leases`.",
+  },
+  escBodyDeadlineMs: {
+    env: "PIMS_ESC_BODY_DEADLINE_MS",
+    set: "env",
+    kind: "count",
+    min: 1,
+    unit: ms,
+    default: ESC_DEFAULTS.bodyDeadlineMs,
+    doc:
+      "`pims esc-rotator serve`: how long a client has to send its whole body once its headers arrived; a slower " +
+      "one is answered 408 and disconnected (ESC sends a few hundred bytes at once).",
   },
   escAllow: {
     env: "PIMS_ESC_ALLOW",
     set: "env",
     kind: "list",
     doc:
-      "The ESC rotation adapter (required): the organizations (`acme`) and environments (`acme/app/prod`) whose " +
+      "The ESC adapter (required): the organizations (`acme`) and environments (`acme/app/prod`) whose " +
       "requests are served, comma-separated or a JSON list; every other one is refused with 401 before any call. " +
       "The CLI also takes `--allow`.",
   },

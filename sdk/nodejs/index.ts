@@ -44,12 +44,13 @@ export {
 } from "../../provider/client";
 export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
 export { UncertainCreateError } from "../../provider/serviceAccount/create";
-export { createEscRotator } from "../../provider/escRotator";
+export { createEscRotator } from "./escAdapter";
 export type {
   EscRotator,
   EscRotatorMessage,
   EscRotatorOptions,
   EscRotatorResponse,
+  Lease as EscLease,
   RotatedToken as EscRotatedToken,
 } from "../../provider/escRotator";
 export type { EscSettingTexts } from "../../provider/settings";

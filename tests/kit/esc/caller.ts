@@ -1,7 +1,8 @@
 /**
- * Pulumi ESC as the rotation adapter sees it: a caller with its own RSA keys and a JWKS served on loopback, sending
- * `POST` with the documented body (`{"request", "state"}`), `Content-Type: application/json` and `Authorization:
- * Bearer <JWT>` signed RS256 with the documented claims, `body_hash` included. Keys and signing are `jose`'s; the test
+ * Pulumi ESC as the adapter sees it: a caller with its own RSA keys and a JWKS served on loopback, sending `POST` with
+ * the documented bodies (a rotation's `{"request", "state"}`, an open's bare `request` object), `Content-Type:
+ * application/json` and `Authorization: Bearer <JWT>` signed RS256 with the documented claims, `body_hash` included,
+ * `aud` the URL of the route the environment names. Keys and signing are `jose`'s; the test
  * certificate for `pims esc-rotator serve` is `selfsigned`'s.
  */
 import * as crypto from "node:crypto";
@@ -31,6 +32,8 @@ export interface EscRequest {
 export class EscCaller {
   readonly issuer = "https://api.pulumi.test";
   readonly audience = "https://rotator.example.test/rotate";
+  /** The open route's URL, as `fn::open::external` names it. */
+  readonly openAudience = "https://rotator.example.test/open";
   readonly org = "acme";
   readonly environment = "acme/app/prod";
   /** GET requests the JWKS answered. */
@@ -79,9 +82,17 @@ export class EscCaller {
     };
   }
 
-  /** A signed request carrying `{request, state}`. */
+  /** A signed rotation carrying `{request, state}`. */
   async request(request: unknown, state: unknown, o: CallOptions = {}): Promise<EscRequest> {
-    const body = Buffer.from(JSON.stringify({ request, state }));
+    return this.signed(Buffer.from(JSON.stringify({ request, state })), o);
+  }
+
+  /** A signed open, as `fn::open::external` sends it: the `request` object itself, `aud` the open route's URL. */
+  async open(request: unknown, o: CallOptions = {}): Promise<EscRequest> {
+    return this.signed(Buffer.from(JSON.stringify(request)), { ...o, claims: { aud: this.openAudience, ...o.claims } });
+  }
+
+  private async signed(body: Buffer, o: CallOptions): Promise<EscRequest> {
     const jwt = await new SignJWT(this.claims(body, o.claims))
       .setProtectedHeader({ alg: "RS256", kid: o.kid ?? "k1", typ: "JWT" })
       .sign(o.forged ? this.strangerKey : this.key);

@@ -4,78 +4,32 @@
  * adoption, every refusal with no request to the service, the retried, half-committed and failed-delete rotations
  * leaving no orphan, and no issued token in anything the adapter logged.
  */
-import { PimsClient, AuthError } from "../../provider/client";
-import { seriesName } from "../../provider/escRotator";
-import type { PimsSimulator } from "../../simulator";
-import { EscCaller, type EscRequest } from "./escCaller";
-import { expectNoPlaintextSecrets } from "./secrets";
-import { consoleAccount, startSimulator } from "./simulator";
+import { inSeries, seriesName } from "../../../provider/escRotator";
+import { expectNoPlaintextSecrets } from "../secrets";
+import { consoleAccount } from "../simulator";
+import type { EscRequest } from "./caller";
+import { useEscSuite, type StartTarget } from "./suite";
 
-/** One host of the adapter, started for a suite. */
-export interface EscTarget {
-  send(r: EscRequest): Promise<{ status: number; body: Record<string, unknown> }>;
-  /** Everything the adapter logged so far. */
-  logs(): string;
-  close(): Promise<void>;
-}
-
-/** What a host is started with: the simulator, the caller (its JWKS, issuer, audience) and the allow-list. */
-export interface EscTargetSetup {
-  sim: PimsSimulator;
-  caller: EscCaller;
-  allow: string[];
-}
+export type { EscTarget, EscTargetSetup } from "./suite";
 
 type Rotated = Record<string, unknown> & { token: string; serviceAccountId: string };
 
 /** The suite: one simulator, caller and adapter; each test its own project (so its own series). */
-export function describeEscTable(title: string, start: (s: EscTargetSetup) => Promise<EscTarget>): void {
+export function describeEscTable(title: string, start: StartTarget): void {
   describe(title, () => {
-    let sim: PimsSimulator;
-    let caller: EscCaller;
-    let target: EscTarget;
-    let p: string;
-    const request = (name = "ci-deployer") => ({ projectId: p, name, grants: [p], expiresIn: 2_592_000 });
+    const suite = useEscSuite(start);
+    const request = (name = "ci-deployer") => ({ projectId: suite.p, name, grants: [suite.p], expiresIn: 2_592_000 });
     const series = (name = "ci-deployer") =>
-      sim
-        .serviceAccounts(p)
-        .filter((a) => a.name === seriesName(caller.environment, request(name)))
+      suite.sim
+        .serviceAccounts(suite.p)
+        .filter((a) => inSeries(seriesName(suite.caller.environment, request(name)), a.name))
         .map((a) => a.id)
         .sort();
     const rotate = async (state: unknown, req: unknown = request()) => {
-      const r = await target.send(await caller.request(req, state));
-      return r as { status: number; body: Rotated };
+      const r = await suite.target.send(await suite.caller.request(req, state));
+      return r as unknown as { status: number; body: Rotated };
     };
-    /** A call with `token`, as an app holding it makes one; true when the service took it (not 401). */
-    const consumerWorks = async (token: string): Promise<boolean> => {
-      const c = new PimsClient({ baseUrl: sim.baseUrl, token, retries: 0, minDelayMs: 5, maxDelayMs: 10 });
-      try {
-        await c.listApiKeys(p);
-        return true;
-      } catch (e) {
-        if (e instanceof AuthError) return false;
-        throw e;
-      }
-    };
-
-    beforeAll(async () => {
-      sim = await startSimulator();
-      caller = await EscCaller.start();
-      target = await start({ sim, caller, allow: ["acme/app/prod", "other-org"] });
-    });
-    afterAll(async () => {
-      await target?.close();
-      await caller?.close();
-      await sim?.stop();
-    });
-    beforeEach(() => {
-      p = sim.addProject().id;
-      sim.clearFaults();
-    });
-    afterEach(() => {
-      // Nothing the adapter logged holds an issued token, in any encoding.
-      expectNoPlaintextSecrets(target.logs(), sim.issuedSecrets(), "the adapter's log");
-    });
+    const consumerWorks = (token: string) => suite.consumerWorks(token);
 
     test("10 rotations from state null while a consumer polls: never a 401, two live accounts after each", async () => {
       let state = null as Rotated | null;
@@ -117,21 +71,21 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
     });
 
     test("adoption: a console-made account named by the initial state is kept once, then retired", async () => {
-      const made = await consoleAccount(sim, p, "made-by-hand");
-      const linesBefore = target
+      const made = await consoleAccount(suite.sim, suite.p, "made-by-hand");
+      const linesBefore = suite.target
         .logs()
         .split("\n")
-        .filter((l) => l.includes(caller.environment)).length;
+        .filter((l) => l.includes(suite.caller.environment)).length;
       const first = await rotate({ serviceAccountId: made.id });
       // One log line for the rotation: environment, trigger user, the new and the kept account, outcome, time taken.
-      const lines = target
+      const lines = suite.target
         .logs()
         .split("\n")
-        .filter((l) => l.includes(caller.environment));
+        .filter((l) => l.includes(suite.caller.environment));
       expect(lines).toHaveLength(linesBefore + 1);
       expect(lines[lines.length - 1]).toMatch(
         new RegExp(
-          `acme/app/prod · trigger alice · new ${first.body.serviceAccountId} · kept ${made.id} · ` +
+          `acme/app/prod · rotate · trigger alice · new ${first.body.serviceAccountId} · kept ${made.id} · ` +
             "200 rotated in \\d+ ms",
         ),
       );
@@ -142,51 +96,58 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       expect(second.status).toBe(200);
       expect(await consumerWorks(made.token)).toBe(false);
       expect(
-        sim
-          .serviceAccounts(p)
+        suite.sim
+          .serviceAccounts(suite.p)
           .map((a) => a.id)
           .sort(),
       ).toEqual([first.body.serviceAccountId, second.body.serviceAccountId].sort());
     });
 
     const refusals: Array<[string, number, () => Promise<EscRequest>]> = [
-      ["a forged signature", 401, () => caller.request(request(), null, { forged: true })],
-      ["an unknown key id", 401, () => caller.request(request(), null, { kid: "k-unknown" })],
-      ["an expired token", 401, () => caller.request(request(), null, { claims: { iat: 1_000, exp: 2_000 } })],
-      ["another audience", 401, () => caller.request(request(), null, { claims: { aud: "https://elsewhere.test" } })],
-      ["another issuer", 401, () => caller.request(request(), null, { claims: { iss: "https://evil.test" } })],
+      ["a forged signature", 401, () => suite.caller.request(request(), null, { forged: true })],
+      ["an unknown key id", 401, () => suite.caller.request(request(), null, { kid: "k-unknown" })],
+      ["an expired token", 401, () => suite.caller.request(request(), null, { claims: { iat: 1_000, exp: 2_000 } })],
+      [
+        "another audience",
+        401,
+        () => suite.caller.request(request(), null, { claims: { aud: "https://elsewhere.test" } }),
+      ],
+      ["another issuer", 401, () => suite.caller.request(request(), null, { claims: { iss: "https://evil.test" } })],
       [
         "a tampered body",
         401,
-        () => caller.request(request(), null, { sentBody: Buffer.from(JSON.stringify({ request: request("x") })) }),
+        () =>
+          suite.caller.request(request(), null, { sentBody: Buffer.from(JSON.stringify({ request: request("x") })) }),
       ],
       [
         "an organization not on the allow-list",
         401,
-        () => caller.request(request(), null, { claims: { org: "evil", current_env: "evil/app/prod" } }),
+        () => suite.caller.request(request(), null, { claims: { org: "evil", current_env: "evil/app/prod" } }),
       ],
-      ["a malformed request (no grants)", 400, () => caller.request({ ...request(), grants: undefined }, null)],
+      ["a malformed request (no grants)", 400, () => suite.caller.request({ ...request(), grants: undefined }, null)],
     ];
     test.each(refusals)("%s is refused with its status and no request to the service", async (_what, status, make) => {
-      sim.clearRequests();
-      const r = await target.send(await make());
+      suite.sim.clearRequests();
+      const r = await suite.target.send(await make());
       expect(r.status).toBe(status);
       if (status === 400) expect(String(r.body.message)).toContain("request.grants");
-      expect(sim.requests).toHaveLength(0);
-      expect(sim.serviceAccounts(p)).toEqual([]);
+      expect(suite.sim.requests).toHaveLength(0);
+      expect(suite.sim.serviceAccounts(suite.p)).toEqual([]);
     });
 
     test("a replayed jti: 401 and no request; unknown key ids refetch the JWKS at most once", async () => {
-      const once = await caller.request(request(), null);
-      expect((await target.send(once)).status).toBe(200);
-      sim.clearRequests();
-      expect((await target.send(once)).status).toBe(401);
-      expect(sim.requests).toHaveLength(0);
-      const before = caller.jwksFetches;
+      const once = await suite.caller.request(request(), null);
+      expect((await suite.target.send(once)).status).toBe(200);
+      suite.sim.clearRequests();
+      expect((await suite.target.send(once)).status).toBe(401);
+      expect(suite.sim.requests).toHaveLength(0);
+      const before = suite.caller.jwksFetches;
       for (let i = 0; i < 5; i++)
-        expect((await target.send(await caller.request(request(), null, { kid: `k-${i}` }))).status).toBe(401);
-      expect(caller.jwksFetches - before).toBeLessThanOrEqual(1);
-      expect(sim.requests).toHaveLength(0);
+        expect((await suite.target.send(await suite.caller.request(request(), null, { kid: `k-${i}` }))).status).toBe(
+          401,
+        );
+      expect(suite.caller.jwksFetches - before).toBeLessThanOrEqual(1);
+      expect(suite.sim.requests).toHaveLength(0);
     });
 
     test("a double rotation (the first response lost, retried with the same state) leaves no orphan", async () => {
@@ -203,9 +164,9 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
 
     test("a create the service commits and answers 503 leaves no orphan", async () => {
       const a = await rotate(null);
-      sim.addFault({
+      suite.sim.addFault({
         method: "POST",
-        path: `/v2/projects/${p}/service-accounts`,
+        path: `/v2/projects/${suite.p}/service-accounts`,
         kind: "status",
         status: 503,
         afterCommit: true,
@@ -219,19 +180,56 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
     test("a failing delete: 503 naming each extra account and how to delete it; the next one cleans up", async () => {
       const a = await rotate(null);
       const b = await rotate(a.body);
-      sim.addFault({ method: "DELETE", path: `/v2/projects/${p}/service-accounts/*`, kind: "status", status: 500 });
+      suite.sim.addFault({
+        method: "DELETE",
+        path: `/v2/projects/${suite.p}/service-accounts/*`,
+        kind: "status",
+        status: 500,
+      });
       const failed = await rotate(b.body);
       expect(failed.status).toBe(503);
       const message = String(failed.body.message);
       const extra = series().filter((id) => id !== b.body.serviceAccountId && id !== a.body.serviceAccountId);
       for (const id of [a.body.serviceAccountId, ...extra])
-        expect(message).toContain(`pims service-accounts delete ${p} ${id}`);
-      expectNoPlaintextSecrets(message, sim.issuedSecrets(), "the 503 answer");
+        expect(message).toContain(`pims service-accounts delete ${suite.p} ${id}`);
+      expectNoPlaintextSecrets(message, suite.sim.issuedSecrets(), "the 503 answer");
       expect(await consumerWorks(b.body.token)).toBe(true);
-      sim.clearFaults();
+      suite.sim.clearFaults();
       const next = await rotate(b.body);
       expect(next.status).toBe(200);
       expect(series()).toEqual([b.body.serviceAccountId, next.body.serviceAccountId].sort());
+    });
+
+    test("every create committed, then 503: 503 naming what the listing shows live, in the adapter's words", async () => {
+      const a = await rotate(null);
+      suite.sim.addFault({
+        method: "POST",
+        path: `/v2/projects/${suite.p}/service-accounts`,
+        kind: "status",
+        status: 503,
+        afterCommit: true,
+      });
+      const before = new Set(suite.sim.deletedServiceAccounts());
+      const failed = await rotate(a.body);
+      expect(failed.status).toBe(503);
+      const message = String((failed.body as unknown as { message: string }).message);
+      // What the create made was deleted again, and the service holds it deleted.
+      const madeNow = suite.sim.deletedServiceAccounts().filter((id) => !before.has(id));
+      expect(madeNow.length).toBeGreaterThanOrEqual(1);
+      expect(series()).toEqual([a.body.serviceAccountId]);
+      expect(message).toContain(`Deleted: ${madeNow.join(", ")}`);
+      expect(message).toContain("No account of this request is left live");
+      for (const id of madeNow) expect(message).not.toContain(`delete ${suite.p} ${id}`);
+      // The adapter's words: there is no stack to hold anything.
+      expect(message).not.toMatch(/stack|pulumi-pims never deletes/);
+      const line =
+        suite.target
+          .logs()
+          .split("\n")
+          .filter((l) => l.includes(" 503 "))
+          .pop() ?? "";
+      expect(line).toContain(`deleted ${madeNow.join(",")}`);
+      expect(await consumerWorks(a.body.token)).toBe(true);
     });
   });
 }
