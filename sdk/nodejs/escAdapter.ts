@@ -6,6 +6,15 @@
 import type { EscRotator, EscRotatorOptions } from "../../provider/escRotator";
 import type { EscSettingTexts } from "../../provider/settings";
 
+export type {
+  EscRotator,
+  EscRotatorMessage,
+  EscRotatorOptions,
+  EscRotatorResponse,
+  Lease as EscLease,
+  RotatedToken as EscRotatedToken,
+} from "../../provider/escRotator";
+
 /**
  * An adapter with `options`; `flags` are the settings' texts the CLI's flags give (see `EscRotatorOptions`).
  * Throws a `PimsConfigurationError` when neither route's audience is set, both are the same, the allow-list is

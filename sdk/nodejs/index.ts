@@ -46,13 +46,13 @@ export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } 
 export { UncertainCreateError } from "../../provider/serviceAccount/create";
 export { createEscRotator } from "./escAdapter";
 export type {
+  EscLease,
+  EscRotatedToken,
   EscRotator,
   EscRotatorMessage,
   EscRotatorOptions,
   EscRotatorResponse,
-  Lease as EscLease,
-  RotatedToken as EscRotatedToken,
-} from "../../provider/escRotator";
+} from "./escAdapter";
 export type { EscSettingTexts } from "../../provider/settings";
 export type { OrphanCandidate } from "../../provider/serviceAccount/listing";
 export type { TokenDelivery } from "../../provider/serviceAccount/deliveryRules";
