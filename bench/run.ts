@@ -15,7 +15,7 @@
  *   P7floor  bench/p7-floor.ts  the engine's floor: P7 ÷ a provider that makes no request (only with `--only P7floor`)
  *   P8  bench/p8-plugin.ts         the P5 stack and N = 1,000 accounts: the plugin from YAML ÷ the dynamic resources
  *   P9  bench/p9-executable.ts     the self-contained plugin executable ÷ the Node launcher: start, size, memory, P8
- *   P10 bench/p10-esc-rotator.ts   an ESC rotation through the adapter ÷ the bare create + delete; verification cost
+ *   P10 bench/p10-esc-rotator.ts   an ESC rotation / open through the adapter ÷ the bare calls it needs; verification
  *   P11 bench/p11-refresh-reads.ts a refresh's reads of one project's accounts: per account at N = 1,000 ÷ N = 250
  *
  * Options: `--only P1,P3` runs some of them; `--quick` uses fewer iterations (for a smoke run).

@@ -171,7 +171,7 @@ export const SETTINGS = {
     set: "env",
     kind: "text",
     defaultRule: `\`${ESC_DEFAULTS.issuer}\``,
-    doc: "The ESC rotation adapter: the only `iss` accepted in a request's token. The CLI also takes `--issuer`.",
+    doc: "The ESC adapter (both routes): the only `iss` accepted in a request's token. The CLI also takes `--issuer`.",
   },
   escAudience: {
     env: "PIMS_ESC_AUDIENCE",
