@@ -208,7 +208,7 @@ export function createEscRotator(options: EscRotatorOptions = {}, flags: EscSett
         if (e instanceof BadRequest) return answer(400, `malformed ${e.message}`, caller);
         if (e instanceof Replayed) return refused(e.message, caller);
         if (e instanceof TooManyLeases) {
-          const r = answer(429, e.message, caller);
+          const r = answer(429, e.message, caller, e.report);
           return { ...r, headers: { "Retry-After": String(e.retryAfterS) } };
         }
         const what = caller.route === "open" ? "open" : "rotation";

@@ -53,6 +53,8 @@ export class TooManyLeases extends Error {
     message: string,
     /** Seconds until the oldest live lease expires on the service's clock (at least 1). */
     readonly retryAfterS: number,
+    /** What the open did before it was refused (expired leases deleted), for the log line. */
+    readonly report: SeriesReport,
   ) {
     super(message);
     this.name = "TooManyLeases";
@@ -99,6 +101,7 @@ export async function open(
         `(PIMS_ESC_MAX_LEASES or --max-leases: ${bounds.maxLeases}); no account was made. The oldest expires in ` +
         `${retryAfterS} s`,
       retryAfterS,
+      report,
     );
   }
   const name = markedName(marker, caller.jti);

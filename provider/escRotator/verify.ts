@@ -65,6 +65,7 @@ const claimText = (p: JWTPayload, name: string): string => {
 export class Verifier {
   private readonly keys: ReturnType<typeof createRemoteJWKSet>;
   private readonly seen = new Map<string, number>();
+  private swept = 0;
   private readonly now: () => number;
 
   constructor(private readonly o: VerifierOptions) {
@@ -124,8 +125,13 @@ export class Verifier {
   /** Records a `jti` until `expMs` (plus the tolerance); one seen before and not yet expired is a replay. */
   private remember(jti: string, expMs: number): void {
     const now = this.now();
-    for (const [k, until] of this.seen) if (until < now) this.seen.delete(k);
-    if (this.seen.has(jti)) throw new Refusal("jti seen before (a replayed request)");
+    // Expired entries are swept at most once a second, not on every request (the map holds up to 100,000).
+    if (now - this.swept >= 1000) {
+      this.swept = now;
+      for (const [k, until] of this.seen) if (until < now) this.seen.delete(k);
+    }
+    const until = this.seen.get(jti);
+    if (until !== undefined && until >= now) throw new Refusal("jti seen before (a replayed request)");
     if (this.seen.size >= MAX_REMEMBERED_JTIS) throw new Refusal("too many requests in flight to remember their jti");
     this.seen.set(jti, expMs + CLOCK_TOLERANCE_S * 1000);
   }
