@@ -1,9 +1,10 @@
 /**
  * `pims esc-rotator serve`: the Pulumi ESC rotation adapter (provider/escRotator) as a long-running HTTPS service, the
- * URL an environment's `fn::rotate::external` calls (docs/esc-rotation.md). HTTPS with `--cert` and `--key`; plain
- * HTTP only on a loopback address, or with `--insecure-http` behind a proxy that terminates TLS. The adapter's own
- * settings come from the flags, else the environment (`PIMS_ESC_*`); its pims credential only from `PIMS_TOKEN` and
- * `PIMS_BASE_URL`. One log line per request on stderr, never a token. Stops on SIGINT or SIGTERM.
+ * URL an environment's `fn::rotate::external` calls (docs/esc-rotation.md). HTTPS with `--cert` and `--key`;
+ * plain HTTP only on a loopback address, or with `--insecure-http` behind a proxy that terminates TLS. The adapter's
+ * own settings come from the flags, else the environment (`PIMS_ESC_*`); its pims credential only from `PIMS_TOKEN` and
+ * `PIMS_BASE_URL`. One log line per request on stderr, never a token: a body over the limit, one not complete within
+ * the deadline and a client that goes away each get theirs. Stops on SIGINT or SIGTERM.
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -11,13 +12,13 @@ import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Command } from "commander";
 import { isLoopbackHost } from "../provider/client/baseUrl";
-import { createEscRotator, type EscRotator } from "../provider/escRotator";
-import { SETTINGS } from "../provider/settings";
+import { createEscRotator, logLine, type EscRotator } from "../provider/escRotator";
+import { ESC_DEFAULTS, escRotatorSettings, SETTINGS } from "../provider/settings";
 import { EXIT_OK, io, type Runner } from "./context";
 import { intOption, UsageError } from "./format";
 
 /** Largest body read: ESC's `{request, state}` is a few hundred bytes. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 
 interface ServeOptions {
   host: string;
@@ -31,30 +32,54 @@ interface ServeOptions {
   allow?: string;
 }
 
-/** Reads the whole body (at most {@link MAX_BODY_BYTES}), or undefined when it is larger. */
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
+/** Why a body was not read: too large (413), not complete within the deadline (408), or the client went away. */
+type Unread = { status: 413 | 408; message: string } | { status: 0; message: string };
+
+/** Reads the whole body (at most {@link MAX_BODY_BYTES}, within `deadlineMs`), or why it was not read. */
+function readBody(req: http.IncomingMessage, deadlineMs: number): Promise<Buffer | Unread> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const done = (v: Buffer | Unread): void => {
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(
+      () => done({ status: 408, message: `the body was not complete within ${deadlineMs / 1000} s` }),
+      deadlineMs,
+    );
     req.on("data", (c: Buffer) => {
       size += c.length;
       if (size <= MAX_BODY_BYTES) chunks.push(c);
+      else done({ status: 413, message: `the body exceeds ${MAX_BODY_BYTES} bytes` });
     });
-    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
-    req.on("error", reject);
+    req.on("end", () => done(Buffer.concat(chunks)));
+    const gone = (): void => done({ status: 0, message: "the client went away before its body was complete" });
+    req.on("error", gone);
+    req.on("close", () => !req.complete && gone());
   });
 }
 
 /** The request listener: the exact body bytes and the headers to the adapter, its status and JSON back. */
-function listener(rotator: EscRotator): http.RequestListener {
+function listener(rotator: EscRotator, deadlineMs: number): http.RequestListener {
   return (req, res) => {
-    const send = (status: number, body: unknown): void => {
-      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+    const started = Date.now();
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
       res.end(JSON.stringify(body));
     };
     void (async () => {
-      const body = await readBody(req);
-      if (body === undefined) return send(413, { message: `the body exceeds ${MAX_BODY_BYTES} bytes` });
+      const body = await readBody(req, deadlineMs);
+      if (!Buffer.isBuffer(body)) {
+        // Answered without the adapter (nothing was verified): one line, as for every request.
+        io.err(`${logLine({}, `${body.status || "no answer"}: ${body.message}`, Date.now() - started)}\n`);
+        if (body.status !== 0) {
+          // The rest of a body too large or too slow is not read: the connection closes once the answer is out.
+          res.once("finish", () => req.socket.destroy());
+          send(body.status, { message: body.message }, { connection: "close" });
+        }
+        return;
+      }
       const answer = await rotator.handle(req.method ?? "", req.headers, body);
       send(answer.status, answer.body);
     })().catch((e: unknown) => {
@@ -73,11 +98,15 @@ async function serve(o: ServeOptions): Promise<number> {
       `plain HTTP on ${o.host} would carry tokens unencrypted: give --cert and --key, or --insecure-http when a ` +
         "proxy in front terminates TLS",
     );
-  const rotator = createEscRotator(
-    { log: (line) => io.err(`${line}\n`) },
-    { escJwksUrl: o.jwksUrl, escIssuer: o.issuer, escAudience: o.audience, escAllow: o.allow },
-  );
-  const handle = listener(rotator);
+  const flags = {
+    escJwksUrl: o.jwksUrl,
+    escIssuer: o.issuer,
+    escAudience: o.audience,
+    escAllow: o.allow,
+  };
+  const rotator = createEscRotator({ log: (line) => io.err(`${line}\n`) }, flags);
+  const deadlineMs = escRotatorSettings(flags).settings.escBodyDeadlineMs ?? ESC_DEFAULTS.bodyDeadlineMs;
+  const handle = listener(rotator, deadlineMs);
   const server =
     o.cert !== undefined && o.key !== undefined
       ? https.createServer({ cert: fs.readFileSync(o.cert), key: fs.readFileSync(o.key) }, handle)

@@ -83,7 +83,7 @@ const header = (h: Record<string, string | string[] | undefined>, name: string):
 };
 
 /** The log line of one request: never a token. */
-function logLine(c: Partial<Caller>, outcome: string, ms: number, r?: RotationReport): string {
+export function logLine(c: Partial<Caller>, outcome: string, ms: number, r?: RotationReport): string {
   const parts = [`pims esc-rotator: ${c.environment ?? "(unverified)"}`];
   if (c.triggerUser) parts.push(`trigger ${c.triggerUser}`);
   if (r?.created) parts.push(`new ${r.created}`);
@@ -121,7 +121,7 @@ export function createEscRotator(options: EscRotatorOptions = {}, flags: EscSett
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const watchMs = options.lostCreateWatchMs ?? read.settings.lostCreateWatchMs;
-  const ctx = { client, ledger: new CreateLedger(), watchMs, now };
+  const ctx = { client, ledger: new CreateLedger(), watchMs, now, log };
   const queues = new Map<string, Promise<unknown>>();
   /** Runs `f` after every rotation of the same series still running. */
   const serialized = <T>(key: string, f: () => Promise<T>): Promise<T> => {

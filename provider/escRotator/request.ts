@@ -3,8 +3,10 @@
  * response, or null>}` (https://www.pulumi.com/docs/esc/integrations/rotated-secrets/external), read strictly: a
  * malformed `request` is refused with 400 naming the field, before any call to the service. `request` is what every
  * editor of the environment can read and write, so it never carries a credential: the adapter's own environment does.
+ * The account's limits are the service's, from their one home (../serviceAccount/inputs), less the series marker.
  */
-import { MAX_EXPIRES_IN } from "../serviceAccount/inputs";
+import { charLength } from "../checks";
+import { DESCRIPTION_MAX, GRANTS_MAX, MAX_EXPIRES_IN, NAME_MAX as SERVICE_NAME_MAX } from "../serviceAccount/inputs";
 
 /** The environment's `request`: the series' account, as `pims.ServiceAccount` takes it. */
 export interface RotationRequest {
@@ -37,9 +39,8 @@ export class BadRequest extends Error {
   }
 }
 
-/** Longest `name`: the service's 100 characters less the series marker. */
-export const NAME_MAX = 100 - 18;
-const DESCRIPTION_MAX = 300;
+/** Longest `name`: the service's limit less the series marker (`-esc-` and 12 hex, ./series). */
+export const NAME_MAX = SERVICE_NAME_MAX - 18;
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const KNOWN = ["projectId", "name", "grants", "expiresIn", "description"];
 
@@ -64,17 +65,17 @@ function parseRequest(r: unknown): RotationRequest {
   const { projectId, name, grants, expiresIn, description } = r;
   if (typeof projectId !== "string" || !ID.test(projectId))
     throw new BadRequest("request.projectId", "must be a project id such as p-1a2b3c4d");
-  if (typeof name !== "string" || name.trim() === "" || name.length > NAME_MAX)
+  if (typeof name !== "string" || name.trim() === "" || charLength(name) > NAME_MAX)
     throw new BadRequest("request.name", `must be 1 to ${NAME_MAX} characters`);
-  if (!Array.isArray(grants) || grants.length < 1 || grants.length > 50)
-    throw new BadRequest("request.grants", "must be a list of 1 to 50 project ids");
+  if (!Array.isArray(grants) || grants.length < 1 || grants.length > GRANTS_MAX)
+    throw new BadRequest("request.grants", `must be a list of 1 to ${GRANTS_MAX} project ids`);
   grants.forEach((g, i) => {
     if (typeof g !== "string" || !ID.test(g)) throw new BadRequest(`request.grants[${i}]`, "must be a project id");
   });
   if (new Set(grants).size !== grants.length) throw new BadRequest("request.grants", "must not repeat a project id");
   if (typeof expiresIn !== "number" || !Number.isInteger(expiresIn) || expiresIn < 0 || expiresIn > MAX_EXPIRES_IN)
     throw new BadRequest("request.expiresIn", `must be a whole number of seconds, 0 (never) to ${MAX_EXPIRES_IN}`);
-  if (description !== undefined && (typeof description !== "string" || description.length > DESCRIPTION_MAX))
+  if (description !== undefined && (typeof description !== "string" || charLength(description) > DESCRIPTION_MAX))
     throw new BadRequest("request.description", `must be text of at most ${DESCRIPTION_MAX} characters`);
   return { projectId, name, grants: grants as string[], expiresIn, ...(description ? { description } : {}) };
 }

@@ -12,14 +12,15 @@
  * with the same `state`) leaves no orphan: the account it made carries the marker, so the retry deletes it.
  *
  * Only a complete rotation succeeds. When the retirement fails the new account is deleted again (its token would be
- * lost with a failed response); whatever could not be deleted is named with the command that deletes it, and the next
- * rotation deletes it anyway (it carries the marker).
+ * lost with a failed response); the answer names exactly what the listing still shows of what it made or retired,
+ * each with the command that deletes it, and the next rotation deletes it anyway (it carries the marker). Deletes go
+ * through ../serviceAccount/delete, the resource's own: a 404 counts only once the listing confirms the account gone.
  */
 import * as crypto from "node:crypto";
-import { NotFoundError, errorText, type PimsClient } from "../client";
+import { errorText, fingerprint, type PimsClient } from "../client";
 import { createAccount, CreateLedger, UncertainCreateError, type CreatedAccount } from "../serviceAccount/create";
-import { accountsFromKeys } from "../serviceAccount/listing";
-import { fingerprint } from "../serviceAccount/delivery";
+import { deleteAccount } from "../serviceAccount/delete";
+import { accountsFromKeys, type AccountSeen } from "../serviceAccount/listing";
 import { tokenExpiry } from "../serviceAccount/rotation";
 import type { RotationRequest, RotationState } from "./request";
 
@@ -53,7 +54,7 @@ export interface RotationReport {
   created?: string;
   kept?: string;
   deleted: string[];
-  /** Accounts left live that the series should not have, each with the command that deletes it. */
+  /** Accounts left live that the series should not have, as the listing shows them after the clean-up. */
   leftover: string[];
 }
 
@@ -81,49 +82,89 @@ export interface SeriesContext {
   /** How long a create whose answer was lost is watched for (the `lostCreateWatchMs` setting). */
   watchMs: number;
   now: () => number;
+  /** The adapter's log (a delete's warning goes there). */
+  log: (line: string) => void;
 }
 
 const deleteCommand = (projectId: string, id: string): string => `pims service-accounts delete ${projectId} ${id}`;
 
-/** Deletes `ids` (a 404 is gone already); returns the ones deleted and the failures. */
+/** Deletes `ids` one by one; returns those deleted (or confirmed gone) and the failures. */
 async function deleteAll(
-  client: PimsClient,
+  ctx: SeriesContext,
   projectId: string,
   ids: readonly string[],
 ): Promise<{ deleted: string[]; failed: Array<{ id: string; error: string }> }> {
   const deleted: string[] = [];
   const failed: Array<{ id: string; error: string }> = [];
-  for (const id of ids) {
+  for (const accountId of ids) {
     try {
-      await client.deleteServiceAccount(projectId, id);
-      deleted.push(id);
+      await deleteAccount(ctx.client, { projectId, accountId, goneProjects: new Set(), warn: ctx.log });
+      deleted.push(accountId);
     } catch (e) {
-      if (e instanceof NotFoundError) deleted.push(id);
-      else failed.push({ id, error: errorText(e) });
+      failed.push({ id: accountId, error: errorText(e) });
     }
   }
   return { deleted, failed };
 }
 
 /**
+ * The failure after a clean-up, in the adapter's words: what was deleted, and exactly the accounts `left` selects that
+ * the listing still shows, each with the command that deletes it (or that the listing could not be read).
+ */
+async function failedLeaving(
+  ctx: SeriesContext,
+  projectId: string,
+  why: string,
+  report: RotationReport,
+  left: (a: AccountSeen) => boolean,
+): Promise<RotationFailed> {
+  const done = report.deleted.length > 0 ? ` Deleted: ${report.deleted.join(", ")}.` : "";
+  let live: string[];
+  try {
+    live = accountsFromKeys(await ctx.client.listApiKeys(projectId))
+      .filter(left)
+      .map((a) => a.id);
+  } catch (e) {
+    return new RotationFailed(
+      `${why}.${done} Which accounts are left live could not be checked (GET /v2/projects/${projectId}/api-keys: ` +
+        `${errorText(e)}): see \`pims service-accounts list ${projectId}\`; the next rotation deletes what is left.`,
+      report,
+    );
+  }
+  report.leftover.push(...live.map((id) => `${id} (${deleteCommand(projectId, id)})`));
+  const rest =
+    live.length === 0
+      ? " No account of this rotation is left live."
+      : ` Left live, checked against the listing: ${report.leftover.join("; ")}; the next rotation deletes what is ` +
+        "left.";
+  return new RotationFailed(`${why}.${done}${rest}`, report);
+}
+
+/**
  * Creates the series' next account. A create the service committed but answered with a failure leaves an account
- * nobody holds: it carries the marker, so it is deleted and the create tried once more.
+ * nobody holds: it carries the marker, so it is deleted and the create tried once more. A failure names what the
+ * listing still shows of what the attempts made.
  */
 async function createNext(ctx: SeriesContext, req: RotationRequest, name: string, report: RotationReport) {
   const body = { name, grants: req.grants, expiresIn: req.expiresIn, description: req.description ?? "" };
+  const made = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     try {
       return await createAccount(ctx.client, req.projectId, body, { ledger: ctx.ledger, watchMs: ctx.watchMs });
     } catch (e) {
-      if (!(e instanceof UncertainCreateError) || e.candidates.length === 0) throw e;
-      const { deleted, failed } = await deleteAll(
-        ctx.client,
+      const uncertain = e instanceof UncertainCreateError;
+      // The create's own failure: an uncertain create's message is written for a stack, not for ESC.
+      const why = `creating the next account failed: ${uncertain ? e.original.message : errorText(e)}`;
+      if (!uncertain) throw new RotationFailed(why, report);
+      e.candidates.forEach((c) => made.add(c.id));
+      const cleaned = await deleteAll(
+        ctx,
         req.projectId,
         e.candidates.map((c) => c.id),
       );
-      report.deleted.push(...deleted);
-      report.leftover.push(...failed.map((f) => deleteCommand(req.projectId, f.id)));
-      if (failed.length > 0 || attempt >= 2) throw e;
+      report.deleted.push(...cleaned.deleted);
+      if (e.look === "found" && cleaned.failed.length === 0 && attempt < 2) continue;
+      throw await failedLeaving(ctx, req.projectId, why, report, (a) => made.has(a.id));
     }
   }
 }
@@ -138,13 +179,7 @@ export async function rotate(
   const name = seriesName(environment, req);
   const keep = state?.serviceAccountId;
   const report: RotationReport = { kept: keep, deleted: [], leftover: [] };
-  let created: CreatedAccount;
-  try {
-    created = await createNext(ctx, req, name, report);
-  } catch (e) {
-    const left = report.leftover.length > 0 ? ` Left live: ${report.leftover.join("; ")}.` : "";
-    throw new RotationFailed(`creating the next account failed: ${errorText(e)}.${left}`, report);
-  }
+  const created: CreatedAccount = await createNext(ctx, req, name, report);
   report.created = created.id;
   // Every account of the series but the new one and the kept one, and the previous one `state` names (an adopted
   // account carries no marker): a response lost earlier left its account here, marked.
@@ -155,14 +190,15 @@ export async function rotate(
       (id) => id !== "" && id !== created.id && id !== keep,
     );
   } catch (e) {
-    throw await rollBack(ctx, req.projectId, created, report, `listing the series failed: ${errorText(e)}`);
+    throw await rollBack(ctx, req.projectId, created, report, `listing the series failed: ${errorText(e)}`, []);
   }
-  const { deleted, failed } = await deleteAll(ctx.client, req.projectId, retire);
+  const { deleted, failed } = await deleteAll(ctx, req.projectId, retire);
   report.deleted.push(...deleted);
   if (failed.length > 0) {
-    report.leftover.push(...failed.map((f) => deleteCommand(req.projectId, f.id)));
     const why = failed.map((f) => `${f.id}: ${f.error}`).join("; ");
-    throw await rollBack(ctx, req.projectId, created, report, `deleting the retired account(s) failed (${why})`);
+    throw await rollBack(ctx, req.projectId, created, report, `deleting the retired account(s) failed (${why})`, [
+      ...failed.map((f) => f.id),
+    ]);
   }
   const token = created.token.secret;
   const nowIso = new Date(ctx.now()).toISOString();
@@ -189,16 +225,11 @@ async function rollBack(
   created: CreatedAccount,
   report: RotationReport,
   why: string,
+  retired: string[],
 ): Promise<RotationFailed> {
-  const { deleted, failed } = await deleteAll(ctx.client, projectId, [created.id]);
+  const { deleted, failed } = await deleteAll(ctx, projectId, [created.id]);
   report.deleted.push(...deleted);
-  if (failed.length > 0) report.leftover.push(deleteCommand(projectId, created.id));
-  const left =
-    report.leftover.length > 0
-      ? ` Left live (the next rotation deletes them, or run): ${report.leftover.join("; ")}.`
-      : "";
-  return new RotationFailed(
-    `${why}; the new account ${created.id} was ${failed.length > 0 ? "not " : ""}deleted again.${left}`,
-    report,
-  );
+  const suspects = new Set([created.id, ...retired]);
+  const what = `${why}; the new account ${created.id} was ${failed.length > 0 ? "not " : ""}deleted again`;
+  return failedLeaving(ctx, projectId, what, report, (a) => suspects.has(a.id));
 }

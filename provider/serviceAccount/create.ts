@@ -27,6 +27,7 @@ import {
 import { backoffMs, createFailureKind, progressLine, RETRY_DEFAULTS, TIMEOUT_CODES } from "../client/retry";
 import { formatDuration } from "../client/values";
 import { orphanCandidates, type OrphanCandidate } from "./listing";
+import { deleteAccount } from "./delete";
 
 /** Repeats of a create after an answered failure that the listing shows created nothing (client/retry.ts). */
 export const CREATE_RETRIES = RETRY_DEFAULTS.createRetries;
@@ -285,8 +286,9 @@ async function watchLostCreate(
 
 /**
  * A create answered 2xx with the new account's id but no identifiable token secret: the account exists and its token
- * is lost. Deletes it (DELETE /v2/projects/{project_id}/service-accounts/{id}, retried like any delete) and returns the
- * error to throw: the member names seen (names only), whether the account is gone, and how to report it.
+ * is lost. Deletes it (./delete: DELETE /v2/projects/{project_id}/service-accounts/{id}, retried like any delete, a
+ * 404 accepted once the listing confirms it) and returns the error to throw: the member names seen (names only),
+ * whether the account is gone, and how to report it.
  */
 export async function discardUnreadable(
   client: PimsClient,
@@ -296,7 +298,7 @@ export async function discardUnreadable(
   const members = e.members.length > 0 ? e.members.map((m) => JSON.stringify(m)).join(", ") : "none";
   let outcome: string;
   try {
-    await client.deleteServiceAccount(projectId, e.accountId);
+    await deleteAccount(client, { projectId, accountId: e.accountId, goneProjects: new Set(), warn: () => undefined });
     outcome = `The account (${e.accountId}) was deleted at once, so nothing is left behind.`;
   } catch (d) {
     outcome =

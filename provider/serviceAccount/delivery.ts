@@ -20,9 +20,6 @@ import { runCommand, writeTokenFile, type TokenContext } from "./sink";
 import type { ServiceAccountInputs } from "./inputs";
 import type { ServiceAccountOutputs } from "./outputs";
 
-/** The one fingerprint (provider/client/token.ts): first 16 hex digits of the token's SHA-256. */
-export { fingerprint };
-
 /** Where a token delivered so went (`tokenDeliveredTo`): never a secret, never an argument beyond the first. */
 export function deliveredTo(d: TokenDelivery): string {
   const mode = deliveryMode(d);

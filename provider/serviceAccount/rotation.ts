@@ -11,7 +11,7 @@ import { normalized, undeclared, type ServiceAccountInputs } from "./inputs";
 import { currentGone } from "./refresh";
 import { changedKeys, clean } from "../diff";
 import type { Account, Previous, ServiceAccountOutputs } from "./outputs";
-import { fingerprint } from "./delivery";
+import { fingerprint } from "../client/token";
 import { deliveryMode, sameDelivery } from "./deliveryRules";
 
 /** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */

@@ -30,10 +30,14 @@ export interface SettingSpec {
 
 const ms = " of milliseconds";
 
-/** The ESC rotation adapter's defaults: Pulumi Cloud's signing keys and issuer (provider/escRotator/verify.ts). */
+/**
+ * The ESC rotation adapter's defaults: Pulumi Cloud's signing keys and issuer (provider/escRotator/verify.ts), and how
+ * long `pims esc-rotator serve` waits for a body (ESC sends a few hundred bytes at once).
+ */
 export const ESC_DEFAULTS = {
   jwksUrl: "https://api.pulumi.com/oidc/.well-known/jwks",
   issuer: "https://api.pulumi.com",
+  bodyDeadlineMs: 10_000,
 } as const;
 const TIMEOUT_ENV = "PIMS_TIMEOUT_MS";
 
@@ -182,6 +186,17 @@ export const SETTINGS = {
       "The ESC rotation adapter (required): the organizations (`acme`) and environments (`acme/app/prod`) whose " +
       "requests are served, comma-separated or a JSON list; every other one is refused with 401 before any call. " +
       "The CLI also takes `--allow`.",
+  },
+  escBodyDeadlineMs: {
+    env: "PIMS_ESC_BODY_DEADLINE_MS",
+    set: "env",
+    kind: "count",
+    min: 1,
+    unit: ms,
+    default: ESC_DEFAULTS.bodyDeadlineMs,
+    doc:
+      "`pims esc-rotator serve`: how long a client has to send its whole body once its headers arrived; a slower " +
+      "one is answered 408 and disconnected (ESC sends a few hundred bytes at once).",
   },
 } as const satisfies Record<string, SettingSpec>;
 

@@ -44,14 +44,14 @@ export {
 } from "../../provider/client";
 export { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../provider/configErrors";
 export { UncertainCreateError } from "../../provider/serviceAccount/create";
-export { createEscRotator } from "../../provider/escRotator";
+export { createEscRotator } from "./escAdapter";
 export type {
+  EscRotatedToken,
   EscRotator,
   EscRotatorMessage,
   EscRotatorOptions,
   EscRotatorResponse,
-  RotatedToken as EscRotatedToken,
-} from "../../provider/escRotator";
+} from "./escAdapter";
 export type { EscSettingTexts } from "../../provider/settings";
 export type { OrphanCandidate } from "../../provider/serviceAccount/listing";
 export type { TokenDelivery } from "../../provider/serviceAccount/deliveryRules";

@@ -133,6 +133,20 @@ const ARROWS: Arrow[] = [
     from: ["simulator"],
     forbidden: (t) => under(t, "provider"),
   },
+  {
+    name: "provider/escRotator never imports the hosts, the SDK or the CLI",
+    from: ["provider/escRotator"],
+    forbidden: (t) => under(t, "provider/plugin") || t === "provider/index" || under(t, "sdk") || under(t, "cli"),
+  },
+  {
+    // The adapter (and jose) loads only where it is served: a program importing the package never loads it.
+    name: "provider/escRotator is reached only from its two doors (cli/escRotator.ts, sdk/nodejs/escAdapter.ts)",
+    from: ["provider", "sdk", "cli"],
+    forbidden: (t, from) =>
+      under(t, "provider/escRotator") &&
+      !under(from, "provider/escRotator") &&
+      !["cli/escRotator.ts", "sdk/nodejs/escAdapter.ts"].includes(from),
+  },
 ];
 
 /** The imports of `file` (its `text`) that break `arrow`, as `<file>: <specifier>`; none when it is not under it. */
@@ -158,7 +172,7 @@ describe.each(ARROWS.map((a): [string, Arrow] => [a.name, a]))("%s", (_name, arr
 
 describe("each arrow bites on a planted violation (made-up files), and lets the allowed imports through", () => {
   const at = (rel: string): string => path.join(ROOT, rel);
-  const [sdkArrow, pluginArrow, clientArrow, simulatorArrow] = ARROWS;
+  const [sdkArrow, pluginArrow, clientArrow, simulatorArrow, escOutArrow, escInArrow] = ARROWS;
 
   test("sdk/nodejs and cli: provider/plugin/ refused, runPlugin and the rest of provider allowed", () => {
     const text = [
@@ -196,6 +210,33 @@ describe("each arrow bites on a planted violation (made-up files), and lets the 
       "provider/client/x.ts: ../settings",
       "provider/client/x.ts: ../../simulator",
     ]);
+  });
+
+  test("provider/escRotator: the plugin, the dynamic host's entry, sdk and cli refused; the client allowed", () => {
+    const text = [
+      'import { a } from "../plugin/server";',
+      'import { b } from "..";',
+      'import { c } from "../../sdk/nodejs";',
+      'import { d } from "../client";',
+      'import { e } from "../serviceAccount/create";',
+    ].join("\n");
+    expect(arrowViolations(escOutArrow, at("provider/escRotator/x.ts"), text)).toEqual([
+      "provider/escRotator/x.ts: ../plugin/server",
+      "provider/escRotator/x.ts: ..",
+      "provider/escRotator/x.ts: ../../sdk/nodejs",
+    ]);
+  });
+
+  test("provider/escRotator: reached from its two doors only, in any form of import", () => {
+    const planted = 'export { createEscRotator } from "../../provider/escRotator";';
+    expect(arrowViolations(escInArrow, at("sdk/nodejs/index.ts"), planted)).toEqual([
+      "sdk/nodejs/index.ts: ../../provider/escRotator",
+    ]);
+    expect(arrowViolations(escInArrow, at("provider/plugin/x.ts"), 'require("../escRotator/open");')).toEqual([
+      "provider/plugin/x.ts: ../escRotator/open",
+    ]);
+    expect(arrowViolations(escInArrow, at("sdk/nodejs/escAdapter.ts"), planted)).toEqual([]);
+    expect(arrowViolations(escInArrow, at("cli/escRotator.ts"), 'import "../provider/escRotator";')).toEqual([]);
   });
 
   test("simulator: anything of provider refused", () => {

@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineEvent, OutputMap } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
-import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { fingerprint } from "../../../provider/client/token";
 import { ageDecryptSync, ageIdentity } from "../../kit/ageCli";
 import { exportEncrypted } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pims from "pulumi-pims";
-import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { fingerprint } from "../../../provider/client/token";
 import { useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { liveIds } from "../../kit/simulator";

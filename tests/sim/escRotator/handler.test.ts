@@ -1,11 +1,11 @@
 /**
  * The ESC rotation adapter as a function (`createEscRotator(...).handle`, what a serverless host calls): issue 54's
- * acceptance table (tests/kit/escTable.ts) against the simulator, and the adapter's configuration errors.
+ * acceptance table (tests/kit/esc/table.ts) against the simulator, and the adapter's configuration errors.
  */
 import { createEscRotator } from "../../../provider/escRotator";
 import { PimsConfigurationError } from "../../../provider/configErrors";
 import { testClient } from "../../kit/client";
-import { describeEscTable } from "../../kit/escTable";
+import { describeEscTable } from "../../kit/esc/table";
 import { withEnv } from "../../kit/env";
 
 describeEscTable("the adapter as a function", async ({ sim, caller, allow }) => {

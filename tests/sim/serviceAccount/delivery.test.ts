@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { ServiceAccountOutputs } from "../../../provider/serviceAccount";
-import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { fingerprint } from "../../../provider/client/token";
 import { ageDecryptSync, ageIdentity, ageRecipientOnly } from "../../kit/ageCli";
 import { expectNoPlaintextSecrets } from "../../kit/secrets";
 import { inputsFor, type Props } from "../../kit/serviceAccount";

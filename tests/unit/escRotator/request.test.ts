@@ -4,6 +4,7 @@
  */
 import { BadRequest, parseBody } from "../../../provider/escRotator/request";
 import { seriesName } from "../../../provider/escRotator/series";
+import { DESCRIPTION_MAX } from "../../../provider/serviceAccount/inputs";
 import { allowed, bodyHash } from "../../../provider/escRotator/verify";
 
 const good = { projectId: "p-1a2b3c4d", name: "ci-deployer", grants: ["p-1a2b3c4d"], expiresIn: 2_592_000 };
@@ -26,6 +27,11 @@ test.each<[string, unknown, string]>([
   ["no projectId", { request: { ...good, projectId: undefined }, state: null }, "request.projectId"],
   ["an empty name", { request: { ...good, name: " " }, state: null }, "request.name"],
   ["a name too long for the marker", { request: { ...good, name: "n".repeat(83) }, state: null }, "request.name"],
+  [
+    "a description over the service's limit",
+    { request: { ...good, description: "d".repeat(DESCRIPTION_MAX + 1) }, state: null },
+    "request.description",
+  ],
   ["grants not a list", { request: { ...good, grants: "p-1" }, state: null }, "request.grants"],
   ["no grants", { request: { ...good, grants: [] }, state: null }, "request.grants"],
   ["a grant not an id", { request: { ...good, grants: ["p-1", 3] }, state: null }, "request.grants[1]"],
@@ -52,6 +58,12 @@ test("state: null, the adapter's previous response, or ESC's initial `current` n
     ...good,
     description: "ci",
   });
+});
+
+test("the limits are the service's less the marker: a 500-character description and an 82-character name", () => {
+  const longest = { ...good, name: "n".repeat(82), description: "d".repeat(DESCRIPTION_MAX) };
+  expect(parseBody(body({ request: longest, state: null })).request).toEqual(longest);
+  expect(seriesName("acme/app/prod", longest).length).toBeLessThanOrEqual(100);
 });
 
 test("the allow-list names an organization or one org/project/env", () => {

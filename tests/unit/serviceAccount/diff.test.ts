@@ -4,7 +4,7 @@
  */
 import { UNKNOWN } from "../../../provider/checks";
 import { ROTATION_REASON, ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { fingerprint } from "../../../provider/serviceAccount/delivery";
+import { fingerprint } from "../../../provider/client/token";
 import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
 
 // ---- diff -----------------------------------------------------------------------------------------------------

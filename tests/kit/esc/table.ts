@@ -4,12 +4,12 @@
  * adoption, every refusal with no request to the service, the retried, half-committed and failed-delete rotations
  * leaving no orphan, and no issued token in anything the adapter logged.
  */
-import { PimsClient, AuthError } from "../../provider/client";
-import { seriesName } from "../../provider/escRotator";
-import type { PimsSimulator } from "../../simulator";
-import { EscCaller, type EscRequest } from "./escCaller";
-import { expectNoPlaintextSecrets } from "./secrets";
-import { consoleAccount, startSimulator } from "./simulator";
+import { PimsClient, AuthError } from "../../../provider/client";
+import { seriesName } from "../../../provider/escRotator";
+import type { PimsSimulator } from "../../../simulator";
+import { EscCaller, type EscRequest } from "./caller";
+import { expectNoPlaintextSecrets } from "../secrets";
+import { consoleAccount, startSimulator } from "../simulator";
 
 /** One host of the adapter, started for a suite. */
 export interface EscTarget {
@@ -232,6 +232,38 @@ export function describeEscTable(title: string, start: (s: EscTargetSetup) => Pr
       const next = await rotate(b.body);
       expect(next.status).toBe(200);
       expect(series()).toEqual([b.body.serviceAccountId, next.body.serviceAccountId].sort());
+    });
+
+    test("every create committed, then 503: naming what the listing shows live, in the adapter's words", async () => {
+      const a = await rotate(null);
+      sim.addFault({
+        method: "POST",
+        path: `/v2/projects/${p}/service-accounts`,
+        kind: "status",
+        status: 503,
+        afterCommit: true,
+      });
+      const before = new Set(sim.deletedServiceAccounts());
+      const failed = await rotate(a.body);
+      expect(failed.status).toBe(503);
+      const message = String((failed.body as unknown as { message: string }).message);
+      // What the create made was deleted again, and the service holds it deleted.
+      const madeNow = sim.deletedServiceAccounts().filter((id) => !before.has(id));
+      expect(madeNow.length).toBeGreaterThanOrEqual(1);
+      expect(series()).toEqual([a.body.serviceAccountId]);
+      expect(message).toContain(`Deleted: ${madeNow.join(", ")}`);
+      expect(message).toContain("No account of this rotation is left live");
+      for (const id of madeNow) expect(message).not.toContain(`delete ${p} ${id}`);
+      // The adapter's words: there is no stack to hold anything.
+      expect(message).not.toMatch(/stack|pulumi-pims never deletes/);
+      const line =
+        target
+          .logs()
+          .split("\n")
+          .filter((l) => l.includes(" 503 "))
+          .pop() ?? "";
+      expect(line).toContain(`deleted ${madeNow.join(",")}`);
+      expect(await consumerWorks(a.body.token)).toBe(true);
     });
   });
 }
