@@ -16,16 +16,24 @@
  * One job per file, in lifecycle order:
  * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete), then
  *   the plugin's import and list;
+ * - ./kind: its one declaration (provider/kinds.ts lists it);
  * - ./inputs: the inputs and their rules (check, and again before a create);
+ * - ./deliveryRules: the `tokenDelivery` input, its type and rules;
  * - ./outputs: what the state holds, and the output, secret and computed key lists;
  * - ./rotation: when a token is due, which inputs need a new account, the overlap (previous and retired accounts);
- * - ./create: creating an account, and what a failed or lost create proves; ./newAccount: one for the inputs;
+ * - ./create: creating an account, and what a failed or lost create proves;
+ * - ./newAccount: one account for the inputs, its token delivered, shared by create and update;
+ * - ./delivery: where a new token goes instead of the state (`tokenDelivery`), and the fingerprint;
+ * - ./seal: sealing a token to age recipients (loaded on first use);
+ * - ./sink: the command and the file a token is handed to;
  * - ./refresh: refresh (read), against the project's API-key listing;
- * - ./delete: deletes and their 404s, and the loop over the accounts a destroy or an update deletes;
- * - ./run and ./listing: what one run knows (the listing taken once per project) and accounts as the listing shows
- *   them, shared by create, refresh and delete;
+ * - ./delete: deletes and their 404s, the loop over the accounts a destroy or an update deletes, the own credential;
+ * - ./run: what one run knows (the listing taken once per project, the accounts held), shared by create, refresh and
+ *   delete;
+ * - ./listing: accounts as the API-key listing shows them;
  * - ./audit: accounts no state holds (interrupted runs), named as warnings;
- * - ./adopt: import and adoption of accounts the stack did not create.
+ * - ./adopt: import and adoption of accounts the stack did not create;
+ * - ./list: the project's accounts for the protocol's `List` (`pulumi do … list`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { emit, progress, warning } from "../client/log";
