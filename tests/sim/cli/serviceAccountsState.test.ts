@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { SECRET_SIG, SECRET_VALUE } from "../../kit/engine/engine";
-import { lines, useCliSuite } from "../../kit/cli";
-import { testClient } from "../../kit/client";
+import { lines, useCliSuite } from "../../kit/sim/cli";
+import { testClient } from "../../kit/sim/client";
 
 const cli = useCliSuite();
 const { pims } = cli;

@@ -9,8 +9,8 @@
 import { maskSecret } from "../../../cli/format";
 import type { TokenView } from "../../../cli/tokens";
 import type { PimsSimulator } from "../../../simulator";
-import { type CliSuite, lines, type RunResult, useCliSuite } from "../../kit/cli";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { type CliSuite, lines, type RunResult, useCliSuite } from "../../kit/sim/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

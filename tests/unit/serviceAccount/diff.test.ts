@@ -5,7 +5,7 @@
 import { UNKNOWN } from "../../../provider/checks";
 import { ROTATION_REASON, ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { fingerprint } from "../../../provider/client/token";
-import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
+import { isPlainJson, loose, type Props } from "../../kit/provider/serviceAccount";
 
 // ---- diff -----------------------------------------------------------------------------------------------------
 
