@@ -38,13 +38,13 @@ test.each([...usage.keys()])("tests/kit/%s is used, by the folders its row names
 /** Modules at the top of tests/kit/ beyond the rooms: what any tier uses (env, rejection, teardown) and live's. */
 const MAX_TOP = 4;
 /** At the top until the ESC adapter's rework moves them into their room (`esc/`): then delete these lines. */
-const IN_TRANSIT = ["escCaller.ts", "escTable.ts"];
+const IN_TRANSIT: string[] = [];
 /**
  * One-line forwarders to a room, kept only for files reworked on other branches that import the old path; once none
  * does, the forwarder is deleted (the check says so).
  */
-const FORWARDERS = ["cli.ts", "client.ts", "secrets.ts", "simulator.ts"];
-const REWORKED_ELSEWHERE = ["tests/kit/escTable.ts", "tests/sim/escRotator/", "tests/engine/peerBugs/"];
+const FORWARDERS = ["client.ts", "simulator.ts"];
+const REWORKED_ELSEWHERE = ["tests/engine/peerBugs/"];
 
 /** What is wrong with the kit's layout: too many modules at the top, a third level, a forwarder used or unused. */
 function layoutProblems(modules: string[], importers: Map<string, string[]>): string[] {

@@ -8,8 +8,8 @@ import { PimsClient, AuthError } from "../../../provider/client";
 import { seriesName } from "../../../provider/escRotator";
 import type { PimsSimulator } from "../../../simulator";
 import { EscCaller, type EscRequest } from "./caller";
-import { expectNoPlaintextSecrets } from "../secrets";
-import { consoleAccount, startSimulator } from "../simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
+import { consoleAccount, startSimulator } from "../sim/simulator";
 
 /** One host of the adapter, started for a suite. */
 export interface EscTarget {

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { testCertificate } from "../../kit/esc/caller";
 import { describeEscTable } from "../../kit/esc/table";
-import { ROOT } from "../../kit/cli";
+import { ROOT } from "../../kit/sim/cli";
 import { connect as tlsConnect } from "node:tls";
 import { MAX_BODY_BYTES } from "../../../cli/escRotator";
 
