@@ -188,6 +188,9 @@ export const PEER_BUGS: readonly PeerBug[] = [
       "the account is found by `pims service-accounts list` / `pulumi do … list` and adopted or deleted; " +
       "the docs' recovery steps tested",
     ...scenario(12, "strandedAccount.test.ts"),
+    also: [
+      { file: "tests/sim/cli/serviceAccountsState.test.ts", test: "the account the stack does not hold is STACK no" },
+    ],
   },
   {
     row: 13,

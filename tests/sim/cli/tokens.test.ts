@@ -235,6 +235,14 @@ describe("pims tokens (default profile)", () => {
     expect(r.stdout).toMatch(/^ {2}tokens \[options\] <project>/m);
   });
 
+  it("issue 63: --help says the times are the service's clock (as measured below), not this machine's", async () => {
+    const r = await pims(["tokens", "--help"]);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("Times are measured on the service's clock");
+    expect(help).not.toMatch(/this machine's clock(?! when)/);
+  });
+
   it("issue 55 row 16: time left and the window on the service's clock, an hour ahead of or behind ours", async () => {
     const { sim } = cli;
     const p = sim.addProject().id;
