@@ -6,8 +6,10 @@
  * an expired token vanished from the listing, the provider reported it "deleted outside Terraform", with false drift
  * and nothing left to clean it up). What the user needs: `pulumi refresh` tells expired from deleted (the project's
  * API-key listing still shows the account, with its `expiresAt` passed on the service's clock) and says so in a
- * warning naming the resource, `pulumi preview` shows the rotation, `pulumi up` makes a new account and token and
- * deletes the expired one: no ghost in the state, no stack output answering 401 "Token has expired".
+ * warning naming the resource, `pulumi preview` shows the rotation and says why (issue 63: a warning naming the account
+ * and when its token expired on the service's clock; the plugin's diff names `tokenExpiresAt`, not an output the user
+ * never changed), `pulumi up` makes a new account and token and deletes the expired one: no ghost in the state, no
+ * stack output answering 401 "Token has expired".
  *
  * Row 16, clock skew (no public anchor): the local clock an hour ahead of or behind the service's. Expiry decisions
  * use the service's times (its `expiresAt`, its `Date` header): a window reached on the service's clock rotates the
@@ -23,6 +25,7 @@ import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { sleep } from "../../kit/engine/engine";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
 import { liveIds, writesOf } from "../../kit/simulator";
+import type { Host } from "./table";
 
 const HOUR = 3_600_000;
 
@@ -50,7 +53,7 @@ outputs:
  * The scenario in either host: up, the token expires on the service's clock (ours does not move), refresh keeps the
  * account with a warning and marks it, preview plans the replacement, up rotates and deletes the expired account.
  */
-async function expiredAccountScenario(suite: EngineSuite, projectId: string): Promise<void> {
+async function expiredAccountScenario(suite: EngineSuite, projectId: string, host: Host): Promise<void> {
   const { sim, stack, engine } = suite;
   await stack.up(engine.opts);
   const first = await suite.shown("expiring");
@@ -77,6 +80,15 @@ async function expiredAccountScenario(suite: EngineSuite, projectId: string): Pr
 
   const preview = await stack.preview(engine.opts);
   expect(preview.changeSummary).toMatchObject({ replace: 1 });
+  // The preview says why: the account, and when its token expired on the service's clock (ours never moved).
+  const planned = preview.stdout + preview.stderr;
+  expect(planned).toContain(
+    `warning: pulumi-pims: service account "expiring" (${id}) in project ${projectId} is replaced (tokenExpiresAt): ` +
+      `its token expired at ${String(first.tokenExpiresAt)} on the service's clock`,
+  );
+  expect(planned).not.toContain("serviceAccountId"); // not an output the user never changed
+  // The plugin's detailed diff names the expiry (the dynamic host has none: the engine shows no key).
+  if (host === "yaml") expect(planned).toMatch(/expiring\s+replace\s+\[diff: ~tokenExpiresAt\]/);
 
   sim.clearRequests();
   const up = await stack.up(engine.opts);
@@ -117,8 +129,8 @@ describe("row 3 through the dynamic provider", () => {
     },
   });
 
-  test("row 3, typescript: refresh says expired (not deleted), preview plans the rotation, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId));
+  test("row 3, typescript: refresh says expired (not deleted), the preview says why, up rotates, no ghost", () =>
+    expiredAccountScenario(suite, projectId, "typescript"));
 });
 
 describe("row 3 through the plugin", () => {
@@ -136,8 +148,8 @@ describe("row 3 through the plugin", () => {
     },
   });
 
-  test("row 3, yaml: refresh says expired (not deleted), preview plans the rotation, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId));
+  test("row 3, yaml: refresh says expired (not deleted), the preview says why, up rotates, no ghost", () =>
+    expiredAccountScenario(suite, projectId, "yaml"));
 });
 
 // ---- row 16 --------------------------------------------------------------------------------------------------------

@@ -80,8 +80,22 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: 'an expired token is reported as "deleted outside", with false drift and no clean-up',
     anchors: ["grafana PR #1678", "grafana #2734"],
     pimsMust:
-      "refresh tells expired from deleted, says so, and the next `up` rotates (or says why not); no ghost in the state",
-    ...scenario(3, "expiryAndClock.test.ts"),
+      "refresh tells expired from deleted and says so; the preview says why (the account, when its token expired on " +
+      "the service's clock); the next `up` rotates (or says why not); no ghost in the state",
+    typescript: {
+      file: `${PEER}/expiryAndClock.test.ts`,
+      test: "row 3, typescript: refresh says expired (not deleted), the preview says why",
+    },
+    yaml: {
+      file: `${PEER}/expiryAndClock.test.ts`,
+      test: "row 3, yaml: refresh says expired (not deleted), the preview says why",
+    },
+    also: [
+      {
+        file: "tests/unit/serviceAccount/diff.test.ts",
+        test: "a current account a refresh marked: the reason and the warning say what it found",
+      },
+    ],
   },
   {
     row: 4,
