@@ -34,11 +34,11 @@ test.each([...usage.keys()])("tests/kit/%s is used, by the folders its row names
 });
 
 /**
- * The shared set-up styles of an engine suite: the engine suite hooks (tests/kit/engine/engineSuite.ts, soak.ts) and
- * the tables over them (the dist rows and published paths, the docs pages, the state fixtures).
+ * The shared set-up styles of an engine suite: the engine suite hooks (tests/kit/engine/engineSuite.ts, soak.ts,
+ * oneAccount.ts) and the tables over them (the dist rows and published paths, the docs pages, the state fixtures).
  */
 const SHARED_STYLES =
-  /\b(useEngineStack|useEngineScratch|useSoakSuite|describeDist|describeStackRow|describeDocsPage|describePublished|describeFixtures)\(/;
+  /\b(useEngineStack|useEngineScratch|useSoakSuite|useOneAccountStack|describeDist|describeStackRow|describeDocsPage|describePublished|describeFixtures)\(/;
 /** A suite that keeps its own set-up says why in its header comment, in this form. */
 const OWN_SET_UP = /^ \* Set-up: its own, because \S.*$/m;
 

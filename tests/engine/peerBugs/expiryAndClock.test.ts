@@ -24,30 +24,20 @@ import { randomSecret } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { sleep } from "../../kit/engine/engine";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
+import { accountYaml, type OneAccount, through, useOneAccountStack } from "../../kit/engine/oneAccount";
 import { liveIds, writesOf } from "../../kit/simulator";
-import type { Host } from "./table";
+import { HOSTS, type Host } from "./table";
 
 const HOUR = 3_600_000;
 
 // ---- row 3 ---------------------------------------------------------------------------------------------------------
 
 /** A one-hour token and no rotation window: nothing but a refresh can notice it expired. */
-const EXPIRING_YAML = `
-config:
-  projectId:
-    type: string
-resources:
-  expiring:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: expiring
-      grants:
-        - \${projectId}
-      expiresIn: 3600
-outputs:
-  id: \${expiring.serviceAccountId}
-`;
+const expiring = (projectId: string): OneAccount => ({
+  resource: "expiring",
+  inputs: { projectId, name: "expiring", expiresIn: 3600 },
+  outputs: { id: "serviceAccountId" },
+});
 
 /**
  * The scenario in either host: up, the token expires on the service's clock (ours does not move), refresh keeps the
@@ -106,51 +96,17 @@ async function expiredAccountScenario(suite: EngineSuite, projectId: string, hos
   suite.expectNoSecrets();
 }
 
-describe("row 3 through the dynamic provider", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-expired-ts-",
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "expired-ts" }).id;
-      return {
-        stackName: "dev",
-        projectName: "pims-peer-expired",
-        workDir: path.join(scratch, "ts"),
-        program: async () => {
-          const sa = new pims.ServiceAccount("expiring", {
-            projectId,
-            name: "expiring",
-            grants: [projectId],
-            expiresIn: 3600,
-          });
-          return { id: sa.serviceAccountId };
-        },
-      };
-    },
+for (const host of HOSTS)
+  describe(`row 3 ${through(host)}`, () => {
+    const { suite, home } = useOneAccountStack({
+      host,
+      project: "pims-peer-expired",
+      account: (_suite, projectId) => expiring(projectId),
+    });
+
+    test(`row 3, ${host}: refresh says expired (not deleted), the preview says why, up rotates, no ghost`, () =>
+      expiredAccountScenario(suite, home(), host));
   });
-
-  test("row 3, typescript: refresh says expired (not deleted), the preview says why, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId, "typescript"));
-});
-
-describe("row 3 through the plugin", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-expired-yaml-",
-    yamlHost: true,
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "expired-yaml" }).id;
-      const workDir = writeYamlProject(path.join(scratch, "yaml"), {
-        name: "pims-peer-expired",
-        program: EXPIRING_YAML,
-      });
-      return { stackName: "dev", yaml: true, workDir, config: { projectId } };
-    },
-  });
-
-  test("row 3, yaml: refresh says expired (not deleted), the preview says why, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId, "yaml"));
-});
 
 // ---- row 16 --------------------------------------------------------------------------------------------------------
 
@@ -162,6 +118,10 @@ describe("row 3 through the plugin", () => {
  */
 const AHEAD = { expiresIn: 7200, rotateBeforeExpiry: 7195 };
 const BEHIND = { expiresIn: 3000, rotateBeforeExpiry: 2000 };
+
+/** One of the two accounts in YAML, its project from the stack config (`aheadProjectId`, `behindProjectId`). */
+const skewAccount = (name: "ahead" | "behind", window: typeof AHEAD, options?: Record<string, string>): string =>
+  accountYaml(name, { projectId: `\${${name}ProjectId}`, name, ...window }, options);
 
 const SKEW_YAML = `
 config:
@@ -180,27 +140,7 @@ resources:
     properties:
       baseUrl: \${behindBaseUrl}
       token: \${behindToken}
-  ahead:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${aheadProjectId}
-      name: ahead
-      grants:
-        - \${aheadProjectId}
-      expiresIn: ${AHEAD.expiresIn}
-      rotateBeforeExpiry: ${AHEAD.rotateBeforeExpiry}
-  behind:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${behindProjectId}
-      name: behind
-      grants:
-        - \${behindProjectId}
-      expiresIn: ${BEHIND.expiresIn}
-      rotateBeforeExpiry: ${BEHIND.rotateBeforeExpiry}
-    options:
-      provider: \${behindProvider}
-`;
+${skewAccount("ahead", AHEAD)}${skewAccount("behind", BEHIND, { provider: "${behindProvider}" })}`;
 
 interface SkewProjects {
   ahead: string;
