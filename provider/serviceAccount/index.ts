@@ -132,7 +132,7 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
-    const dying = rotationWarning(olds, after, rotate, replaces, _id);
+    const dying = rotationWarning({ olds, ins: after, reasons: rotate, replaces, id: _id });
     if (dying) warning(dying); // the user should act: set keepPreviousToken, or rotateBeforeExpiry
     // A replacement deletes every account held; an overlapping rotation the previous one: never the provider's own.
     const doomed =

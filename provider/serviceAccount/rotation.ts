@@ -268,15 +268,16 @@ export function markedLine(
 
 /**
  * The warning of the new account diff plans, if any: a replacement's ({@link replacedTokenLine}), else a refresh
- * mark's ({@link markedLine}).
+ * mark's ({@link markedLine}). `reasons` are {@link rotationReasons}, `replaces` the diff's.
  */
-export function rotationWarning(
-  olds: ServiceAccountOutputs,
-  ins: ServiceAccountInputs,
-  reasons: readonly string[],
-  replaces: readonly string[],
-  id: string,
-): string | undefined {
+export function rotationWarning(plan: {
+  olds: ServiceAccountOutputs;
+  ins: ServiceAccountInputs;
+  reasons: readonly string[];
+  replaces: readonly string[];
+  id: string;
+}): string | undefined {
+  const { olds, ins, reasons, replaces, id } = plan;
   return replacedTokenLine(olds, ins, replaces, id) ?? markedLine(olds, ins, reasons, replaces, id);
 }
 

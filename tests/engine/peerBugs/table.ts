@@ -40,10 +40,10 @@ const TS = "tests/engine/typescript";
 const PLUGIN = "tests/engine/plugin";
 const SIM_SA = "tests/sim/serviceAccount";
 
-/** A new scenario of this suite: `row <N>, typescript:` and `row <N>, yaml:` in `file`. */
-const scenario = (row: number, file: string): Pick<PeerBug, "typescript" | "yaml"> => ({
-  typescript: { file: `${PEER}/${file}`, test: `row ${row}, typescript:` },
-  yaml: { file: `${PEER}/${file}`, test: `row ${row}, yaml:` },
+/** A new scenario of this suite: `row <N>, typescript:` and `row <N>, yaml:` in `file`, then `title` if given. */
+const scenario = (row: number, file: string, title = ""): Pick<PeerBug, "typescript" | "yaml"> => ({
+  typescript: { file: `${PEER}/${file}`, test: `row ${row}, typescript:${title && ` ${title}`}` },
+  yaml: { file: `${PEER}/${file}`, test: `row ${row}, yaml:${title && ` ${title}`}` },
 });
 
 export const PEER_BUGS: readonly PeerBug[] = [
@@ -82,14 +82,7 @@ export const PEER_BUGS: readonly PeerBug[] = [
     pimsMust:
       "refresh tells expired from deleted and says so; the preview says why (the account, when its token expired on " +
       "the service's clock); the next `up` rotates (or says why not); no ghost in the state",
-    typescript: {
-      file: `${PEER}/expiryAndClock.test.ts`,
-      test: "row 3, typescript: refresh says expired (not deleted), the preview says why",
-    },
-    yaml: {
-      file: `${PEER}/expiryAndClock.test.ts`,
-      test: "row 3, yaml: refresh says expired (not deleted), the preview says why",
-    },
+    ...scenario(3, "expiryAndClock.test.ts", "refresh says expired (not deleted), the preview says why"),
     also: [
       {
         file: "tests/unit/serviceAccount/diff.test.ts",
