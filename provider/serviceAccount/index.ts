@@ -49,7 +49,7 @@ import {
   needsUpdate,
   outputs,
   retireFailedMessage,
-  replacedTokenLine,
+  rotationWarning,
   rotatedLine,
   rotationReasons,
   type FailedDelete,
@@ -131,8 +131,8 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
-    const dying = replacedTokenLine(olds, after, replaces, _id);
-    if (dying) warning(dying); // the user should act: set keepPreviousToken
+    const dying = rotationWarning({ olds, ins: after, reasons: rotate, replaces, id: _id });
+    if (dying) warning(dying); // the user should act: set keepPreviousToken, or rotateBeforeExpiry
     // A replacement deletes every account held; an overlapping rotation the previous one: never the provider's own.
     const doomed =
       replaces.length > 0 ? heldIds(olds, _id) : rotate.length > 0 ? heldIds({ ...olds, serviceAccountId: "" }) : [];

@@ -19,7 +19,8 @@ import { REPO_ROOT } from "../../../scripts/engine";
 import { PLUGIN_DIR, writeYamlProject } from "../../../scripts/engine/yaml";
 import { exportEncrypted, pimsCli, resource, resources } from "../../kit/engine/engine";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
+import { accountYaml } from "../../kit/engine/oneAccount";
+import { liveIds } from "../../kit/sim/simulator";
 
 type Host = "typescript" | "yaml";
 
@@ -52,22 +53,8 @@ const DAY = 86_400;
 
 const yamlProgram = (home: string): string => `
 resources:
-  ci:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: ${home}
-      name: ci
-      grants:
-        - ${home}
-      expiresIn: ${90 * DAY}
-  spare:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: ${home}
-      name: spare
-      grants:
-        - ${home}
-      expiresIn: ${90 * DAY}
+${accountYaml("ci", { projectId: home, name: "ci", expiresIn: 90 * DAY })}\
+${accountYaml("spare", { projectId: home, name: "spare", expiresIn: 90 * DAY })}\
 outputs:
   ciId: \${ci.serviceAccountId}
   spareId: \${spare.serviceAccountId}
