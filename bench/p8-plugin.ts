@@ -26,6 +26,7 @@ import {
   type BenchOptions,
   type Row,
 } from "./harness";
+import { kindOfStoredType } from "../provider/kinds";
 import { plan, PROJECTS } from "./p5-stack-up";
 import { PimsSimulator } from "../simulator";
 
@@ -110,7 +111,7 @@ function storedState(stack: Stack): string {
 const BOOKKEEPING = ["created", "modified", "sourcePosition", "stackTrace"];
 
 /**
- * Bytes of each pims resource's entry (dynamic `pulumi-nodejs:dynamic/pims:<Kind>` or native `pims:index:<Kind>`):
+ * Bytes of each pims resource's entry, whichever host wrote it (provider/kinds.ts `kindOfStoredType`):
  * median by kind, mean over all, and the mean without {@link BOOKKEEPING} (what the provider and the SDK decide).
  */
 function entryBytes(stateText: string): { byKind: Record<string, number>; mean: number; meanOwn: number } {
@@ -118,9 +119,9 @@ function entryBytes(stateText: string): { byKind: Record<string, number>; mean: 
   const sizes: Record<string, number[]> = {};
   const own: number[] = [];
   for (const r of state.deployment.resources ?? []) {
-    const m = /^(?:pulumi-nodejs:dynamic\/pims|pims:index):(\w+)$/.exec(String(r.type));
-    if (!m) continue;
-    (sizes[m[1]] ??= []).push(Buffer.byteLength(JSON.stringify(r)));
+    const kind = kindOfStoredType(r.type);
+    if (!kind) continue;
+    (sizes[kind] ??= []).push(Buffer.byteLength(JSON.stringify(r)));
     own.push(Buffer.byteLength(JSON.stringify(r, (k, v: unknown) => (BOOKKEEPING.includes(k) ? undefined : v))));
   }
   const all = Object.values(sizes).flat();

@@ -166,11 +166,11 @@ export function addEscRotatorCommands(program: Command, run: Runner): void {
     )
     .option(
       "--max-ttl <seconds>",
-      `the longest lease an open may ask for (default: $${SETTINGS.escMaxTtl.env}, else ${ESC_DEFAULTS.maxTtlS})`,
+      `the longest lease an open may ask for, in seconds (default: $${SETTINGS.escMaxTtl.env}, else docs/settings.md)`,
     )
     .option(
       "--max-leases <n>",
-      `the most live leases of one series (default: $${SETTINGS.escMaxLeases.env}, else ${ESC_DEFAULTS.maxLeases})`,
+      `the most live leases of one series (default: $${SETTINGS.escMaxLeases.env}, else docs/settings.md)`,
     )
     .option(
       "--allow <list>",

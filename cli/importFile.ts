@@ -6,6 +6,9 @@
  */
 import * as fs from "node:fs";
 import type { Command } from "commander";
+import { nativeToken } from "../provider/identity";
+import { PROJECT } from "../provider/project";
+import { SERVICE_ACCOUNT } from "../provider/serviceAccount/kind";
 import { accountsFromKeys, type AccountSeen } from "../provider/serviceAccount/listing";
 import { getApiKeys } from "../sdk/nodejs/functions";
 import { EXIT_OK, callOptions, io, type Runner } from "./context";
@@ -40,10 +43,10 @@ export function importFile(
   project?: string,
 ): { resources: ImportEntry[] } {
   const taken = new Set<string>(project ? [project] : []);
-  const resources: ImportEntry[] = project ? [{ type: "pims:index:Project", name: project, id: projectId }] : [];
+  const resources: ImportEntry[] = project ? [{ type: nativeToken(PROJECT.kind), name: project, id: projectId }] : [];
   for (const a of accounts)
     resources.push({
-      type: "pims:index:ServiceAccount",
+      type: nativeToken(SERVICE_ACCOUNT.kind),
       name: logicalName(a.name, taken),
       id: `${projectId}/${a.id}`,
       ...(project ? { parent: project } : {}),

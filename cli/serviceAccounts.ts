@@ -4,6 +4,8 @@
  */
 import * as fs from "node:fs";
 import type { Command } from "commander";
+import { nativeToken } from "../provider/identity";
+import { kindOfStoredType, typeToken } from "../provider/kinds";
 import { accountsFromKeys } from "../provider/serviceAccount/listing";
 import { getApiKeys } from "../sdk/nodejs/functions";
 import { clientForCall } from "../sdk/nodejs/functions/call";
@@ -14,12 +16,21 @@ import { addImportFileCommand } from "./importFile";
 /** The output members of a ServiceAccount that hold ids of accounts the stack owns (and deletes). */
 const ID_OUTPUTS = ["serviceAccountId", "previousServiceAccountId", "retiredServiceAccountIds"] as const;
 
+/** `--state`'s options: the files, and whether one holding no ServiceAccount may count as "holds none". */
+interface StateOptions {
+  state?: string[];
+  allowEmptyState?: boolean;
+}
+
 /**
  * Ids of the service accounts a stack holds, from `pulumi stack export` JSON (`-`: stdin): every ServiceAccount
- * resource's id and its {@link ID_OUTPUTS}. Only ids are read: the export's secrets (the tokens) are encrypted and
- * nothing else of it is ever printed, not even in an error.
+ * resource's id and its {@link ID_OUTPUTS}, whichever host wrote it (a TypeScript program's dynamic provider or the
+ * plugin of YAML, Python, Go and Java programs: `kindOfStoredType`). An export holding no ServiceAccount (another
+ * stack's, a stack never updated: the engine then writes no `resources`) is refused unless `allowEmpty`: read as
+ * "holds none", it would mark every account STACK no. Only ids are read: the export's secrets (the tokens) are
+ * encrypted and nothing else of it is ever printed, not even in an error.
  */
-function stackAccountIds(source: string): Set<string> {
+function stackAccountIds(source: string, allowEmpty: boolean): Set<string> {
   const where = source === "-" ? "stdin" : source;
   let text: string;
   try {
@@ -33,16 +44,26 @@ function stackAccountIds(source: string): Set<string> {
   } catch {
     doc = undefined;
   }
-  const resources = (doc as { deployment?: { resources?: unknown } } | undefined)?.deployment?.resources;
+  const deployment = (doc as { deployment?: { resources?: unknown } } | undefined)?.deployment;
+  const resources = deployment?.resources ?? (typeof deployment === "object" && deployment !== null ? [] : undefined);
   if (!Array.isArray(resources))
     throw new UsageError(`--state: ${where} is not the JSON of \`pulumi stack export\` (no deployment.resources)`);
+  const accounts = (resources as Array<{ type?: unknown; id?: unknown; outputs?: Record<string, unknown> }>).filter(
+    (r) => kindOfStoredType(r?.type) === "ServiceAccount",
+  );
+  if (accounts.length === 0 && !allowEmpty)
+    throw new UsageError(
+      `--state: ${where} holds no pims ServiceAccount (${typeToken("ServiceAccount")} or ` +
+        `${nativeToken("ServiceAccount")}): the export of another stack, or of an empty one, would mark every ` +
+        "account STACK no. Give the export of the stack that holds them; if this stack holds none (its accounts " +
+        "were deleted from it, or it is new), add --allow-empty-state.",
+    );
   const ids = new Set<string>();
   const add = (v: unknown): void => {
     if (typeof v === "string" && v !== "") ids.add(v);
     else if (Array.isArray(v)) v.forEach(add);
   };
-  for (const r of resources as Array<{ type?: unknown; id?: unknown; outputs?: Record<string, unknown> }>) {
-    if (typeof r?.type !== "string" || !r.type.endsWith("pims:ServiceAccount")) continue;
+  for (const r of accounts) {
     add(r.id);
     for (const k of ID_OUTPUTS) add(r.outputs?.[k]);
   }
@@ -51,11 +72,13 @@ function stackAccountIds(source: string): Set<string> {
 
 async function serviceAccountsListCommand(
   project: string,
-  o: ListOptions & { state?: string[] },
+  o: ListOptions & StateOptions,
   cmd: Command,
 ): Promise<number> {
-  // Read the states first: a wrong path fails before any request.
-  const held = o.state && o.state.length > 0 ? new Set(o.state.flatMap((f) => [...stackAccountIds(f)])) : undefined;
+  // Read the states first: a wrong path, or an export holding no ServiceAccount, fails before any request.
+  const allowEmpty = o.allowEmptyState === true;
+  if (allowEmpty && !o.state?.length) throw new UsageError("--allow-empty-state goes with --state");
+  const held = o.state?.length ? new Set(o.state.flatMap((f) => [...stackAccountIds(f, allowEmpty)])) : undefined;
   const { keys } = await getApiKeys({ projectId: project }, callOptions(cmd));
   // The service cannot list accounts: every live account has a key whose principalId is the account id.
   const accounts = accountsFromKeys(keys); // one per account, by name, oldest first; never a key value
@@ -118,6 +141,11 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
         "STACK yes/no; --json: stack true/false)",
       (v: string, prev: string[] = []) => [...prev, v],
     )
+    .option(
+      "--allow-empty-state",
+      "accept a --state export that holds no pims ServiceAccount (refused otherwise: another stack's or an empty " +
+        "export would mark every account STACK no)",
+    )
     .addHelpText(
       "after",
       "\nThe service has no operation that lists service accounts: this shows the accounts seen through the " +
@@ -125,10 +153,13 @@ export function addServiceAccountsCommands(program: Command, run: Runner): void 
         "not shown.\n" +
         "\nAfter a failed `pulumi up` against a slow service: `pims service-accounts list <project> --state " +
         "<(pulumi stack export)`\n" +
-        "marks the stack's own accounts (its serviceAccountId outputs); one with STACK no that no other stack " +
-        "holds is an orphan.",
+        "marks the stack's own accounts (its ServiceAccounts' current, previous and retired ids, written by a " +
+        "program in any\nlanguage); one with STACK no that no other stack holds is an orphan. An export holding no " +
+        "ServiceAccount is refused\n(exit 2) unless --allow-empty-state.",
     )
-    .action((project: string, o: ListOptions, cmd: Command) => run(serviceAccountsListCommand(project, o, cmd)));
+    .action((project: string, o: ListOptions & StateOptions, cmd: Command) =>
+      run(serviceAccountsListCommand(project, o, cmd)),
+    );
   accounts
     .command("delete")
     .description(

@@ -153,9 +153,11 @@ export function addTokensCommand(program: Command, run: Runner): void {
     .addHelpText(
       "after",
       `
-Times are measured from this machine's clock. Tokens that never expire come last; a token whose expiry cannot be
-read shows "unknown" and is never flagged. Every listed token counts, whatever its status: an expired key a stack
-still uses is an outage, and one nobody uses is better deleted (pims service-accounts delete).
+Times are measured on the service's clock (the Date header of its answer; this machine's clock when it sends none),
+as the expiries are its times: a machine clock that is off changes no warning. Tokens that never expire come last; a
+token whose expiry cannot be read shows "unknown" and is never flagged. Every listed token counts, whatever its
+status: an expired key a stack still uses is an outage, and one nobody uses is better deleted (pims service-accounts
+delete).
 
 For a cron alarm:  pims tokens p-1a2b3c4d --expiring-within 7d > /dev/null   (exit 4 and one line per token on stderr)`,
     )

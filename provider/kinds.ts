@@ -7,6 +7,7 @@
  * these kinds, so a kind is never removed.
  */
 import { APP_SECRETS } from "./appSecrets";
+import { nativeToken } from "./identity";
 import type { Kind } from "./kindDeclaration";
 import { PROJECT } from "./project";
 import { SERVICE_ACCOUNT } from "./serviceAccount/kind";
@@ -28,5 +29,16 @@ export const KIND_BY_NAME = Object.fromEntries(KINDS.map((k) => [k.kind, k])) as
 export const isResourceKind = (name: string): name is ResourceKind =>
   Object.prototype.hasOwnProperty.call(KIND_BY_NAME, name);
 
-/** The type token Pulumi stores for a kind. */
+/** The type token Pulumi stores for a kind written by the dynamic host (a TypeScript program). */
 export const typeToken = (kind: ResourceKind): string => `pulumi-nodejs:dynamic/pims:${kind}`;
+
+/**
+ * The kind of a resource in a state or an export (`pulumi stack export`), whichever host wrote it: the dynamic
+ * provider's {@link typeToken} (TypeScript) or the plugin's `pims:index:<Kind>` (YAML, Python, Go, Java:
+ * ./identity `nativeToken`); undefined for any other type. Every reader of a state recognises the kinds through it.
+ */
+export function kindOfStoredType(type: unknown): ResourceKind | undefined {
+  return typeof type === "string"
+    ? RESOURCE_KINDS.find((k) => type === typeToken(k) || type === nativeToken(k))
+    : undefined;
+}

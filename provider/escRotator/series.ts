@@ -15,7 +15,7 @@
 import * as crypto from "node:crypto";
 import { errorText, type PimsClient } from "../client";
 import { createAccount, CreateLedger, UncertainCreateError, type CreatedAccount } from "../serviceAccount/create";
-import { deleteAccount } from "../serviceAccount/delete";
+import { deleteAll as deleteAccounts } from "../serviceAccount/delete";
 import { accountsFromKeys, type AccountSeen } from "../serviceAccount/listing";
 import type { AccountRequest } from "./request";
 
@@ -75,23 +75,16 @@ export const madeBy = (series: readonly AccountSeen[], marker: string, jti: stri
 export const deleteCommand = (projectId: string, id: string): string =>
   `pims service-accounts delete ${projectId} ${id}`;
 
-/** Deletes `ids` one by one; returns those deleted (or confirmed gone) and the failures. */
-export async function deleteAll(
-  ctx: SeriesContext,
-  projectId: string,
-  ids: readonly string[],
-): Promise<{ deleted: string[]; failed: Array<{ id: string; error: string }> }> {
-  const deleted: string[] = [];
-  const failed: Array<{ id: string; error: string }> = [];
-  for (const accountId of ids) {
-    try {
-      await deleteAccount(ctx.client, { projectId, accountId, goneProjects: new Set(), warn: ctx.log });
-      deleted.push(accountId);
-    } catch (e) {
-      failed.push({ id: accountId, error: errorText(e) });
-    }
-  }
-  return { deleted, failed };
+/** Deletes `ids` (../serviceAccount/delete, the resource's loop); returns those deleted and the failures. */
+export async function deleteAll(ctx: SeriesContext, projectId: string, ids: readonly string[]) {
+  const none = new Set<string>(); // the adapter names no project as deleted outside Pulumi
+  const failed = await deleteAccounts(projectId, ids, {
+    goneProjects: () => none,
+    client: () => ctx.client,
+    warn: ctx.log,
+  });
+  const bad = new Set(failed.map((f) => f.id));
+  return { deleted: ids.filter((id) => !bad.has(id)), failed };
 }
 
 /** A request that did not complete: 503 with `message` (what is left live, checked, and how to delete it). */

@@ -10,13 +10,79 @@
  * (`tokenHeld: false`) and a warning says what to do: the first rotation creates the successor with a token held as a
  * secret, and the adopted account is deleted only after that successor exists (./rotation, ./index).
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { ApiKey, PimsClient } from "../client";
 import { NEVER, outputs } from "./rotation";
 import { MAX_EXPIRES_IN, type ServiceAccountInputs } from "./inputs";
 import { probeToken } from "./refresh";
-import type { ListingResult } from "./run";
+import { runMemory, type ListingResult } from "./run";
 import type { ServiceAccountOutputs } from "./outputs";
-import { progress } from "../client/log";
+import { progress, warning } from "../client/log";
+import { deliverNew } from "./delivery";
+
+/**
+ * What the provider lends an adoption or an import: the run's listing of a project (./run), its address for messages,
+ * a client sending a given token (one retry; a refusal names that token).
+ */
+export interface AdoptService {
+  look: (projectId: string) => Promise<ListingResult>;
+  url: (projectId: string) => string;
+  probe: (token: string) => PimsClient;
+}
+
+/**
+ * Create with `adoptServiceAccountId`: no POST. The project's API-key listing must show the account, with the
+ * declared name and description (else the next `pulumi up` would replace it at once); the resource then holds it as
+ * `pulumi import` would, with the program's other inputs.
+ */
+export async function adoptAccount(
+  ins: ServiceAccountInputs,
+  accountId: string,
+  service: AdoptService,
+): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
+  const { projectId } = ins;
+  const listing = await service.look(projectId);
+  const key = findAccountKey(listing, projectId, accountId, service.url(projectId));
+  const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
+  if (differs.length > 0)
+    throw new Error(
+      `pulumi-pims: cannot adopt service account ${accountId} in project ${projectId}: the service shows ` +
+        differs.map((k) => `${k} ${JSON.stringify(key[k] ?? "")}`).join(" and ") +
+        `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
+        "service's values (a change of them needs a new account, which adopting would make at once).",
+    );
+  const keys = listing.ok ? listing.listing.keys : [];
+  const at = { projectId, accountId, url: service.url(projectId), by: "adopt" as const };
+  const token =
+    ins.adoptToken !== undefined
+      ? await proveGivenToken(ins.adoptToken, keys, at, service.probe)
+      : await provenToken(key, projectId, service.probe);
+  const adopted = adoptedOutputs(key, projectId, token, ins);
+  // A proven token is delivered like a new one; the account is not this stack's, so a failure deletes nothing.
+  const delivered = token === undefined ? {} : await deliverNew(ins.tokenDelivery, token, adopted);
+  const outs = outputs({ ...adopted, ...delivered });
+  runMemory().hold(projectId, [accountId]);
+  warning(adoptedLine(outs, "adopted"));
+  return { id: accountId, outs };
+}
+
+/**
+ * `pulumi import` through the plugin, id `<projectId>/<serviceAccountId>`: the account as the project's API-key
+ * listing shows it (refused, naming what was looked up, when it does not), and the inputs the program is generated
+ * from. Nothing is created or deleted.
+ */
+export async function importAccount(
+  importId: string,
+  service: AdoptService,
+): Promise<{ id: string; props: ServiceAccountOutputs; inputs: Partial<ServiceAccountInputs> }> {
+  const { projectId, accountId } = parseImportId(importId);
+  const key = findAccountKey(await service.look(projectId), projectId, accountId, service.url(projectId));
+  const token = await provenToken(key, projectId, service.probe);
+  const props = outputs(adoptedOutputs(key, projectId, token));
+  runMemory().hold(projectId, [accountId]);
+  warning(adoptedLine(props, "imported"));
+  return { id: accountId, props, inputs: importedInputs(props) };
+}
 
 /** Inputs the listing cannot tell: an imported account's values are the program's until a rotation creates one. */
 export const UNREAD_INPUTS = ["grants"] as const;
@@ -112,18 +178,13 @@ export function importedIds(id: string, o: Partial<ServiceAccountOutputs>): { pr
 /**
  * The first update of an account `pulumi import --file` took from a file's `outputs` ({@link importedFromOutputs}):
  * its token is proven ({@link proveGivenToken}) and the outputs become what an adoption with that token gives, the
- * program's inputs included. No write; a wrong token fails the update, saying why. `service`: the run's listing of a
- * project, its address for messages, a client sending a given token.
+ * program's inputs included. No write; a wrong token fails the update, saying why.
  */
 export async function proveImported(
   id: string,
   olds: ServiceAccountOutputs,
   ins: ServiceAccountInputs,
-  service: {
-    look: (projectId: string) => Promise<ListingResult>;
-    url: (projectId: string) => string;
-    probe: (token: string) => PimsClient;
-  },
+  service: AdoptService,
 ): Promise<ServiceAccountOutputs> {
   const { projectId, accountId } = importedIds(id, olds);
   const listing = await service.look(projectId);

@@ -2,11 +2,37 @@
  * Deleting a service account without dropping a live one from the state: DELETE
  * /v2/projects/{project_id}/service-accounts/{service_account_id}, where a 404 counts as "already deleted" only once
  * the service confirms it (the project's API-key listing), and a project the user names as deleted outside Pulumi;
- * and never the account whose token the provider is authenticated with.
+ * and never the account whose token the provider is authenticated with. Also the loop over every account a resource
+ * deletes (destroy, and the retired accounts of an update).
  */
 import { type ApiKey, NotFoundError, type PimsClient, errorText, fingerprint } from "../client";
 import type { ServiceAccountOutputs } from "./outputs";
 import { accountsFromKeys } from "./listing";
+import type { FailedDelete } from "./rotation";
+
+/**
+ * Deletes each account ({@link deleteAccount}; in order, once each) and returns those that failed, with why. No
+ * account: no settings read, no client, no call. `c.goneProjects`: `pims:goneProjects`, else `PIMS_GONE_PROJECTS`.
+ */
+export async function deleteAll(
+  projectId: string,
+  ids: ReadonlyArray<string | undefined>,
+  c: { goneProjects: () => ReadonlySet<string>; client: () => PimsClient; warn: (line: string) => void },
+): Promise<FailedDelete[]> {
+  const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
+  if (unique.size === 0) return [];
+  const goneProjects = c.goneProjects();
+  const client = c.client();
+  const failed: FailedDelete[] = [];
+  for (const accountId of unique) {
+    try {
+      await deleteAccount(client, { projectId, accountId, goneProjects, warn: c.warn });
+    } catch (e) {
+      failed.push({ id: accountId, error: errorText(e), cause: e });
+    }
+  }
+  return failed;
+}
 
 /** Deletes the account; a 404 is accepted only when {@link confirmAccountGone} confirms it. */
 export async function deleteAccount(

@@ -14,24 +14,33 @@
  *   ServiceAccountProvider.importById}) or `adoptServiceAccountId` (create): ./adopt.
  *
  * One job per file, in lifecycle order:
- * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete);
+ * - ./index (this file): the provider class, each method in order (check, diff, create, read, update, delete), then
+ *   the plugin's import and list;
+ * - ./kind: its one declaration (provider/kinds.ts lists it);
  * - ./inputs: the inputs and their rules (check, and again before a create);
+ * - ./deliveryRules: the `tokenDelivery` input, its type and rules;
  * - ./outputs: what the state holds, and the output, secret and computed key lists;
  * - ./rotation: when a token is due, which inputs need a new account, the overlap (previous and retired accounts);
- * - ./create: creating an account, and what a failed or lost create proves; ./newAccount: one for the inputs;
+ * - ./create: creating an account, and what a failed or lost create proves;
+ * - ./newAccount: one account for the inputs, its token delivered, shared by create and update;
+ * - ./delivery: where a new token goes instead of the state (`tokenDelivery`), and the fingerprint;
+ * - ./seal: sealing a token to age recipients (loaded on first use);
+ * - ./sink: the command and the file a token is handed to;
  * - ./refresh: refresh (read), against the project's API-key listing;
- * - ./delete: deletes and their 404s;
- * - ./run and ./listing: what one run knows (the listing taken once per project) and accounts as the listing shows
- *   them, shared by create, refresh and delete;
+ * - ./delete: deletes and their 404s, the loop over the accounts a destroy or an update deletes, the own credential;
+ * - ./run: what one run knows (the listing taken once per project, the accounts held), shared by create, refresh and
+ *   delete;
+ * - ./listing: accounts as the API-key listing shows them;
  * - ./audit: accounts no state holds (interrupted runs), named as warnings;
- * - ./adopt: import and adoption of accounts the stack did not create.
+ * - ./adopt: import and adoption of accounts the stack did not create;
+ * - ./list: the project's accounts for the protocol's `List` (`pulumi do … list`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { emit, progress, warning } from "../client/log";
 import { PimsProviderBase } from "../providerBase";
 import { CreateLedger } from "./create";
 import { invalidInputs, normalized, undeclared, validate, type ServiceAccountInputs } from "./inputs";
-import { deleteAccount, ownAccountIn, ownAccountMessage } from "./delete";
+import { deleteAll, ownAccountIn, ownAccountMessage } from "./delete";
 import { auditLine } from "./audit";
 import { probeToken, refreshAccounts } from "./refresh";
 import { heldIds, type ListingResult, runMemory } from "./run";
@@ -40,28 +49,18 @@ import {
   needsUpdate,
   outputs,
   retireFailedMessage,
-  replacedTokenLine,
+  rotationWarning,
   rotatedLine,
   rotationReasons,
   type FailedDelete,
 } from "./rotation";
 import type { Account, ServiceAccountOutputs } from "./outputs";
 import { errorText, type PimsClient } from "../client";
-import {
-  adoptedLine,
-  adoptedOutputs,
-  findAccountKey,
-  importedFromOutputs,
-  importedInputs,
-  parseImportId,
-  proveGivenToken,
-  proveImported,
-  provenToken,
-} from "./adopt";
+import { adoptAccount, importAccount, importedFromOutputs, proveImported, type AdoptService } from "./adopt";
 import type { Listable, ListPage, ListPageRequest } from "../capabilities";
 import { pageOf } from "../paging";
 import { listedAccounts, listedProject } from "./list";
-import { deliverNew, deliveryPlanLine, settleHeld } from "./delivery";
+import { deliveryPlanLine, settleHeld } from "./delivery";
 import { newAccount } from "./newAccount";
 
 export { MAX_EXPIRES_IN, validate } from "./inputs";
@@ -132,8 +131,8 @@ export class ServiceAccountProvider
     const replaces = after.keepPreviousToken === true ? rotate.filter((k) => k === "projectId") : rotate;
     const plan = deliveryPlanLine(olds, after, rotate.length > 0);
     if (plan) progress(plan);
-    const dying = replacedTokenLine(olds, after, replaces, _id);
-    if (dying) warning(dying); // the user should act: set keepPreviousToken
+    const dying = rotationWarning({ olds, ins: after, reasons: rotate, replaces, id: _id });
+    if (dying) warning(dying); // the user should act: set keepPreviousToken, or rotateBeforeExpiry
     // A replacement deletes every account held; an overlapping rotation the previous one: never the provider's own.
     const doomed =
       replaces.length > 0 ? heldIds(olds, _id) : rotate.length > 0 ? heldIds({ ...olds, serviceAccountId: "" }) : [];
@@ -148,91 +147,10 @@ export class ServiceAccountProvider
     const failures = validate(inputs);
     if (failures.length > 0) throw invalidInputs(failures);
     const ins = normalized(inputs);
-    if (typeof ins.adoptServiceAccountId === "string") return this.adopt(ins, ins.adoptServiceAccountId);
+    if (typeof ins.adoptServiceAccountId === "string")
+      return adoptAccount(ins, ins.adoptServiceAccountId, this.service()); // ./adopt: no POST
     const account = await this.newAccount(ins);
     return { id: account.serviceAccountId, outs: outputs({ ...ins, ...account }) };
-  }
-
-  /**
-   * Create with `adoptServiceAccountId`: no POST. The project's API-key listing must show the account, with the
-   * declared name and description (else the next `pulumi up` would replace it at once); the resource then holds it as
-   * `pulumi import` would, with the program's other inputs (./adopt).
-   */
-  private async adopt(
-    ins: ServiceAccountInputs,
-    accountId: string,
-  ): Promise<pulumi.dynamic.CreateResult<ServiceAccountOutputs>> {
-    const { projectId } = ins;
-    const listing = await this.look(projectId);
-    const key = findAccountKey(listing, projectId, accountId, this.listUrl(projectId));
-    const differs = (["name", "description"] as const).filter((k) => (key[k] ?? "") !== (ins[k] ?? ""));
-    if (differs.length > 0)
-      throw new Error(
-        `pulumi-pims: cannot adopt service account ${accountId} in project ${projectId}: the service shows ` +
-          differs.map((k) => `${k} ${JSON.stringify(key[k] ?? "")}`).join(" and ") +
-          `, the program declares ${differs.map((k) => JSON.stringify(ins[k] ?? "")).join(" and ")}: declare the ` +
-          "service's values (a change of them needs a new account, which adopting would make at once).",
-      );
-    const keys = listing.ok ? listing.listing.keys : [];
-    const at = { projectId, accountId, url: this.listUrl(projectId), by: "adopt" as const };
-    const token =
-      ins.adoptToken !== undefined
-        ? await proveGivenToken(ins.adoptToken, keys, at, (t) => this.probeClient(t))
-        : await provenToken(key, projectId, (t) => this.probeClient(t));
-    const adopted = adoptedOutputs(key, projectId, token, ins);
-    // A proven token is delivered like a new one; the account is not this stack's, so a failure deletes nothing.
-    const delivered = token === undefined ? {} : await deliverNew(ins.tokenDelivery, token, adopted);
-    const outs = outputs({ ...adopted, ...delivered });
-    runMemory().hold(projectId, [accountId]);
-    warning(adoptedLine(outs, "adopted"));
-    return { id: accountId, outs };
-  }
-
-  /**
-   * `pulumi import` through the plugin, id `<projectId>/<serviceAccountId>`: the account as the project's API-key
-   * listing shows it (refused, naming what was looked up, when it does not), and the inputs the program is generated
-   * from. Nothing is created or deleted.
-   */
-  async importById(
-    importId: string,
-  ): Promise<{ id: string; props: ServiceAccountOutputs; inputs: Partial<ServiceAccountInputs> }> {
-    const { projectId, accountId } = parseImportId(importId);
-    const key = findAccountKey(await this.look(projectId), projectId, accountId, this.listUrl(projectId));
-    const token = await provenToken(key, projectId, (t) => this.probeClient(t));
-    const props = outputs(adoptedOutputs(key, projectId, token));
-    runMemory().hold(projectId, [accountId]);
-    warning(adoptedLine(props, "imported"));
-    return { id: accountId, props, inputs: importedInputs(props) };
-  }
-
-  /**
-   * The provider protocol's `List` (`pulumi do pims:ServiceAccount list --project-id p-…`): the project's accounts,
-   * each id as `pulumi import` takes it (./list), from the API-key listing read afresh for each page (never the run's
-   * memory: pages of a long-lived process see the service as it is). A refusal is the listing's error, in the
-   * service's words.
-   */
-  async list(inputs: Record<string, unknown>, page: ListPageRequest): Promise<ListPage> {
-    const projectId = listedProject(inputs);
-    return pageOf(listedAccounts(projectId, await this.client().listApiKeys(projectId)), inputs, page);
-  }
-
-  /**
-   * A client sending an account's own token, to prove it works (./adopt, ./refresh): one retry, shown like every
-   * other; a refusal names that token, not the provider's.
-   */
-  private probeClient(token: string): PimsClient {
-    return this.client({ retries: 1, tokenSource: "the project's API-key listing (the account's own token)" }, token);
-  }
-
-  /** The listing's address, for messages. */
-  private listUrl(projectId: string): string {
-    let baseUrl = "";
-    try {
-      baseUrl = this.credentials().baseUrl;
-    } catch {
-      // missing credentials: the failed listing says so
-    }
-    return `GET ${baseUrl}/v2/projects/${projectId}/api-keys`;
   }
 
   // ---- read ----
@@ -293,8 +211,7 @@ export class ServiceAccountProvider
   ): Promise<pulumi.dynamic.UpdateResult<ServiceAccountOutputs>> {
     const ins = normalized(news);
     if (importedFromOutputs(id, olds)) {
-      const service = { look: (p: string) => this.look(p), url: (p: string) => this.listUrl(p) };
-      return { outs: await proveImported(id, olds, ins, { ...service, probe: (t) => this.probeClient(t) }) };
+      return { outs: await proveImported(id, olds, ins, this.service()) };
     }
     const reasons = rotationReasons(olds, ins, this.now());
     const rotate = ins.keepPreviousToken === true && reasons.length > 0;
@@ -341,6 +258,53 @@ export class ServiceAccountProvider
     }
   }
 
+  // ---- import and list (the plugin's capabilities) ----
+  /**
+   * `pulumi import` through the plugin, id `<projectId>/<serviceAccountId>` (./adopt): the account as the project's
+   * API-key listing shows it, and the inputs the program is generated from. Nothing is created or deleted.
+   */
+  async importById(
+    importId: string,
+  ): Promise<{ id: string; props: ServiceAccountOutputs; inputs: Partial<ServiceAccountInputs> }> {
+    return importAccount(importId, this.service());
+  }
+
+  /**
+   * The provider protocol's `List` (`pulumi do pims:ServiceAccount list --project-id p-…`): the project's accounts,
+   * each id as `pulumi import` takes it (./list), from the API-key listing read afresh for each page (never the run's
+   * memory: pages of a long-lived process see the service as it is). A refusal is the listing's error, in the
+   * service's words.
+   */
+  async list(inputs: Record<string, unknown>, page: ListPageRequest): Promise<ListPage> {
+    const projectId = listedProject(inputs);
+    return pageOf(listedAccounts(projectId, await this.client().listApiKeys(projectId)), inputs, page);
+  }
+
+  // ---- what the methods share ----
+  /** What ./adopt borrows: the run's listing, its address, a client sending an account's own token. */
+  private service(): AdoptService {
+    return { look: (p) => this.look(p), url: (p) => this.listUrl(p), probe: (t) => this.probeClient(t) };
+  }
+
+  /**
+   * A client sending an account's own token, to prove it works (./adopt, ./refresh): one retry, shown like every
+   * other; a refusal names that token, not the provider's.
+   */
+  private probeClient(token: string): PimsClient {
+    return this.client({ retries: 1, tokenSource: "the project's API-key listing (the account's own token)" }, token);
+  }
+
+  /** The listing's address, for messages. */
+  private listUrl(projectId: string): string {
+    let baseUrl = "";
+    try {
+      baseUrl = this.credentials().baseUrl;
+    } catch {
+      // missing credentials: the failed listing says so
+    }
+    return `GET ${baseUrl}/v2/projects/${projectId}/api-keys`;
+  }
+
   /** The account among `ids` whose token is this provider's credential (./delete `ownAccountIn`), if any. */
   private ownAccount(o: Partial<ServiceAccountOutputs>, ids: readonly string[]): string | undefined {
     try {
@@ -350,21 +314,10 @@ export class ServiceAccountProvider
     }
   }
 
-  /** Deletes each account (in order, once each); returns those that failed, with why. */
+  /** ./delete `deleteAll`, with this provider's settings and client. */
   private async deleteAll(projectId: string, ids: ReadonlyArray<string | undefined>): Promise<FailedDelete[]> {
-    const unique = new Set(ids.filter((x): x is string => typeof x === "string" && x !== ""));
-    if (unique.size === 0) return []; // no client, no call
-    const { goneProjects } = this.settings(); // pims:goneProjects, else PIMS_GONE_PROJECTS
-    const client = this.client();
-    const failed: FailedDelete[] = [];
-    for (const accountId of unique) {
-      try {
-        await deleteAccount(client, { projectId, accountId, goneProjects, warn: warning });
-      } catch (e) {
-        failed.push({ id: accountId, error: errorText(e), cause: e });
-      }
-    }
-    return failed;
+    const c = { goneProjects: () => this.settings().goneProjects, client: () => this.client(), warn: warning };
+    return deleteAll(projectId, ids, c);
   }
 
   /** The run's one listing of the project (./run), shared by every resource; never throws. */

@@ -3,6 +3,7 @@
  * (provider/kinds.ts lists it): its provider class (./index), the schema type of every output (./outputs describes
  * them), its inputs, secrets, replace rule, the outputs a preview leaves unknown, and `pulumi import` (./adopt).
  */
+import { nativeToken } from "../identity";
 import { BOOL, declareKind, INT, STR, STR_LIST } from "../kindDeclaration";
 import { ServiceAccountProvider } from ".";
 import type { ServiceAccountInputs } from "./inputs";
@@ -18,7 +19,7 @@ type Names = readonly (keyof ServiceAccountOutputs)[];
 // Object.keys of ./outputs's key records, which the compiler checks against ServiceAccountOutputs.
 const [CURRENT_KEYS, PREVIOUS_KEYS] = [SERVICE_ACCOUNT_CURRENT_KEYS, SERVICE_ACCOUNT_PREVIOUS_KEYS] as Names[];
 /** `tokenDelivery`'s object type (provider/plugin/schemaProperties.ts OBJECT_TYPES: `pims:index:TokenDelivery`). */
-const TOKEN_DELIVERY_REF = { $ref: "#/types/pims:index:TokenDelivery" };
+const TOKEN_DELIVERY_REF = { $ref: `#/types/${nativeToken("TokenDelivery")}` };
 
 export const SERVICE_ACCOUNT = declareKind<
   "ServiceAccount",

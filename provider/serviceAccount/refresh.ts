@@ -20,7 +20,8 @@
  * - Expired is not gone: a current account the listing shows whose key's `expiresAt` has passed on the service's
  *   clock (its `Date` header; our clock may be hours off), or whose key the service marks expired, stays in the state
  *   with a warning naming it, marked like a gone one (retired), so that the next `pulumi up` plans a new account and
- *   token and deletes the expired one: no false "deleted outside", no ghost.
+ *   token and deletes the expired one: no false "deleted outside", no ghost. The preview says why (./rotation
+ *   `markedAs`, `markedLine`: reason `tokenExpiresAt`, the expiry on the service's clock).
  * - The listing answered 401 to the provider's credential: when that credential may be the previous one the state
  *   stored (a refresh without `--run-program`), the warning says so and what to run (`refused`).
  */

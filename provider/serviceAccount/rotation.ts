@@ -16,6 +16,11 @@ import { deliveryMode, sameDelivery } from "./deliveryRules";
 
 /** `NEVER`: the expiry stored for expiresIn 0; the reason of a rotation whose window was reached. */
 export const [NEVER, ROTATION_REASON] = ["never", "rotateBeforeExpiry"] as const;
+/**
+ * The reasons of a rotation a refresh's mark asks for (./refresh), named for what the refresh found: the current
+ * token expired (`tokenExpiresAt`), or the current account was deleted outside the stack (`serviceAccountId`).
+ */
+export const [EXPIRED_REASON, GONE_REASON] = ["tokenExpiresAt", "serviceAccountId"] as const;
 
 /** Inputs the service receives: a change of any of them needs a new account. */
 const SERVICE_INPUTS = ["projectId", "name", "description", "grants", "expiresIn", "rotationTrigger"] as const;
@@ -123,9 +128,24 @@ export function rotationDue(nowMs: number, tokenExpiresAt: unknown, rotateBefore
 }
 
 /**
+ * What a refresh found when it marked the current account (./refresh `currentGone`), as far as the state tells (diff
+ * makes no call): `expired`, the listing showed its key expired on the service's clock; `gone`, it no longer showed it
+ * while the resource held another live account. A refresh takes a gone current account that holds nothing else out of
+ * the state, so one kept and marked with nothing else held expired; otherwise its stored expiry decides, on the
+ * service's clock ({@link serviceNow}). Undefined when the current account is not marked.
+ */
+export function markedAs(olds: ServiceAccountOutputs, nowMs: number): "expired" | "gone" | undefined {
+  if (!currentGone(olds)) return undefined;
+  const others = (olds.retiredServiceAccountIds ?? []).filter((r) => r !== olds.serviceAccountId);
+  if (others.length === 0 && !olds.previousServiceAccountId) return "expired";
+  const expiry = expiryMs(olds.tokenExpiresAt);
+  return expiry !== undefined && expiry <= serviceNow(nowMs, olds) ? "expired" : "gone";
+}
+
+/**
  * Why a new account is needed: the changed inputs the service receives, then the window when it is reached (on the
- * service's clock: {@link serviceNow}), then
- * `serviceAccountId` when a refresh found the current account deleted outside the stack (./refresh).
+ * service's clock: {@link serviceNow}), then what a refresh found when it marked the current account
+ * ({@link markedAs}): `tokenExpiresAt` (its token expired) or `serviceAccountId` (deleted outside the stack).
  */
 export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccountInputs, nowMs: number): string[] {
   // An input the service could not tell (an imported account's grants) is compared only once it was declared.
@@ -133,7 +153,8 @@ export function rotationReasons(olds: ServiceAccountOutputs, ins: ServiceAccount
     (olds.unreadInputs ?? []).includes(k) && undeclared((olds as unknown as Record<string, unknown>)[k]);
   const reasons: string[] = changedKeys(normalized(olds), ins, SERVICE_INPUTS).filter((k) => !unread(k));
   if (rotationDue(serviceNow(nowMs, olds), olds.tokenExpiresAt, ins.rotateBeforeExpiry)) reasons.push(ROTATION_REASON);
-  if (currentGone(olds)) reasons.push("serviceAccountId");
+  const marked = markedAs(olds, nowMs);
+  if (marked !== undefined) reasons.push(marked === "expired" ? EXPIRED_REASON : GONE_REASON);
   return reasons;
 }
 
@@ -203,6 +224,61 @@ export function replacedTokenLine(
     "until the next rotation, set `keepPreviousToken: true` on this ServiceAccount before rotating (the rotation is " +
     "then an update in place, and each token is deleted one rotation later)."
   );
+}
+
+/**
+ * The warning of a new account a refresh's mark asks for (./refresh), planned by diff: the user changed nothing, so
+ * the preview says why (issue 63): the account, when its token expired on the service's clock (or that it was deleted
+ * outside the stack), and what the update does with it. `reasons` are {@link rotationReasons}, `replaces` the diff's.
+ */
+export function markedLine(
+  olds: ServiceAccountOutputs,
+  ins: ServiceAccountInputs,
+  reasons: readonly string[],
+  replaces: readonly string[],
+  id: string,
+): string | undefined {
+  const expired = reasons.includes(EXPIRED_REASON);
+  if (!expired && !reasons.includes(GONE_REASON)) return undefined;
+  const account = olds.serviceAccountId ?? id;
+  const how = replaces.length > 0 ? "is replaced" : "is rotated in place";
+  const who = `pulumi-pims: service account ${JSON.stringify(ins.name)} (${account}) in project ${olds.projectId}`;
+  const plan = `${who} ${how} (${reasons.join(", ")}): `;
+  if (!expired)
+    return (
+      plan +
+      `account ${account} was deleted outside the stack (\`pulumi refresh\` found it gone): this update creates a ` +
+      "new account and token and updates what reads the token."
+    );
+  const when =
+    expiryMs(olds.tokenExpiresAt) === undefined
+      ? "the service marks its token expired"
+      : `its token expired at ${olds.tokenExpiresAt} on the service's clock`;
+  const advice = undeclared(ins.rotateBeforeExpiry)
+    ? "To renew a token before it expires, set `rotateBeforeExpiry` on this ServiceAccount (the first `pulumi up` " +
+      "inside that window rotates)."
+    : "Its `rotateBeforeExpiry` window passed without a `pulumi up`: run one inside every window (e.g. on a schedule).";
+  return (
+    plan +
+    `${when} (\`pulumi refresh\` found it so; the account was not deleted). This update creates a new account and ` +
+    `token, updates what reads the token, then deletes account ${account}; whoever still holds the expired token ` +
+    `gets 401 until it reads the new one. ${advice}`
+  );
+}
+
+/**
+ * The warning of the new account diff plans, if any: a replacement's ({@link replacedTokenLine}), else a refresh
+ * mark's ({@link markedLine}). `reasons` are {@link rotationReasons}, `replaces` the diff's.
+ */
+export function rotationWarning(plan: {
+  olds: ServiceAccountOutputs;
+  ins: ServiceAccountInputs;
+  reasons: readonly string[];
+  replaces: readonly string[];
+  id: string;
+}): string | undefined {
+  const { olds, ins, reasons, replaces, id } = plan;
+  return replacedTokenLine(olds, ins, replaces, id) ?? markedLine(olds, ins, reasons, replaces, id);
 }
 
 /** An account a delete could not remove, with why (`cause`: the delete's own error). */

@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { nativeToken } from "../../provider/identity";
 import type { KindExample } from "../../provider/kindDeclaration";
 import { KINDS } from "../../provider/kinds";
 
@@ -53,7 +54,7 @@ const LANGUAGES: Record<string, Language> = {
   yaml: {
     fence: "yaml",
     program: (d) => path.join(d, "Pulumi.yaml"),
-    uses: (t, n) => t.includes(`pims:index:${n}`),
+    uses: (t, n) => t.includes(nativeToken(n)),
   },
 };
 

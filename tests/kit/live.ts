@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { findingsFile, type LiveSettings } from "../../scripts/live/settings";
-import { expectNoPlaintextSecrets } from "./secrets";
+import { expectNoPlaintextSecrets } from "./secrets/secrets";
 
 /** Every secret and id the run saw: none may appear in the recording. */
 export class Seen {

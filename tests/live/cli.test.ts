@@ -3,9 +3,9 @@
  * run's recording: API keys, invoices, service accounts, and app and build logs when their variables are set. Every
  * byte printed is scanned for the token.
  */
-import { runCli, type RunResult } from "../kit/cli";
+import { runCli, type RunResult } from "../kit/sim/cli";
 import { requireLiveSettings } from "../../scripts/live/settings";
-import { expectNoPlaintextSecrets } from "../kit/secrets";
+import { expectNoPlaintextSecrets } from "../kit/secrets/secrets";
 
 const s = requireLiveSettings();
 const onlyIf = (cond: unknown): jest.It => (cond ? test : test.skip);

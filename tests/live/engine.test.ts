@@ -15,7 +15,7 @@ import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput } from "../kit/en
 import { accountsWithPrefix, deleteAccountsWithPrefix, deleteCommand, liveClient } from "../../scripts/live/accounts";
 import { requireLiveSettings } from "../../scripts/live/settings";
 import { Seen } from "../kit/live";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../kit/secrets";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../kit/secrets/secrets";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

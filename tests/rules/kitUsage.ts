@@ -21,7 +21,7 @@ function tracked(...patterns: string[]): string[] {
     .filter(Boolean);
 }
 
-/** The kit's modules, from tests/kit/ (`engine/engine.ts`, `simulator.ts`). */
+/** The kit's modules, from tests/kit/ (`engine/engine.ts`, `sim/simulator.ts`). */
 export function kitModules(): string[] {
   return tracked("tests/kit")
     .filter((f) => /\.(ts|js)$/.test(f))
@@ -42,8 +42,8 @@ function kitModuleNamed(file: string, specifier: string, modules: Set<string>): 
   return [target, `${target}.ts`, `${target}.js`].find((m) => modules.has(m));
 }
 
-/** Module (from tests/kit/) → its users' folders, sorted. */
-export function kitUsage(): Map<string, string[]> {
+/** Module (from tests/kit/) → the files that import it (from the root), sorted. */
+export function kitImporters(): Map<string, string[]> {
   const modules = kitModules();
   const known = new Set(modules);
   const users = new Map<string, Set<string>>(modules.map((m) => [m, new Set<string>()]));
@@ -54,9 +54,15 @@ export function kitUsage(): Map<string, string[]> {
       ...[...text.matchAll(SPECIFIER)].map((m) => kitModuleNamed(file, m[1], known)),
       ...[...text.matchAll(ROOT_DIR)].map((m) => path.relative("tests/kit", m[1])).filter((m) => known.has(m)),
     ];
-    for (const m of named) if (m && `tests/kit/${m}` !== file) users.get(m)?.add(userOf(file));
+    for (const m of named) if (m && `tests/kit/${m}` !== file) users.get(m)?.add(file);
   }
   return new Map([...users].map(([m, u]) => [m, [...u].sort()]));
+}
+
+/** Module (from tests/kit/) → its users' folders, sorted. */
+export function kitUsage(): Map<string, string[]> {
+  const folders = (files: string[]) => [...new Set(files.map(userOf))].sort();
+  return new Map([...kitImporters()].map(([m, files]) => [m, folders(files)]));
 }
 
 /** The "Used by" cell of a module's row. */

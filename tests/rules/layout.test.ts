@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { drawingRows, drawnFolders, mapProblems, tableRows, type Depths } from "./layoutMaps";
+import { drawingRows, drawnFolders, kindFolderProblems, mapProblems, tableRows, type Depths } from "./layoutMaps";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
@@ -55,6 +55,16 @@ test("every examples/<scenario>/ holds only its language folders (the maps name 
     const files = tracked.filter((f) => f.startsWith(scenario) && !f.slice(scenario.length).includes("/"));
     expect({ scenario, files }).toEqual({ scenario, files: [`${scenario}README.md`] });
   }
+});
+
+/** The kinds of several files: `provider/<kind>/`, the declaration in `kind.ts` (CONTRIBUTING.md, Adding a resource) */
+const kindFolders = tracked.filter((f) => /^provider\/[^/]+\/kind\.ts$/.test(f)).map((f) => f.replace(/kind\.ts$/, ""));
+
+test("a kind's folder names every file it holds, in its index.ts's header and in its CONTRIBUTING.md row", () => {
+  expect(kindFolders).toContain("provider/serviceAccount/");
+  const rows = tableRows(read("CONTRIBUTING.md"));
+  for (const folder of kindFolders)
+    expect(kindFolderProblems(folder, tracked, rows, read(`${folder}index.ts`))).toEqual([]);
 });
 
 describe("the check bites", () => {
@@ -107,6 +117,19 @@ describe("the check bites", () => {
       "MAP does not name a/b/c/",
       "MAP names a/bogus/, which git does not track",
       "MAP names a/z.ts, which git does not track",
+    ]);
+  });
+
+  test("a kind's folder: a file its header or its row leaves out is named", () => {
+    const folder = "provider/serviceAccount/";
+    const withSpare = [...tracked, `${folder}spare.ts`];
+    const index = read(`${folder}index.ts`).replace(" * - ./seal:", " * - seal:");
+    const contributing = read("CONTRIBUTING.md").replace("`sink.ts` (", "sink (");
+    expect(kindFolderProblems(folder, withSpare, tableRows(contributing), index)).toEqual([
+      `${folder}index.ts's header does not name seal.ts`,
+      `CONTRIBUTING.md's ${folder} row does not name sink.ts`,
+      `${folder}index.ts's header does not name spare.ts`,
+      `CONTRIBUTING.md's ${folder} row does not name spare.ts`,
     ]);
   });
 

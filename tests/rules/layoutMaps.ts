@@ -105,3 +105,21 @@ export function mapProblems(map: string, rows: Row[], tracked: string[], drawn: 
   const missing = drawn.filter((folder) => !namedMatchers.some((re) => re.test(folder)));
   return [...new Set([...missing.map((f) => `${map} does not name ${f}`), ...problems])];
 }
+
+/**
+ * A kind's folder (`provider/<kind>/`, the one holding a `kind.ts`) is read from its `index.ts`: each file the folder
+ * holds (not deeper) is named in that file's header comment as `./<name>` (no extension) and in the folder's row of
+ * CONTRIBUTING.md's table (`rows`, its second cell) as `<name>.<ext>`. What is missing, each message naming the place.
+ */
+export function kindFolderProblems(folder: string, tracked: string[], rows: Row[], index: string): string[] {
+  const files = tracked.filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes("/"));
+  const header = /^\s*\/\*\*([\s\S]*?)\*\//.exec(index)?.[1] ?? "";
+  const inHeader = new Set([...header.matchAll(/\.\/([\w-]+)(?![\w/-])/g)].map((m) => m[1]));
+  const row = rows.find((r) => r.folders.includes(folder));
+  const problems: string[] = [];
+  for (const file of files.map((f) => f.slice(folder.length))) {
+    if (!inHeader.has(file.replace(/\.[^.]+$/, ""))) problems.push(`${folder}index.ts's header does not name ${file}`);
+    if (!row?.names.includes(file)) problems.push(`CONTRIBUTING.md's ${folder} row does not name ${file}`);
+  }
+  return problems;
+}

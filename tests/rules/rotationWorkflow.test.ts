@@ -1,6 +1,6 @@
 /**
  * The scheduled-CI workflow users copy from examples/rotation, checked by a real workflow linter: rhysd/actionlint
- * (v1.7.12, built from the Go module proxy once and cached: tests/actionlint.ts). It
+ * (v1.7.12, built from the Go module proxy once and cached: tests/kit/tools/actionlint.ts). It
  * checks the workflow's syntax, expressions and contexts (`secrets.X`, `vars.X`), cron schedules, job and step keys,
  * and runner labels (not the inputs of actions newer than its release, such as actions/checkout@v5). The linter is
  * shown to fail on broken copies.
@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { buildProgram } from "../../cli/pims";
-import { ACTIONLINT_BUILD_TIMEOUT_MS, ensureActionlint, lint, type Finding } from "../kit/actionlint";
+import { ACTIONLINT_BUILD_TIMEOUT_MS, ensureActionlint, lint, type Finding } from "../kit/tools/actionlint";
 
 const WORKFLOW = path.resolve(
   __dirname,

@@ -1,13 +1,13 @@
 /**
- * This repository's workflows, checked by actionlint v1.7.12 (tests/kit/actionlint.ts) in the unit tier `npm test`
- * runs: .github/workflows/ci.yml runs `.ci/run` on pushes and pull requests; .github/workflows/release.yml runs on a
- * `v*` tag the tests, `npm run release` and `npm run release:publish -- --yes`, in that order, with each secret only in
- * the environment of the step that uses it, and every secret and variable it reads named in CONTRIBUTING.md. The linter
- * is shown to catch a broken copy.
+ * This repository's workflows, checked by actionlint v1.7.12 (tests/kit/tools/actionlint.ts) in the unit tier
+ * `npm test` runs: .github/workflows/ci.yml runs `.ci/run` on pushes and pull requests; .github/workflows/release.yml
+ * runs on a `v*` tag the tests, `npm run release` and `npm run release:publish -- --yes`, in that order, with each
+ * secret only in the environment of the step that uses it, and every secret and variable it reads named in
+ * CONTRIBUTING.md. The linter is shown to catch a broken copy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ACTIONLINT_BUILD_TIMEOUT_MS, ensureActionlint, lint } from "../kit/actionlint";
+import { ACTIONLINT_BUILD_TIMEOUT_MS, ensureActionlint, lint } from "../kit/tools/actionlint";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const file = (name: string): string => path.join(ROOT, ".github", "workflows", name);

@@ -16,9 +16,9 @@
 import { randomSecret } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { programTest } from "../../kit/languages/examples";
-import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
-import { fingerprintOf } from "../../kit/leakScan";
-import { liveIds } from "../../kit/simulator";
+import { ageDecrypt, ageIdentity } from "../../kit/tools/ageCli";
+import { fingerprintOf } from "../../kit/secrets/leakScan";
+import { liveIds } from "../../kit/sim/simulator";
 
 const LANGUAGES = ["yaml", "go"] as const;
 const DAY_MS = 24 * 3600 * 1000;

@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { copyExample, createPimsStack, randomSecret } from "../../../scripts/engine";
 import { sleep } from "../../kit/engine/engine";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { liveIds } from "../../kit/sim/simulator";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets/secrets";
 
 const suite = useEngineScratch({ scratchPrefix: "pims-e2e-examples-" });
 const { engine } = suite;

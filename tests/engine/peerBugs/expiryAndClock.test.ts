@@ -6,8 +6,10 @@
  * an expired token vanished from the listing, the provider reported it "deleted outside Terraform", with false drift
  * and nothing left to clean it up). What the user needs: `pulumi refresh` tells expired from deleted (the project's
  * API-key listing still shows the account, with its `expiresAt` passed on the service's clock) and says so in a
- * warning naming the resource, `pulumi preview` shows the rotation, `pulumi up` makes a new account and token and
- * deletes the expired one: no ghost in the state, no stack output answering 401 "Token has expired".
+ * warning naming the resource, `pulumi preview` shows the rotation and says why (issue 63: a warning naming the account
+ * and when its token expired on the service's clock; the plugin's diff names `tokenExpiresAt`, not an output the user
+ * never changed), `pulumi up` makes a new account and token and deletes the expired one: no ghost in the state, no
+ * stack output answering 401 "Token has expired".
  *
  * Row 16, clock skew (no public anchor): the local clock an hour ahead of or behind the service's. Expiry decisions
  * use the service's times (its `expiresAt`, its `Date` header): a window reached on the service's clock rotates the
@@ -22,35 +24,26 @@ import { randomSecret } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { sleep } from "../../kit/engine/engine";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
-import { liveIds, writesOf } from "../../kit/simulator";
+import { accountYaml, type OneAccount, through, useOneAccountStack } from "../../kit/engine/oneAccount";
+import { liveIds, writesOf } from "../../kit/sim/simulator";
+import { HOSTS, type Host } from "./table";
 
 const HOUR = 3_600_000;
 
 // ---- row 3 ---------------------------------------------------------------------------------------------------------
 
 /** A one-hour token and no rotation window: nothing but a refresh can notice it expired. */
-const EXPIRING_YAML = `
-config:
-  projectId:
-    type: string
-resources:
-  expiring:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: expiring
-      grants:
-        - \${projectId}
-      expiresIn: 3600
-outputs:
-  id: \${expiring.serviceAccountId}
-`;
+const expiring = (projectId: string): OneAccount => ({
+  resource: "expiring",
+  inputs: { projectId, name: "expiring", expiresIn: 3600 },
+  outputs: { id: "serviceAccountId" },
+});
 
 /**
  * The scenario in either host: up, the token expires on the service's clock (ours does not move), refresh keeps the
  * account with a warning and marks it, preview plans the replacement, up rotates and deletes the expired account.
  */
-async function expiredAccountScenario(suite: EngineSuite, projectId: string): Promise<void> {
+async function expiredAccountScenario(suite: EngineSuite, projectId: string, host: Host): Promise<void> {
   const { sim, stack, engine } = suite;
   await stack.up(engine.opts);
   const first = await suite.shown("expiring");
@@ -77,6 +70,15 @@ async function expiredAccountScenario(suite: EngineSuite, projectId: string): Pr
 
   const preview = await stack.preview(engine.opts);
   expect(preview.changeSummary).toMatchObject({ replace: 1 });
+  // The preview says why: the account, and when its token expired on the service's clock (ours never moved).
+  const planned = preview.stdout + preview.stderr;
+  expect(planned).toContain(
+    `warning: pulumi-pims: service account "expiring" (${id}) in project ${projectId} is replaced (tokenExpiresAt): ` +
+      `its token expired at ${String(first.tokenExpiresAt)} on the service's clock`,
+  );
+  expect(planned).not.toContain("serviceAccountId"); // not an output the user never changed
+  // The plugin's detailed diff names the expiry (the dynamic host has none: the engine shows no key).
+  if (host === "yaml") expect(planned).toMatch(/expiring\s+replace\s+\[diff: ~tokenExpiresAt\]/);
 
   sim.clearRequests();
   const up = await stack.up(engine.opts);
@@ -94,51 +96,17 @@ async function expiredAccountScenario(suite: EngineSuite, projectId: string): Pr
   suite.expectNoSecrets();
 }
 
-describe("row 3 through the dynamic provider", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-expired-ts-",
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "expired-ts" }).id;
-      return {
-        stackName: "dev",
-        projectName: "pims-peer-expired",
-        workDir: path.join(scratch, "ts"),
-        program: async () => {
-          const sa = new pims.ServiceAccount("expiring", {
-            projectId,
-            name: "expiring",
-            grants: [projectId],
-            expiresIn: 3600,
-          });
-          return { id: sa.serviceAccountId };
-        },
-      };
-    },
+for (const host of HOSTS)
+  describe(`row 3 ${through(host)}`, () => {
+    const { suite, home } = useOneAccountStack({
+      host,
+      project: "pims-peer-expired",
+      account: (_suite, projectId) => expiring(projectId),
+    });
+
+    test(`row 3, ${host}: refresh says expired (not deleted), the preview says why, up rotates, no ghost`, () =>
+      expiredAccountScenario(suite, home(), host));
   });
-
-  test("row 3, typescript: refresh says expired (not deleted), preview plans the rotation, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId));
-});
-
-describe("row 3 through the plugin", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-expired-yaml-",
-    yamlHost: true,
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "expired-yaml" }).id;
-      const workDir = writeYamlProject(path.join(scratch, "yaml"), {
-        name: "pims-peer-expired",
-        program: EXPIRING_YAML,
-      });
-      return { stackName: "dev", yaml: true, workDir, config: { projectId } };
-    },
-  });
-
-  test("row 3, yaml: refresh says expired (not deleted), preview plans the rotation, up rotates, no ghost", () =>
-    expiredAccountScenario(suite, projectId));
-});
 
 // ---- row 16 --------------------------------------------------------------------------------------------------------
 
@@ -150,6 +118,10 @@ describe("row 3 through the plugin", () => {
  */
 const AHEAD = { expiresIn: 7200, rotateBeforeExpiry: 7195 };
 const BEHIND = { expiresIn: 3000, rotateBeforeExpiry: 2000 };
+
+/** One of the two accounts in YAML, its project from the stack config (`aheadProjectId`, `behindProjectId`). */
+const skewAccount = (name: "ahead" | "behind", window: typeof AHEAD, options?: Record<string, string>): string =>
+  accountYaml(name, { projectId: `\${${name}ProjectId}`, name, ...window }, options);
 
 const SKEW_YAML = `
 config:
@@ -168,27 +140,7 @@ resources:
     properties:
       baseUrl: \${behindBaseUrl}
       token: \${behindToken}
-  ahead:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${aheadProjectId}
-      name: ahead
-      grants:
-        - \${aheadProjectId}
-      expiresIn: ${AHEAD.expiresIn}
-      rotateBeforeExpiry: ${AHEAD.rotateBeforeExpiry}
-  behind:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${behindProjectId}
-      name: behind
-      grants:
-        - \${behindProjectId}
-      expiresIn: ${BEHIND.expiresIn}
-      rotateBeforeExpiry: ${BEHIND.rotateBeforeExpiry}
-    options:
-      provider: \${behindProvider}
-`;
+${skewAccount("ahead", AHEAD)}${skewAccount("behind", BEHIND, { provider: "${behindProvider}" })}`;
 
 interface SkewProjects {
   ahead: string;

@@ -16,7 +16,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as pims from "pulumi-pims";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import {
   exportEncrypted,
@@ -27,7 +26,8 @@ import {
   SECRET_VALUE,
 } from "../../kit/engine/engine";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
-import { consoleAccount, liveIds } from "../../kit/simulator";
+import { accountYaml, useOneAccountStack } from "../../kit/engine/oneAccount";
+import { consoleAccount, liveIds } from "../../kit/sim/simulator";
 
 const DECLARED = { description: "made in the console", expiresIn: 7_776_000 };
 
@@ -43,27 +43,23 @@ describe("row 6 through the dynamic provider (TypeScript): adoptServiceAccountId
   let mine = { id: "", token: "" };
   let other = { id: "", token: "" };
   const given: { token?: string } = {};
-  const suite = useEngineStack({
-    scratchPrefix: "pims-e2e-peer6-ts-",
-    stack: async ({ sim, scratch }) => {
-      home = sim.addProject({ name: "peer-import" }).id;
+  const { suite } = useOneAccountStack({
+    host: "typescript",
+    project: "pims-peer-import",
+    account: async ({ sim }, projectId) => {
+      home = projectId;
       mine = await consoleAccount(sim, home, "console-ts");
       other = await consoleAccount(sim, home, "console-other");
       return {
-        stackName: "dev",
-        projectName: "pims-peer-import",
-        workDir: path.join(scratch, "ts"),
-        program: async () => {
-          const sa = new pims.ServiceAccount("adopted", {
-            projectId: home,
-            name: "console-ts",
-            grants: [home],
-            ...DECLARED,
-            adoptServiceAccountId: mine.id,
-            adoptToken: given.token,
-          });
-          return { held: sa.tokenHeld, token: sa.token };
-        },
+        resource: "adopted",
+        inputs: () => ({
+          projectId: home,
+          name: "console-ts",
+          ...DECLARED,
+          adoptServiceAccountId: mine.id,
+          adoptToken: given.token,
+        }),
+        outputs: { held: "tokenHeld", token: "token" },
       };
     },
   });
@@ -138,16 +134,7 @@ describe("row 6 through the plugin (YAML): pulumi import --file with outputs", (
 
   /** The account as the program declares it once imported; `consumer` adds an app's secrets that use its token. */
   const declared = (name: string, account: string, consumer = false): string =>
-    `  ${name}:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: ${home}
-      name: ${account}
-      description: ${DECLARED.description}
-      grants:
-        - ${home}
-      expiresIn: ${DECLARED.expiresIn}
-` +
+    accountYaml(name, { projectId: home, name: account, ...DECLARED }) +
     (consumer
       ? `  app:
     type: pims:index:AppSecrets

@@ -16,43 +16,30 @@
  *
  * Needs the pulumi CLI and the YAML host: without them this suite fails, it never skips.
  */
-import * as path from "node:path";
-import * as pims from "pulumi-pims";
 import { randomSecret } from "../../../scripts/engine";
-import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { fingerprint } from "../../../provider/client";
-import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
-import { testClient } from "../../kit/client";
-import { liveIds, writesOf } from "../../kit/simulator";
+import type { EngineSuite } from "../../kit/engine/engineSuite";
+import {
+  type Host,
+  type OneAccount,
+  type OneAccountSuite,
+  through,
+  useOneAccountStack,
+} from "../../kit/engine/oneAccount";
+import { testClient } from "../../kit/sim/client";
+import { liveIds, writesOf } from "../../kit/sim/simulator";
+import { HOSTS } from "./table";
 
-/** The program of both rows in YAML: one account the stack manages, no expiry. */
-const ACCOUNT_YAML = `
-config:
-  projectId:
-    type: string
-resources:
-  app:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: app
-      grants:
-        - \${projectId}
-      expiresIn: 0
-outputs:
-  id: \${app.serviceAccountId}
-`;
+/** The program of both rows: one account the stack manages, no expiry. */
+const appAccount = (projectId: string): OneAccount => ({
+  resource: "app",
+  inputs: { projectId, name: "app", expiresIn: 0 },
+  outputs: { id: "serviceAccountId" },
+});
 
-/** The same program in TypeScript. */
-const accountProgram = (projectId: () => string) => async () => {
-  const app = new pims.ServiceAccount("app", {
-    projectId: projectId(),
-    name: "app",
-    grants: [projectId()],
-    expiresIn: 0,
-  });
-  return { id: app.serviceAccountId };
-};
+/** A row's suite in one host: the program above, in a PIMS project of its own. */
+const appSuite = (host: Host, project: string): OneAccountSuite =>
+  useOneAccountStack({ host, project, account: (_suite, projectId) => appAccount(projectId) });
 
 const setToken = (suite: EngineSuite, token: string): Promise<void> =>
   suite.stack.setConfig("pims:token", { value: token, secret: true });
@@ -121,39 +108,13 @@ async function rotatedCredentialScenario(suite: EngineSuite, projectId: string, 
   suite.expectNoSecrets([d1.token, d2]);
 }
 
-describe("row 4 through the dynamic provider", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-rotated-ts-",
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "rotated-ts" }).id;
-      const program = accountProgram(() => projectId);
-      return { stackName: "dev", projectName: "pims-peer-rotated", workDir: path.join(scratch, "ts"), program };
-    },
+for (const host of HOSTS)
+  describe(`row 4 ${through(host)}`, () => {
+    const { suite, home } = appSuite(host, "pims-peer-rotated");
+    // `definite`: the plugin can compare the state's credential with the stack config's current one
+    test(`row 4, ${host}: a 401 to the stored credential says it is the previous one; --run-program succeeds`, () =>
+      rotatedCredentialScenario(suite, home(), host === "yaml"));
   });
-
-  test("row 4, typescript: a 401 to the state's stored credential names --run-program; with it both succeed", () =>
-    rotatedCredentialScenario(suite, projectId, false));
-});
-
-describe("row 4 through the plugin", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-rotated-yaml-",
-    yamlHost: true,
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "rotated-yaml" }).id;
-      const workDir = writeYamlProject(path.join(scratch, "yaml"), {
-        name: "pims-peer-rotated",
-        program: ACCOUNT_YAML,
-      });
-      return { stackName: "dev", yaml: true, workDir, config: { projectId } };
-    },
-  });
-
-  test("row 4, yaml: a 401 to the state's stored credential says it is the previous one; --run-program succeeds", () =>
-    rotatedCredentialScenario(suite, projectId, true));
-});
 
 // ---- row 13 --------------------------------------------------------------------------------------------------------
 
@@ -190,33 +151,9 @@ async function ownCredentialScenario(suite: EngineSuite, projectId: string): Pro
   suite.expectNoSecrets();
 }
 
-describe("row 13 through the dynamic provider", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-own-ts-",
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "own-ts" }).id;
-      const program = accountProgram(() => projectId);
-      return { stackName: "dev", projectName: "pims-peer-own", workDir: path.join(scratch, "ts"), program };
-    },
+for (const host of HOSTS)
+  describe(`row 13 ${through(host)}`, () => {
+    const { suite, home } = appSuite(host, "pims-peer-own");
+    test(`row 13, ${host}: destroy refuses to delete the account whose token is the credential in use`, () =>
+      ownCredentialScenario(suite, home()));
   });
-
-  test("row 13, typescript: destroy refuses to delete the account whose token is the credential in use", () =>
-    ownCredentialScenario(suite, projectId));
-});
-
-describe("row 13 through the plugin", () => {
-  let projectId = "";
-  const suite = useEngineStack({
-    scratchPrefix: "pims-peer-own-yaml-",
-    yamlHost: true,
-    stack: ({ sim, scratch }) => {
-      projectId = sim.addProject({ name: "own-yaml" }).id;
-      const workDir = writeYamlProject(path.join(scratch, "yaml"), { name: "pims-peer-own", program: ACCOUNT_YAML });
-      return { stackName: "dev", yaml: true, workDir, config: { projectId } };
-    },
-  });
-
-  test("row 13, yaml: destroy refuses to delete the account whose token is the credential in use", () =>
-    ownCredentialScenario(suite, projectId));
-});

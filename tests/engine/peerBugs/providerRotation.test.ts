@@ -15,7 +15,7 @@ import * as path from "node:path";
 import * as pims from "pulumi-pims";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { type EngineSuite, useEngineStack } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
+import { liveIds } from "../../kit/sim/simulator";
 
 type Host = "typescript" | "yaml";
 

@@ -22,7 +22,7 @@ import * as pims from "pulumi-pims";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { resources } from "../../kit/engine/engine";
 import { useEngineStack, type EngineSuite, type SuiteStack } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
+import { liveIds } from "../../kit/sim/simulator";
 
 /** The seeded project and its app, per host (each host has its own suite and simulator). */
 interface Home {

@@ -40,10 +40,10 @@ const TS = "tests/engine/typescript";
 const PLUGIN = "tests/engine/plugin";
 const SIM_SA = "tests/sim/serviceAccount";
 
-/** A new scenario of this suite: `row <N>, typescript:` and `row <N>, yaml:` in `file`. */
-const scenario = (row: number, file: string): Pick<PeerBug, "typescript" | "yaml"> => ({
-  typescript: { file: `${PEER}/${file}`, test: `row ${row}, typescript:` },
-  yaml: { file: `${PEER}/${file}`, test: `row ${row}, yaml:` },
+/** A new scenario of this suite: `row <N>, typescript:` and `row <N>, yaml:` in `file`, then `title` if given. */
+const scenario = (row: number, file: string, title = ""): Pick<PeerBug, "typescript" | "yaml"> => ({
+  typescript: { file: `${PEER}/${file}`, test: `row ${row}, typescript:${title && ` ${title}`}` },
+  yaml: { file: `${PEER}/${file}`, test: `row ${row}, yaml:${title && ` ${title}`}` },
 });
 
 export const PEER_BUGS: readonly PeerBug[] = [
@@ -80,8 +80,15 @@ export const PEER_BUGS: readonly PeerBug[] = [
     elsewhere: 'an expired token is reported as "deleted outside", with false drift and no clean-up',
     anchors: ["grafana PR #1678", "grafana #2734"],
     pimsMust:
-      "refresh tells expired from deleted, says so, and the next `up` rotates (or says why not); no ghost in the state",
-    ...scenario(3, "expiryAndClock.test.ts"),
+      "refresh tells expired from deleted and says so; the preview says why (the account, when its token expired on " +
+      "the service's clock); the next `up` rotates (or says why not); no ghost in the state",
+    ...scenario(3, "expiryAndClock.test.ts", "refresh says expired (not deleted), the preview says why"),
+    also: [
+      {
+        file: "tests/unit/serviceAccount/diff.test.ts",
+        test: "a current account a refresh marked: the reason and the warning say what it found",
+      },
+    ],
   },
   {
     row: 4,
@@ -129,6 +136,9 @@ export const PEER_BUGS: readonly PeerBug[] = [
       { file: `${SIM_SA}/create.test.ts`, test: "create, replace and delete leave no account nobody holds" },
       { file: `${SIM_SA}/create.test.ts`, test: "(no identifiable secret): the account is deleted at once" },
       { file: `${SIM_SA}/create.test.ts`, test: "unreadable token and the delete fails: the error says the account" },
+      // The ESC adapter (issue 63): a failed request names exactly what the listing shows left live.
+      { file: "tests/kit/esc/table.ts", test: "every create committed, then 503" },
+      { file: "tests/kit/esc/table.ts", test: "a failing delete: 503 naming each extra account" },
     ],
   },
   {
@@ -188,6 +198,9 @@ export const PEER_BUGS: readonly PeerBug[] = [
       "the account is found by `pims service-accounts list` / `pulumi do … list` and adopted or deleted; " +
       "the docs' recovery steps tested",
     ...scenario(12, "strandedAccount.test.ts"),
+    also: [
+      { file: "tests/sim/cli/serviceAccountsState.test.ts", test: "the account the stack does not hold is STACK no" },
+    ],
   },
   {
     row: 13,

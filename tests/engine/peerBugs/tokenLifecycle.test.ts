@@ -24,13 +24,18 @@
  */
 import * as path from "node:path";
 import type { OutputMap } from "@pulumi/pulumi/automation";
-import * as pims from "pulumi-pims";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { Consumer } from "../../kit/engine/consumer";
 import { pimsCli, resources } from "../../kit/engine/engine";
 import { useEngineStack, type EngineSuite } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
+import { accountYaml, useOneAccountStack } from "../../kit/engine/oneAccount";
+import { liveIds } from "../../kit/sim/simulator";
 
+/** Both accounts, with overlap, in the stack config's `projectId`: one rotated by a trigger, one by its window. */
+const [OVERLAP, WINDOW] = [
+  { name: "yaml-overlap", expiresIn: 2592000, rotationTrigger: "${trigger}" },
+  { name: "yaml-window", expiresIn: 60, rotateBeforeExpiry: 59 },
+].map((a) => ({ projectId: "${projectId}", keepPreviousToken: true, ...a }));
 const PROGRAM = `
 config:
   projectId:
@@ -39,26 +44,7 @@ config:
     type: string
     default: t0
 resources:
-  overlap:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: yaml-overlap
-      grants:
-        - \${projectId}
-      expiresIn: 2592000
-      rotationTrigger: \${trigger}
-      keepPreviousToken: true
-  window:
-    type: pims:index:ServiceAccount
-    properties:
-      projectId: \${projectId}
-      name: yaml-window
-      grants:
-        - \${projectId}
-      expiresIn: 60
-      rotateBeforeExpiry: 59
-      keepPreviousToken: true
+${accountYaml("overlap", OVERLAP)}${accountYaml("window", WINDOW)}
 outputs:
   overlapToken: \${overlap.token}
   windowToken: \${window.token}
@@ -223,31 +209,19 @@ test("destroy: no account left live; no token in any output or file", async () =
 });
 
 describe("row 7 through the dynamic provider (a TypeScript program)", () => {
-  let project = "";
   let tsTrigger = "r0";
-  const ts = useEngineStack({
-    scratchPrefix: "pims-e2e-peer-ts-layout-",
-    stack: ({ sim, scratch }) => {
-      project = sim.addProject({ name: "peer-ts-layout" }).id;
-      return {
-        stackName: "dev",
-        projectName: "peer-ts-layout",
-        workDir: path.join(scratch, "ts"),
-        program: async () => {
-          const sa = new pims.ServiceAccount("layout", {
-            projectId: project,
-            name: "ts-layout",
-            grants: [project],
-            expiresIn: 2_592_000,
-            rotationTrigger: tsTrigger,
-          });
-          return { token: sa.token };
-        },
-      };
-    },
+  const { suite: ts, home } = useOneAccountStack({
+    host: "typescript",
+    project: "peer-ts-layout",
+    account: (_suite, projectId) => ({
+      resource: "layout",
+      inputs: () => ({ projectId, name: "ts-layout", expiresIn: 2_592_000, rotationTrigger: tsTrigger }),
+      outputs: { token: "token" },
+    }),
   });
 
   test("row 7, typescript: each layout read, its token works; an unreadable one fails the up, none kept", async () => {
+    const project = home();
     ts.sim.setTokenLayout("roundRobin");
     for (const t of ["r1", "r2", "r3"]) {
       tsTrigger = t; // a replacement: each account answered in the next layout

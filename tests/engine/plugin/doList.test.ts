@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { PLUGIN_DIR, writeYamlProject } from "../../../scripts/engine/yaml";
 import { exportEncrypted, resources } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
 
 let workDir: string;
 let project: string; // 25 accounts made in the console

@@ -15,8 +15,8 @@ import { randomSecret } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { exportEncrypted, isEncryptedSecret, pimsCli, resource, resources } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
+import { testClient } from "../../kit/sim/client";
 
 let workDir: string;
 let home: string; // the project the console account and the app live in

@@ -35,8 +35,8 @@ import {
   exportEncrypted,
   resource,
 } from "../../kit/engine/engine";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

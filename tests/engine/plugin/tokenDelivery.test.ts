@@ -6,7 +6,7 @@
  * opened with Debian's `age` CLI and works; the command received every token once, in order; the file holds the
  * newest, mode 0600. After every step, no issued token in any encoding in `pulumi stack export` (with and without
  * `--show-secrets`), the stack's config files, what `-v=11 --logtostderr --logflow` printed, the plugin's gRPC log or
- * the event log (tests/kit/leakScan.ts). A bad recipient is refused at preview with no call.
+ * the event log (tests/kit/secrets/leakScan.ts). A bad recipient is refused at preview with no call.
  *
  * Needs the pulumi CLI, the YAML host and `age` (Debian's package; .ci/run installs it): without them it fails.
  */
@@ -15,15 +15,15 @@ import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { writeYamlProject } from "../../../scripts/engine/yaml";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
+import { ageDecrypt, ageIdentity } from "../../kit/tools/ageCli";
 import {
   accountTokens,
   EngineLogs,
   expectNoTokenAnywhere,
   expectSealedAdoption,
   fingerprintOf,
-} from "../../kit/leakScan";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
+} from "../../kit/secrets/leakScan";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
 
 const ACCOUNTS = ["sealed", "piped", "filed"] as const;
 

@@ -15,8 +15,8 @@ import { pluginSchema, writeYamlProject } from "../../../scripts/engine/yaml";
 import { buildSchema } from "../../../scripts/generate/schema-docs";
 import { exportEncrypted, isEncryptedSecret, resource, resources } from "../../kit/engine/engine";
 import { useEngineStack, valuesOf } from "../../kit/engine/engineSuite";
-import { liveIds } from "../../kit/simulator";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { liveIds } from "../../kit/sim/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 /**
  * The program, as a user writes it below the project header (scripts/engine/yaml.ts writes `plugins.providers`).

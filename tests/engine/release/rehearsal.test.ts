@@ -54,8 +54,8 @@ import {
   startVerdaccio,
   type Registry,
 } from "../../kit/release/rehearsal";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);

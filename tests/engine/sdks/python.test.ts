@@ -38,8 +38,8 @@ import {
   PYTHON_SDK_DIR,
 } from "../../kit/languages/python";
 import { packageVersion } from "../../../provider/plugin/tokens";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 import { tearDown } from "../../kit/teardown";
 
 jest.setTimeout(E2E_TIMEOUT_MS);

@@ -6,7 +6,7 @@
  * like a new one), destroy (0 live). Each sealed token opens with Debian's `age` CLI and works; the file holds the
  * newest. After every step, no issued token in any encoding in the exports (with and without `--show-secrets`), the
  * stack config, what the operation printed at `-v=11 --logtostderr --logflow`, the plugin's gRPC log
- * (`PULUMI_DEBUG_GRPC`) or the engine's events (tests/kit/leakScan.ts).
+ * (`PULUMI_DEBUG_GRPC`) or the engine's events (tests/kit/secrets/leakScan.ts).
  *
  * Needs the pulumi CLI, python3 with PyPI (scripts/toolchain/ensure-python, cached) and `age`.
  */
@@ -15,17 +15,17 @@ import * as path from "node:path";
 import { engineEnv, tempDir } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
+import { ageDecrypt, ageIdentity } from "../../kit/tools/ageCli";
 import {
   accountTokens,
   EngineLogs,
   expectNoTokenAnywhere,
   expectSealedAdoption,
   fingerprintOf,
-} from "../../kit/leakScan";
+} from "../../kit/secrets/leakScan";
 import { run, writeProject } from "../../kit/languages/index";
 import { installPythonSdk, PYTHON_INLINE_DRIVER } from "../../kit/languages/python";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
 
 const PROGRAM = path.join(__dirname, "..", "programs", "python", "delivery_program.py");
 

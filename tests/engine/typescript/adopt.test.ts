@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import * as pims from "pulumi-pims";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
 
 let home: string; // the project the console account lives in
 let adopted: { id: string; token: string };

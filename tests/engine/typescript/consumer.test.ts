@@ -21,7 +21,7 @@ import { REPO_ROOT } from "../../../scripts/engine";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
 import { GuideShell, readGuide, sandboxed } from "../../kit/languages/guide";
 import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {

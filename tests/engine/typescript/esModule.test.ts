@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../../../scripts/engine";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
 import { GuideShell } from "../../kit/languages/guide";
 import { npmUserEnv, packPackage } from "../../kit/languages/typescript";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets/secrets";
 
 const PINNED = (
   JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {

@@ -24,8 +24,8 @@ import * as path from "node:path";
 import { ensureEngine, REPO_ROOT } from "../../../scripts/engine";
 import { resources, sleep } from "../../kit/engine/engine";
 import { addProjectWithApp, useEngineStack } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { testClient } from "../../kit/client";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { testClient } from "../../kit/sim/client";
 
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as pims from "pulumi-pims";

@@ -18,8 +18,8 @@ import { copyExample, engineEnv, ensureEngine, randomSecret, REPO_ROOT, tempDir 
 import type { PimsSimulator } from "../../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, isEncryptedSecret, resource } from "../../kit/engine/engine";
 import type { Deployment } from "@pulumi/pulumi/automation";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

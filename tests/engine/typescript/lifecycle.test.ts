@@ -13,8 +13,8 @@ import * as pims from "pulumi-pims";
 import { randomSecret } from "../../../scripts/engine";
 import { exportEncrypted, isEncryptedSecret, resource, resources, revealed, sleep } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { liveIds } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { liveIds } from "../../kit/sim/simulator";
 
 /** What the program declares; the test changes it between operations. */
 const settings = { rotationTrigger: "1", shortLived: false };

@@ -16,8 +16,8 @@ import type { PimsSimulator } from "../../../simulator";
 import { TOKEN_LAYOUTS } from "../../../simulator/tokenLayouts";
 import { LIVE_ENV, newPrefix, NOT_CONFIGURED } from "../../../scripts/live/settings";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS } from "../../kit/engine/engine";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

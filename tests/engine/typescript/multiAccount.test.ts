@@ -12,8 +12,8 @@
 import { copyExample, randomSecret } from "../../../scripts/engine";
 import { exportEncrypted, isEncryptedSecret, resource, resources, revealed } from "../../kit/engine/engine";
 import { useEngineStack, valuesOf } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { liveIds } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { liveIds } from "../../kit/sim/simulator";
 
 /** Service B: an existing project with an app and an invoice, and the partner account whose token is `otherToken`. */
 let b: { projectId: string; appId: string; invoiceId: string; accountId: string; token: string };

@@ -13,9 +13,9 @@ import * as pims from "pulumi-pims";
 import { copyExample } from "../../../scripts/engine";
 import { exportEncrypted, isEncryptedSecret, resource, revealed, sleep } from "../../kit/engine/engine";
 import { addProjectWithApp, useEngineStack } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { liveIds } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { liveIds } from "../../kit/sim/simulator";
+import { testClient } from "../../kit/sim/client";
 import { Consumer, type Outcome } from "../../kit/engine/consumer";
 
 const ROTATIONS = 4;

@@ -22,9 +22,9 @@ import { Project, ServiceAccount } from "pulumi-pims";
 import { createPimsStack } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { EngineOutput, exportEncrypted, pimsCli, sleep } from "../../kit/engine/engine";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
-import { testClient } from "../../kit/client";
+import { testClient } from "../../kit/sim/client";
 
 /** The client's per-attempt timeout in the provider host; a slow route takes twice as long. */
 const TIMEOUT_MS = 1500;

@@ -28,8 +28,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { AppSecrets, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { randomSecret } from "../../../scripts/engine";
 import { exportEncrypted } from "../../kit/engine/engine";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { testClient } from "../../kit/client";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { testClient } from "../../kit/sim/client";
 import { runUntilOk } from "../../kit/engine/engineSuite";
 import { useSoakSuite } from "../../kit/engine/soak";
 

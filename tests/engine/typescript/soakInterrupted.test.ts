@@ -19,7 +19,7 @@
 import { execFileSync } from "node:child_process";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ServiceAccount } from "pulumi-pims";
-import { testClient } from "../../kit/client";
+import { testClient } from "../../kit/sim/client";
 import { useSoakSuite } from "../../kit/engine/soak";
 
 jest.setTimeout(240_000);

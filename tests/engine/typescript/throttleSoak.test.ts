@@ -23,7 +23,7 @@ import { AppSecrets, Project, ServiceAccount, VolumeSize } from "pulumi-pims";
 import { createPimsStack, ensureEngine, tempDir } from "../../../scripts/engine";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, resources } from "../../kit/engine/engine";
 import { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 jest.setTimeout(E2E_TIMEOUT_MS);
 

@@ -6,8 +6,8 @@
  * consumers polling the service every 200 ms with the token they read (0 answers of 401), refresh, an adoption
  * (`adoptServiceAccountId` of an account whose token the listing proves: delivered to a file like a new one), destroy
  * (0 live). Every up runs at `-v=11 --logtostderr --logflow`; after every step no issued token, raw or encoded
- * (tests/kit/secrets.ts), is in `pulumi stack export` with or without `--show-secrets`, the stack config or backend
- * files, anything the engine printed, or the engine's events (the event log).
+ * (tests/kit/secrets/secrets.ts), is in `pulumi stack export` with or without `--show-secrets`, the stack config or
+ * backend files, anything the engine printed, or the engine's events (the event log).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,11 +15,11 @@ import * as path from "node:path";
 import type { EngineEvent, OutputMap } from "@pulumi/pulumi/automation";
 import * as pims from "pulumi-pims";
 import { fingerprint } from "../../../provider/client/token";
-import { ageDecryptSync, ageIdentity } from "../../kit/ageCli";
+import { ageDecryptSync, ageIdentity } from "../../kit/tools/ageCli";
 import { exportEncrypted } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets";
-import { consoleAccount, liveIds } from "../../kit/simulator";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../../kit/secrets/secrets";
+import { consoleAccount, liveIds } from "../../kit/sim/simulator";
 import { Consumer } from "../../kit/engine/consumer";
 
 const ROTATIONS = 4;

@@ -10,8 +10,8 @@ import * as path from "node:path";
 import * as pims from "pulumi-pims";
 import { fingerprint } from "../../../provider/client/token";
 import { useEngineStack } from "../../kit/engine/engineSuite";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { liveIds } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { liveIds } from "../../kit/sim/simulator";
 
 const sinks = fs.mkdtempSync(path.join(os.tmpdir(), "pims-e2e-delivery-faults-"));
 const sink = path.join(sinks, "sink");

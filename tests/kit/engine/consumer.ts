@@ -7,7 +7,7 @@
 import type { OutputMap } from "@pulumi/pulumi/automation";
 import { AuthError, errorText } from "../../../provider/client";
 import type { PimsSimulator } from "../../../simulator";
-import { testClient } from "../client";
+import { testClient } from "../sim/client";
 import { sleep } from "./engine";
 
 /** Outcome of one consumer call: `ok`, `401`, or another failure (which fails the test: the service is healthy). */

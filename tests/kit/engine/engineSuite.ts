@@ -15,10 +15,10 @@ import { createPimsStack, ensureEngine, tempDir, type PimsStackOptions } from ".
 import { createYamlStack, ensureYamlHost } from "../../../scripts/engine/yaml";
 import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
 import { E2E_TIMEOUT_MS, ENGINE_SETUP_TIMEOUT_MS, EngineOutput, shownOutputs } from "./engine";
-import { testClient } from "../client";
+import { testClient } from "../sim/client";
 import { prepareExample, type ExampleRun, type PrepareOptions } from "../languages/examples";
-import { expectNoSecretsInOutputOrFiles } from "../secrets";
-import { startSimulator } from "../simulator";
+import { expectNoSecretsInOutputOrFiles } from "../secrets/secrets";
+import { startSimulator } from "../sim/simulator";
 import { tearDown } from "../teardown";
 
 /** The stack a suite asks for: what differs from suite to suite (the backend, token and default address do not). */

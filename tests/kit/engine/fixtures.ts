@@ -19,7 +19,7 @@ import {
   revealed,
   type StateResource,
 } from "./engine";
-import { expectNoPlaintextSecrets } from "../secrets";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
 import { tearDown } from "../teardown";
 
 /**

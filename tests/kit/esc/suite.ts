@@ -7,8 +7,8 @@
  */
 import { AuthError, PimsClient } from "../../../provider/client";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets } from "../secrets";
-import { startSimulator } from "../simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
+import { startSimulator } from "../sim/simulator";
 import { EscCaller, type EscRequest } from "./caller";
 
 /** One host of the adapter, started for a suite. */

@@ -5,8 +5,8 @@
  * leaving no orphan, and no issued token in anything the adapter logged.
  */
 import { inSeries, seriesName } from "../../../provider/escRotator";
-import { expectNoPlaintextSecrets } from "../secrets";
-import { consoleAccount } from "../simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
+import { consoleAccount } from "../sim/simulator";
 import type { EscRequest } from "./caller";
 import { useEscSuite, type StartTarget } from "./suite";
 

@@ -5,7 +5,7 @@
  * in are in ./dist.
  */
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets/secrets";
 import { archiveName, installedPlugins, VERSION, type DistServer, type stubNode } from "./dist";
 import { inlineResult, run, type Changes, type InlineDriver, type Ran } from "./index";
 

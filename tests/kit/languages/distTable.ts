@@ -26,7 +26,7 @@ import {
 import type { InlineDriver, LanguageRow, Toolchain } from "./index";
 import { RUNNERS } from "./runners";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
-import { startSimulator } from "../simulator";
+import { startSimulator } from "../sim/simulator";
 import { tearDown } from "../teardown";
 
 /**

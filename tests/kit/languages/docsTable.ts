@@ -23,7 +23,7 @@ import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
 import { expectNoTokenLeft, GuideShell, readSteps, sandboxed } from "./guide";
 import { inlineResult, run, type Language } from "./index";
 import { RUNNERS } from "./runners";
-import { startSimulator } from "../simulator";
+import { startSimulator } from "../sim/simulator";
 import { tearDown } from "../teardown";
 
 /** What an inline program printed on its RESULT line: the changes and the outputs (whether each is secret). */

@@ -21,7 +21,7 @@ import {
 } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { exportEncrypted } from "../engine/engine";
-import { expectNoPlaintextSecrets } from "../secrets";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
 import { buildInline, replaceGoSdk } from "./go";
 import { namePlugin, type InlineDriver, type Ran } from "./index";
 import { installJavaSdk } from "./java";

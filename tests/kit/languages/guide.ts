@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets/secrets";
 import { GO_SDK_DIR } from "./go";
 import { run, type Ran } from "./index";
 import { PYTHON_SDK_DIR } from "./python";

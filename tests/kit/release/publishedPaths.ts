@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { ensureEngine, NODE_BIN, randomSecret } from "../../../scripts/engine";
 import type { PimsSimulator } from "../../../simulator";
 import { ENGINE_SETUP_TIMEOUT_MS } from "../engine/engine";
-import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets";
+import { expectNoPlaintextSecrets, expectNoSecretsInFiles } from "../secrets/secrets";
 import { archiveName, installedPlugins, stubNode, VERSION, type DistServer } from "../languages/dist";
 import { describeStackRow, type StackRow } from "../languages/distTable";
 import { expectNoTokenLeft, GuideShell, readGuide, sandboxed, seedPageObjects } from "../languages/guide";

@@ -8,8 +8,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppSecretsProvider, type AppSecretsOutputs } from "../../../provider/appSecrets";
 import type { SecretsMode } from "../../../simulator";
-import { APP_SECRET_VALUES, appSecretsInputs, configureRequest, useProviderSuite } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { APP_SECRET_VALUES, appSecretsInputs, configureRequest, useProviderSuite } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const VAL = APP_SECRET_VALUES;
 const ALL_VALUES = Object.values(VAL);

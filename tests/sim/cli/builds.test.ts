@@ -1,7 +1,7 @@
 /**
  * `pims build-logs` (with --follow and its exit codes) and `pims runs cancel` against the simulator.
  */
-import { lines, useCliSuite, waitFor } from "../../kit/cli";
+import { lines, useCliSuite, waitFor } from "../../kit/sim/cli";
 
 const { pims, seedApp, sim } = useCliSuite();
 

@@ -3,9 +3,9 @@
  * credentials, service errors and --verbose.
  */
 import { MissingCredentialsError } from "../../../provider/configErrors";
-import { lines, useCliSuite } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/sim/cli";
 import { packageVersion } from "../../../provider/identity";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const { pims, seedApp, sim } = useCliSuite();
 

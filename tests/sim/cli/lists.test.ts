@@ -1,7 +1,7 @@
 /**
  * `pims api-keys` and `pims invoices` against the simulator: tables, masking, JSON.
  */
-import { lines, useCliSuite } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/sim/cli";
 
 const { pims, seedApp, sim } = useCliSuite();
 

@@ -1,7 +1,7 @@
 /**
  * `pims logs` against the simulator: filters, limits, paging, and --follow (no line lost or repeated).
  */
-import { lines, useCliSuite, waitFor } from "../../kit/cli";
+import { lines, useCliSuite, waitFor } from "../../kit/sim/cli";
 
 const { pims, seedApp, sim } = useCliSuite();
 

@@ -2,7 +2,7 @@
  * The `pims` CLI against the simulator's `quirky` profile, which sends nulls, extra members and other shapes the
  * service's documentation leaves open: --json keeps what the service left empty as `null`, tables show `-`.
  */
-import { lines, useCliSuite } from "../../kit/cli";
+import { lines, useCliSuite } from "../../kit/sim/cli";
 
 const { pims, seedApp, sim } = useCliSuite({ profile: "quirky" });
 

@@ -6,8 +6,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { WireRecord } from "../../../provider/client";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { useCliSuite } from "../../kit/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { useCliSuite } from "../../kit/sim/cli";
 
 const cli = useCliSuite({ profile: "quirky" });
 let dir: string;

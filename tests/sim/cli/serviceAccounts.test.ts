@@ -2,9 +2,9 @@
  * `pims service-accounts list|delete|import-file` against the simulator: what is listed (never key material), what is
  * deleted, what `pulumi import --file` is given.
  */
-import { lines, type RunResult, useCliSuite } from "../../kit/cli";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { testClient } from "../../kit/client";
+import { lines, type RunResult, useCliSuite } from "../../kit/sim/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { testClient } from "../../kit/sim/client";
 
 const { pims, sim } = useCliSuite();
 

@@ -9,8 +9,8 @@
 import { maskSecret } from "../../../cli/format";
 import type { TokenView } from "../../../cli/tokens";
 import type { PimsSimulator } from "../../../simulator";
-import { type CliSuite, lines, type RunResult, useCliSuite } from "../../kit/cli";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { type CliSuite, lines, type RunResult, useCliSuite } from "../../kit/sim/cli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -233,6 +233,14 @@ describe("pims tokens (default profile)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}4 {2}tokens --expiring-within: a token expires/m);
     expect(r.stdout).toMatch(/^ {2}tokens \[options\] <project>/m);
+  });
+
+  it("issue 63: --help says the times are the service's clock (as measured below), not this machine's", async () => {
+    const r = await pims(["tokens", "--help"]);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("Times are measured on the service's clock");
+    expect(help).not.toMatch(/this machine's clock(?! when)/);
   });
 
   it("issue 55 row 16: time left and the window on the service's clock, an hour ahead of or behind ours", async () => {

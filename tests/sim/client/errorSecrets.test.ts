@@ -3,7 +3,7 @@
  * or a timeout produced it, nor when a server message echoes the Authorization header.
  */
 import { AuthError, NetworkError, NotFoundError, PimsClient, PimsError, TimeoutError } from "../../../provider/client";
-import { closedPort, expectErrorFreeOf, useClientSuite, testClient, tinyServer, seedApp } from "../../kit/client";
+import { closedPort, expectErrorFreeOf, useClientSuite, testClient, tinyServer, seedApp } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();

@@ -10,7 +10,7 @@ import {
   PimsError,
   ValidationError,
 } from "../../../provider/client";
-import { expectErrorFreeOf, saRequest, seedApp, useClientSuite, testClient } from "../../kit/client";
+import { expectErrorFreeOf, saRequest, seedApp, useClientSuite, testClient } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();

@@ -1,7 +1,7 @@
 /** The typed client against the simulator: app log paging (`iterateAppLogs`) and filter checks. */
 import { ArgumentError, validateLogsQuery, type AppLogLine, type AppLogsQuery } from "../../../provider/client";
 import { PimsSimulator } from "../../../simulator";
-import { collectLines, seedApp, useClientSuite } from "../../kit/client";
+import { collectLines, seedApp, useClientSuite } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();

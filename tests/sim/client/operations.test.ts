@@ -4,7 +4,7 @@
  * their own suites (errors, errorSecrets, logs, parsing).
  */
 import { AuthError, NotFoundError, PimsClient } from "../../../provider/client";
-import { saRequest, seedApp, useClientSuite, testClient } from "../../kit/client";
+import { saRequest, seedApp, useClientSuite, testClient } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 const suite = useClientSuite();

@@ -3,7 +3,7 @@
  * quoted plain text, empty bodies, null and unknown fields, numbers as strings, other token layouts.
  */
 import { NotFoundError, PimsClient, PimsError, UnreadableTokenError } from "../../../provider/client";
-import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "../../kit/client";
+import { collectLines, expectErrorFreeOf, fixed, tinyServer, type TinyServer } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 describe("liberal parsing (tiny real server)", () => {

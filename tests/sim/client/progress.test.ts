@@ -5,9 +5,9 @@
  */
 import { VolumeSizeProvider } from "../../../provider/volumeSize";
 import type { PimsSimulator } from "../../../simulator";
-import { configureRequest, simConfig } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
+import { configureRequest, simConfig } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
 
 describe("retry progress lines from providers", () => {
   let sim: PimsSimulator;

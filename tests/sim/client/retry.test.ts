@@ -13,9 +13,9 @@ import {
   type ClientOptions,
 } from "../../../provider/client";
 import { Scheduler } from "../../../provider/client/scheduler";
-import { expectUnchanged, OPS, seed } from "../../kit/retry";
+import { expectUnchanged, OPS, seed } from "../../kit/sim/retry";
 import { rejectionOf } from "../../kit/rejection";
-import { testClient, useClientSuite } from "../../kit/client";
+import { testClient, useClientSuite } from "../../kit/sim/client";
 
 const suite = useClientSuite();
 

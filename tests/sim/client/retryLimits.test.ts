@@ -16,9 +16,9 @@ import {
   TimeoutError,
   ValidationError,
 } from "../../../provider/client";
-import { seed } from "../../kit/retry";
+import { seed } from "../../kit/sim/retry";
 import { rejectionOf } from "../../kit/rejection";
-import { testClient, useClientSuite } from "../../kit/client";
+import { testClient, useClientSuite } from "../../kit/sim/client";
 
 const suite = useClientSuite();
 

@@ -6,7 +6,7 @@
  */
 import { PimsClient } from "../../../provider/client";
 import { processScheduler, Scheduler } from "../../../provider/client/scheduler";
-import { startSimulator } from "../../kit/simulator";
+import { startSimulator } from "../../kit/sim/simulator";
 
 const CALLS = 150;
 const RATE = 20;

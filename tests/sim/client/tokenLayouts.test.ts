@@ -5,7 +5,7 @@
  */
 import { PimsClient, UnreadableTokenError } from "../../../provider/client";
 import { PimsSimulator, READABLE_TOKEN_LAYOUT_NAMES, UNREADABLE_TOKEN_LAYOUT_NAMES } from "../../../simulator";
-import { errorTexts, testClient } from "../../kit/client";
+import { errorTexts, testClient } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
 
 let sim: PimsSimulator | undefined;

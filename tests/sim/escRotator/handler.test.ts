@@ -4,7 +4,7 @@
  */
 import { createEscRotator } from "../../../provider/escRotator";
 import { PimsConfigurationError } from "../../../provider/configErrors";
-import { testClient } from "../../kit/client";
+import { testClient } from "../../kit/sim/client";
 import { describeEscOpenTable } from "../../kit/esc/openTable";
 import type { StartTarget } from "../../kit/esc/suite";
 import { describeEscTable } from "../../kit/esc/table";

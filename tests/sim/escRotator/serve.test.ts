@@ -14,13 +14,13 @@ import type { EscRequest } from "../../kit/esc/caller";
 import { describeEscOpenTable } from "../../kit/esc/openTable";
 import type { StartTarget } from "../../kit/esc/suite";
 import { describeEscTable } from "../../kit/esc/table";
-import { ROOT } from "../../kit/cli";
+import { ROOT } from "../../kit/sim/cli";
 import { connect as tlsConnect } from "node:tls";
 import { MAX_BODY_BYTES } from "../../../cli/escRotator";
 import type { PimsSimulator } from "../../../simulator";
 import { EscCaller } from "../../kit/esc/caller";
 import { BOUNDS } from "../../kit/esc/suite";
-import { startSimulator } from "../../kit/simulator";
+import { startSimulator } from "../../kit/sim/simulator";
 
 const CLI = path.join(ROOT, "bin", "cli", "pims.js");
 const NODE_BIN = path.join(ROOT, "node_modules", ".bin", "node");

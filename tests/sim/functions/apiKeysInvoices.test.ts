@@ -3,8 +3,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { getApiKeys, getApiKeysOutput, getInvoices, getInvoicesOutput } from "../../../sdk/nodejs/functions";
-import { useFunctionsSuite } from "../../kit/functions";
-import { outputValue } from "../../kit/mocks";
+import { useFunctionsSuite } from "../../kit/sim/functions";
+import { outputValue } from "../../kit/provider/mocks";
 
 const { opts, sim } = useFunctionsSuite();
 

@@ -4,9 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_LOG_LIMIT, getAppLogs, getAppLogsOutput, type GetAppLogsArgs } from "../../../sdk/nodejs/functions";
-import { useFunctionsSuite } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/sim/functions";
 import { rejectionOf } from "../../kit/rejection";
-import { outputValue } from "../../kit/mocks";
+import { outputValue } from "../../kit/provider/mocks";
 
 const { opts, sim } = useFunctionsSuite();
 

@@ -3,9 +3,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { cancelRun, getBuildLogs, getBuildLogsOutput } from "../../../sdk/nodejs/functions";
-import { useFunctionsSuite } from "../../kit/functions";
+import { useFunctionsSuite } from "../../kit/sim/functions";
 import { rejectionOf } from "../../kit/rejection";
-import { outputValue } from "../../kit/mocks";
+import { outputValue } from "../../kit/provider/mocks";
 
 const { opts, sim } = useFunctionsSuite();
 

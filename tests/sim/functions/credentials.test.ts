@@ -13,10 +13,10 @@ import {
 } from "../../../sdk/nodejs/functions";
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { processScheduler } from "../../../provider/client/scheduler";
-import { useFunctionsSuite } from "../../kit/functions";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { useFunctionsSuite } from "../../kit/sim/functions";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
-import { outputValue } from "../../kit/mocks";
+import { outputValue } from "../../kit/provider/mocks";
 
 const { opts, sim } = useFunctionsSuite();
 

@@ -9,10 +9,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "../../../scripts/engine";
 import { UNKNOWN } from "../../../provider/checks";
-import { ageDecrypt, ageIdentity } from "../../kit/ageCli";
-import { fingerprintOf } from "../../kit/leakScan";
-import { secretForms } from "../../kit/secrets";
-import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/plugin";
+import { ageDecrypt, ageIdentity } from "../../kit/tools/ageCli";
+import { fingerprintOf } from "../../kit/secrets/leakScan";
+import { secretForms } from "../../kit/secrets/secrets";
+import { jsonOf, revealed, secretKeysOf, usePluginSuite, type Json } from "../../kit/provider/plugin";
 
 const suite = usePluginSuite();
 let dir: string;

@@ -6,11 +6,11 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newProvider } from "../../../provider";
 import type { PimsSimulator } from "../../../simulator";
-import { jsonOf, PluginUnderTest, revealed, type Json } from "../../kit/plugin";
-import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import { jsonOf, PluginUnderTest, revealed, type Json } from "../../kit/provider/plugin";
+import { configureRequest, recordWarnings, simConfig } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
+import { testClient } from "../../kit/sim/client";
 
 type Kind = "Project" | "ServiceAccount";
 

@@ -9,10 +9,10 @@
 import type * as grpc from "@grpc/grpc-js";
 import { UNKNOWN } from "../../../provider/checks";
 import { parseImportId } from "../../../provider/serviceAccount/adopt";
-import { jsonOf, secretOf, usePluginSuite, type ListAnswer } from "../../kit/plugin";
-import { testClient } from "../../kit/client";
+import { jsonOf, secretOf, usePluginSuite, type ListAnswer } from "../../kit/provider/plugin";
+import { testClient } from "../../kit/sim/client";
 import { rejectionOf } from "../../kit/rejection";
-import { consoleAccount, liveIds, writesOf } from "../../kit/simulator";
+import { consoleAccount, liveIds, writesOf } from "../../kit/sim/simulator";
 
 const suite = usePluginSuite();
 

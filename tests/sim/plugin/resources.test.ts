@@ -20,7 +20,7 @@ import {
   urnOf,
   usePluginSuite,
   type Json,
-} from "../../kit/plugin";
+} from "../../kit/provider/plugin";
 
 const suite = usePluginSuite();
 

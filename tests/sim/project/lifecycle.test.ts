@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../../provider/project";
-import { configureRequest, useProviderSuite } from "../../kit/provider";
+import { configureRequest, useProviderSuite } from "../../kit/provider/provider";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;

@@ -19,10 +19,10 @@ import {
 } from "../../../sdk/nodejs";
 import { PimsConfigurationError } from "../../../provider/configErrors";
 import type { PimsSimulator } from "../../../simulator";
-import { useFunctionsSuite } from "../../kit/functions";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
+import { useFunctionsSuite } from "../../kit/sim/functions";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
 import { rejectionOf } from "../../kit/rejection";
-import { startSimulator } from "../../kit/simulator";
+import { startSimulator } from "../../kit/sim/simulator";
 
 const { sim } = useFunctionsSuite();
 

@@ -8,8 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../../sdk/nodejs/shim";
 import type { PimsSimulator } from "../../../simulator";
-import { configureRequest, simConfig } from "../../kit/provider";
-import { startSimulator } from "../../kit/simulator";
+import { configureRequest, simConfig } from "../../kit/provider/provider";
+import { startSimulator } from "../../kit/sim/simulator";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
 async function storedProviderText(kind: ResourceKind): Promise<string> {

@@ -19,11 +19,11 @@ import {
   secretKeysOf,
   secretOf,
   type Json,
-} from "../../kit/plugin";
-import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+} from "../../kit/provider/plugin";
+import { configureRequest, recordWarnings, simConfig } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
-import { testClient } from "../../kit/client";
+import { testClient } from "../../kit/sim/client";
 
 let sim: PimsSimulator;
 let plugin: PluginUnderTest;

@@ -16,12 +16,12 @@ import {
   type FaultRule,
   type PimsSimulator,
 } from "../../../simulator";
-import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
-import { configureRequest, recordWarnings, simConfig } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/provider/serviceAccount";
+import { configureRequest, recordWarnings, simConfig } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
-import { startSimulator } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import { startSimulator } from "../../kit/sim/simulator";
+import { testClient } from "../../kit/sim/client";
 import { withEnv } from "../../kit/env";
 
 const POST_SA = /\/service-accounts$/;

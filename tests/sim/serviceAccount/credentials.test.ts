@@ -4,8 +4,8 @@
  */
 import { MissingCredentialsError } from "../../../provider/configErrors";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { configureRequest } from "../../kit/provider";
-import { loose, useServiceAccountSuite } from "../../kit/serviceAccount";
+import { configureRequest } from "../../kit/provider/provider";
+import { loose, useServiceAccountSuite } from "../../kit/provider/serviceAccount";
 import { restoreEnvAfter } from "../../kit/env";
 
 const suite = useServiceAccountSuite();

@@ -7,12 +7,12 @@
 import { NotFoundError } from "../../../provider/client";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import type { PimsSimulator, SimulatorProfile } from "../../../simulator";
-import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
-import { configureRequest, simConfig } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/provider/serviceAccount";
+import { configureRequest, simConfig } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
-import { startSimulator } from "../../kit/simulator";
-import { testClient } from "../../kit/client";
+import { startSimulator } from "../../kit/sim/simulator";
+import { testClient } from "../../kit/sim/client";
 import { restoreEnvAfter } from "../../kit/env";
 
 describe.each<SimulatorProfile>(["default", "quirky"])("delete under the %s profile", (profile) => {

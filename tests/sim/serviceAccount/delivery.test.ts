@@ -10,10 +10,10 @@ import * as path from "node:path";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { ServiceAccountOutputs } from "../../../provider/serviceAccount";
 import { fingerprint } from "../../../provider/client/token";
-import { ageDecryptSync, ageIdentity, ageRecipientOnly } from "../../kit/ageCli";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { inputsFor, type Props } from "../../kit/serviceAccount";
-import { LIFETIME, useRotationSuite } from "../../kit/rotation";
+import { ageDecryptSync, ageIdentity, ageRecipientOnly } from "../../kit/tools/ageCli";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { inputsFor, type Props } from "../../kit/provider/serviceAccount";
+import { LIFETIME, useRotationSuite } from "../../kit/provider/rotation";
 
 const rotation = useRotationSuite();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pims-delivery-sim-"));

@@ -14,8 +14,8 @@ import {
   useServiceAccountSuite,
   type LooseServiceAccountProvider,
   type Props,
-} from "../../kit/serviceAccount";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+} from "../../kit/provider/serviceAccount";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const suite = useServiceAccountSuite();
 

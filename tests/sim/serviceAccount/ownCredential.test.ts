@@ -7,12 +7,12 @@
  */
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import type { PimsSimulator } from "../../../simulator";
-import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/serviceAccount";
-import { configureRequest, simConfig } from "../../kit/provider";
+import { inputsFor, loose, type LooseServiceAccountProvider } from "../../kit/provider/serviceAccount";
+import { configureRequest, simConfig } from "../../kit/provider/provider";
 import { rejectionOf } from "../../kit/rejection";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { startSimulator } from "../../kit/simulator";
-import { liveIds, writesOf } from "../../kit/simulator";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { startSimulator } from "../../kit/sim/simulator";
+import { liveIds, writesOf } from "../../kit/sim/simulator";
 
 let sim: PimsSimulator;
 const texts: string[] = [];

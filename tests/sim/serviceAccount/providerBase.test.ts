@@ -7,11 +7,11 @@
 import type * as grpc from "@grpc/grpc-js";
 import { newRun } from "../../../provider/serviceAccount/run";
 import type { PimsSimulator } from "../../../simulator";
-import { jsonOf, PluginUnderTest, revealed, startPluginWithSimulator } from "../../kit/plugin";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { recordWarnings } from "../../kit/provider";
+import { jsonOf, PluginUnderTest, revealed, startPluginWithSimulator } from "../../kit/provider/plugin";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { recordWarnings } from "../../kit/provider/provider";
 import { rejectionOf } from "../../kit/rejection";
-import { testClient } from "../../kit/client";
+import { testClient } from "../../kit/sim/client";
 
 const PLUGIN_TOKEN_WORDING =
   "pims:token (the stack config), or the token argument of the explicit provider (pulumi:providers:pims)";

@@ -16,10 +16,10 @@
  */
 import { newRun } from "../../../provider/serviceAccount/run";
 import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
-import { inputsFor, loose, type Props } from "../../kit/serviceAccount";
-import { configureRequest, useProviderSuite } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
-import { testClient } from "../../kit/client";
+import { inputsFor, loose, type Props } from "../../kit/provider/serviceAccount";
+import { configureRequest, useProviderSuite } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
+import { testClient } from "../../kit/sim/client";
 
 const texts: string[] = [];
 const suite = useProviderSuite(ServiceAccountProvider, {

@@ -7,8 +7,8 @@
  */
 import { newRun } from "../../../provider/serviceAccount/run";
 import { ROTATION_REASON } from "../../../provider/serviceAccount";
-import { inputsFor } from "../../kit/serviceAccount";
-import { LIFETIME, useRotationSuite } from "../../kit/rotation";
+import { inputsFor } from "../../kit/provider/serviceAccount";
+import { LIFETIME, useRotationSuite } from "../../kit/provider/rotation";
 
 const rotation = useRotationSuite();
 

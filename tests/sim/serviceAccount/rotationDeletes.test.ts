@@ -5,8 +5,8 @@
  */
 import { newRun } from "../../../provider/serviceAccount/run";
 import { type ServiceAccountOutputs } from "../../../provider/serviceAccount";
-import { type Props } from "../../kit/serviceAccount";
-import { SHIM, useRotationSuite } from "../../kit/rotation";
+import { type Props } from "../../kit/provider/serviceAccount";
+import { SHIM, useRotationSuite } from "../../kit/provider/rotation";
 
 const rotation = useRotationSuite();
 

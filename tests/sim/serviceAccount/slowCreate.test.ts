@@ -10,10 +10,10 @@ import { TimeoutError } from "../../../provider/client";
 import { ProjectProvider } from "../../../provider/project";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { UncertainCreateError } from "../../../provider/serviceAccount/create";
-import { waitFor } from "../../kit/cli";
-import { inputsFor, loose } from "../../kit/serviceAccount";
-import { configureRequest, simConfig, useProviderSuite } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { waitFor } from "../../kit/sim/cli";
+import { inputsFor, loose } from "../../kit/provider/serviceAccount";
+import { configureRequest, simConfig, useProviderSuite } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
 import { withEnv } from "../../kit/env";
 

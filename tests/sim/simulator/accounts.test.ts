@@ -1,6 +1,6 @@
 /** The default profile: API keys and service accounts (created over HTTP, seeded, deleted). */
 import type { ApiKey } from "../../../simulator/types";
-import { message, useSimulatorSuite } from "../../kit/http";
+import { message, useSimulatorSuite } from "../../kit/sim/http";
 
 const suite = useSimulatorSuite("default");
 const { call, seedApp, createServiceAccount } = suite;

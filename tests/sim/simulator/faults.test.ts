@@ -1,8 +1,8 @@
 /**
  * The fault switch: injected statuses, 429s, delays and dropped connections, before or after the change is committed.
  */
-import { waitFor } from "../../kit/cli";
-import { message, useSimulatorSuite } from "../../kit/http";
+import { waitFor } from "../../kit/sim/cli";
+import { message, useSimulatorSuite } from "../../kit/sim/http";
 
 const suite = useSimulatorSuite("default");
 const { call, seedApp } = suite;

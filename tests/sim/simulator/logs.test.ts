@@ -1,6 +1,6 @@
 /** The default profile: app logs (filters, paging, page sizes, 204 when nothing matches). */
 import type { AppLogLine, AppLogPage } from "../../../simulator/types";
-import { message, type CallResult, useSimulatorSuite } from "../../kit/http";
+import { message, type CallResult, useSimulatorSuite } from "../../kit/sim/http";
 
 const suite = useSimulatorSuite("default");
 const { call, seedApp } = suite;

@@ -4,8 +4,8 @@
  * and what the simulator holds afterwards. Token layouts have their own file.
  */
 import { PimsSimulator } from "../../../simulator";
-import { message, useSimulatorSuite } from "../../kit/http";
-import { startSimulator } from "../../kit/simulator";
+import { message, useSimulatorSuite } from "../../kit/sim/http";
+import { startSimulator } from "../../kit/sim/simulator";
 
 const suite = useSimulatorSuite("quirky");
 const { call, seedApp } = suite;

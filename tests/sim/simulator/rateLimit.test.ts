@@ -1,6 +1,6 @@
 /** The rate limit: a token bucket per bearer token, 429 with Retry-After in seconds or as an HTTP date, counters. */
 import { PimsSimulator } from "../../../simulator";
-import { message, simCalls } from "../../kit/http";
+import { message, simCalls } from "../../kit/sim/http";
 
 let sim: PimsSimulator;
 const { call, seedApp } = simCalls(() => sim);

@@ -1,5 +1,5 @@
 /** The default profile: volumes, projects, invoices, build logs, app secrets and runs. */
-import { message, useSimulatorSuite } from "../../kit/http";
+import { message, useSimulatorSuite } from "../../kit/sim/http";
 
 const suite = useSimulatorSuite("default");
 const { call, seedApp } = suite;

@@ -1,6 +1,6 @@
 /** The default profile: authentication, routing, the request log and the server lifecycle. */
 import * as http from "node:http";
-import { message, useSimulatorSuite } from "../../kit/http";
+import { message, useSimulatorSuite } from "../../kit/sim/http";
 
 const suite = useSimulatorSuite("default");
 const { call, seedApp, createServiceAccount } = suite;

@@ -3,7 +3,7 @@
  * layout is chosen, and the unreadable layouts. Whatever the layout, the secret works as a bearer token.
  */
 import { PimsSimulator, READABLE_TOKEN_LAYOUT_NAMES, type TokenLayoutName } from "../../../simulator";
-import { simCalls } from "../../kit/http";
+import { simCalls } from "../../kit/sim/http";
 
 let sim: PimsSimulator;
 const { call, seedApp } = simCalls(() => sim);

@@ -6,7 +6,7 @@
 import { loadNaive } from "../../../bench/harness";
 import { inputs } from "../../../bench/p7-scale";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { useProviderSuite } from "../../kit/provider";
+import { useProviderSuite } from "../../kit/provider/provider";
 
 const { sim, provider } = (() => {
   const ctx = useProviderSuite(ServiceAccountProvider, {

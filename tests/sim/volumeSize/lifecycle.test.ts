@@ -4,7 +4,7 @@
  * tests/unit/volumeSize/checkDiff.test.ts.
  */
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../../provider/volumeSize";
-import { useProviderSuite } from "../../kit/provider";
+import { useProviderSuite } from "../../kit/provider/provider";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInputs;

@@ -7,9 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../../provider/checks";
 import { AppSecretsProvider, type AppSecretsOutputs } from "../../../provider/appSecrets";
 import { AppSecrets } from "../../../sdk/nodejs/appSecrets";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
-import { APP_SECRET_VALUES, appSecretsInputs } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
+import { APP_SECRET_VALUES, appSecretsInputs } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 type Loose = Record<string, unknown>;
 const VAL = APP_SECRET_VALUES;

@@ -22,7 +22,7 @@ import {
   recordingAdapter,
   type WireRecord,
 } from "../../../provider/client/recorder";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 const SECRET = "pims_sa_0123456789abcdef0123456789abcdef";
 const KEY_VALUE = "ak_live_fedcba9876543210fedcba9876543210";

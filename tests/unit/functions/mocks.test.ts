@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as pims from "../../../sdk/nodejs";
-import { outputValue } from "../../kit/mocks";
+import { outputValue } from "../../kit/provider/mocks";
 import { useEnv } from "../../kit/env";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];

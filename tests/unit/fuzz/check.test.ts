@@ -36,7 +36,7 @@ import {
   type Props,
 } from "./inputs";
 import { appSecretsOracle, projectOracle, serviceAccountOracle, volumeSizeOracle, type Verdict } from "./oracles";
-import { configureRequest } from "../../kit/provider";
+import { configureRequest } from "../../kit/provider/provider";
 import { useEnv } from "../../kit/env";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);

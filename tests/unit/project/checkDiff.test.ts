@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../../provider/checks";
 import { ProjectProvider, type ProjectInputs, type ProjectOutputs } from "../../../provider/project";
 import { Project } from "../../../sdk/nodejs/project";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): ProjectInputs => o as unknown as ProjectInputs;

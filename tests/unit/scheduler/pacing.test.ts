@@ -1,5 +1,5 @@
 /** The scheduler's adaptive pacing (falls on 429, climbs back, lifted after a quiet period) and its progress lines. */
-import { FakeService, info, refusedOnce, setup, START } from "../../kit/scheduler";
+import { FakeService, info, refusedOnce, setup, START } from "../../kit/sim/scheduler";
 
 describe("Scheduler: adaptive pacing", () => {
   it("a 429 slows the whole process to a fraction of the pace refused, then the pace climbs back", async () => {

@@ -7,7 +7,7 @@ import { formatDuration } from "../../../provider/client/values";
 import { processScheduler, RateLimitTimeoutError, Scheduler, throttleOf } from "../../../provider/client/scheduler";
 import { clientFor, schedulerSettings } from "../../../provider/settings";
 import { VolumeSizeProvider } from "../../../provider/volumeSize";
-import { FakeService, info, refusal, refusedOnce, setup, START } from "../../kit/scheduler";
+import { FakeService, info, refusal, refusedOnce, setup, START } from "../../kit/sim/scheduler";
 
 describe("Scheduler: concurrency and order", () => {
   it("never has more than maxConcurrency requests in flight, and uses all of them", async () => {

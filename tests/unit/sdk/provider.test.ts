@@ -14,8 +14,8 @@ import {
 } from "../../../sdk/nodejs";
 import { ArgumentError } from "../../../provider/client";
 import { BASE_URL_RULE } from "../../../provider/client/baseUrl";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { rejectionOf } from "../../kit/rejection";
 
 const SECRET_SIG = pulumi.runtime.specialSigKey;

@@ -8,8 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_KINDS } from "../../../provider/kinds";
 import { providerShim, type ResourceKind } from "../../../sdk/nodejs/shim";
 import { newProvider } from "../../../provider";
-import { configureRequest } from "../../kit/provider";
-import { expectNoPlaintextSecrets } from "../../kit/secrets";
+import { configureRequest } from "../../kit/provider/provider";
+import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 
 // What dynamic.Resource stores: serializeFunction(() => provider), provider being the shim object.
 async function storedProviderText(kind: ResourceKind): Promise<string> {

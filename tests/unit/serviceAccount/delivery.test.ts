@@ -1,7 +1,7 @@
 /**
  * Token delivery without the service (issue 47): the rules of `tokenDelivery` (check), the descriptions and the
  * fingerprint, sealing opened by `age-encryption`'s own decrypter (the unit tier has no toolchain: the independent
- * `age` CLI opens sealed tokens in the sim and engine tiers, tests/kit/ageCli.ts), the command
+ * `age` CLI opens sealed tokens in the sim and engine tiers, tests/kit/tools/ageCli.ts), the command
  * sink (stdin, environment, redacted output, exit status, time limit) and the file sink (atomic, mode 0600).
  */
 import * as fs from "node:fs";
@@ -15,8 +15,8 @@ import { fingerprint } from "../../../provider/client/token";
 import { deliveredTo, deliverToken } from "../../../provider/serviceAccount/delivery";
 import { sealToken } from "../../../provider/serviceAccount/seal";
 import { redact, runCommand, writeTokenFile } from "../../../provider/serviceAccount/sink";
-import { findPlaintextSecrets, secretForms } from "../../kit/secrets";
-import { loose, type Props } from "../../kit/serviceAccount";
+import { findPlaintextSecrets, secretForms } from "../../kit/secrets/secrets";
+import { loose, type Props } from "../../kit/provider/serviceAccount";
 
 const TOKEN = "pims_sa_0123456789abcdef_delivery";
 const ctx = {

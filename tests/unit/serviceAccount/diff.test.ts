@@ -4,8 +4,9 @@
  */
 import { UNKNOWN } from "../../../provider/checks";
 import { ROTATION_REASON, ServiceAccountProvider } from "../../../provider/serviceAccount";
+import { useLogSink } from "../../../provider/client/log";
 import { fingerprint } from "../../../provider/client/token";
-import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
+import { isPlainJson, loose, type Props } from "../../kit/provider/serviceAccount";
 
 // ---- diff -----------------------------------------------------------------------------------------------------
 
@@ -160,6 +161,52 @@ describe("diff", () => {
       replaces: [],
       deleteBeforeReplace: false,
     });
+  });
+
+  test("a current account a refresh marked: the reason and the warning say what it found (issue 63)", async () => {
+    const said: string[] = [];
+    const restore = useLogSink((severity, line) => {
+      if (severity === "warning") said.push(line);
+    });
+    const diff = async (o: Props, change: Props = {}) => {
+      said.length = 0;
+      return provider.diff("sa-1", o, news({ rotateBeforeExpiry: undefined, ...change }));
+    };
+    try {
+      // Expired on the service's clock, though not on ours (12 h left here): kept and marked, holding nothing else.
+      const { rotateBeforeExpiry: _, ...noWindow } = olds;
+      const expired = { ...noWindow, retiredServiceAccountIds: ["sa-1"] };
+      expect(await diff(expired)).toEqual({ changes: true, replaces: ["tokenExpiresAt"], deleteBeforeReplace: false });
+      expect(said).toEqual([
+        expect.stringMatching(
+          /^pulumi-pims: service account "ci" \(sa-1\) in project p-1 is replaced \(tokenExpiresAt\): its token expired at 2025-01-01T12:00:00\.000Z on the service's clock \(`pulumi refresh` found it so; .* then deletes account sa-1; .* set `rotateBeforeExpiry` on this ServiceAccount/,
+        ),
+      ]);
+      // A window that passed without an up says so instead; a key the service marked expired with no date too.
+      await diff({ ...expired, tokenExpiresAt: "never" }, { rotateBeforeExpiry: 60 });
+      expect(said).toEqual([
+        expect.stringMatching(
+          /\(tokenExpiresAt\): the service marks its token expired .* window passed without a `pulumi up`/,
+        ),
+      ]);
+      // With another account held (keepPreviousToken): rotated in place; the stored expiry decides what was found.
+      const held = { ...expired, keepPreviousToken: true, previousServiceAccountId: "sa-0" };
+      expect(await diff(held, { keepPreviousToken: true })).toEqual(IN_PLACE);
+      expect(said).toEqual([
+        expect.stringContaining(
+          "(sa-1) in project p-1 is rotated in place (serviceAccountId): account sa-1 was deleted outside the stack",
+        ),
+      ]);
+      await diff({ ...held, tokenExpiresAt: "2024-12-31T23:59:59Z" }, { keepPreviousToken: true });
+      expect(said).toEqual([
+        expect.stringContaining("is rotated in place (tokenExpiresAt): its token expired at 2024-12-31T23:59:59Z on"),
+      ]);
+      // Not marked: no line.
+      expect(await diff(noWindow)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+      expect(said).toEqual([]);
+    } finally {
+      restore();
+    }
   });
 
   test("state without a description (older writer) equals an omitted description", async () => {

@@ -4,7 +4,7 @@
  */
 import { UNKNOWN } from "../../../provider/checks";
 import { MAX_EXPIRES_IN, ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { isPlainJson, loose, type Props } from "../../kit/serviceAccount";
+import { isPlainJson, loose, type Props } from "../../kit/provider/serviceAccount";
 
 // ---- check ----------------------------------------------------------------------------------------------------
 

@@ -23,8 +23,8 @@ import { UncertainCreateError } from "../../../provider/serviceAccount/create";
 import { ServiceAccount } from "../../../sdk/nodejs/serviceAccount";
 import { providerShim } from "../../../sdk/nodejs/shim";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
-import { configureRequest } from "../../kit/provider";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
+import { configureRequest } from "../../kit/provider/provider";
 import { restoreEnvAfter } from "../../kit/env";
 
 // ---- which failures are ambiguous -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { useLogSink } from "../../../provider/client/log";
 import { ServiceAccountProvider } from "../../../provider/serviceAccount";
 import { deliverToken } from "../../../provider/serviceAccount/delivery";
-import { loose, type Props } from "../../kit/serviceAccount";
+import { loose, type Props } from "../../kit/provider/serviceAccount";
 
 const mockAge = { loads: 0, depth: 0 };
 jest.mock("age-encryption", () => {

@@ -8,7 +8,7 @@ import { BASE_URL_RULE, baseUrlProblem, normalizeBaseUrl, PimsClient } from "../
 import { PimsProviderBase } from "../../../provider/providerBase";
 import { clientFor, resolveCredentials } from "../../../provider/settings";
 import { InvalidBaseUrlError, MissingCredentialsError, PimsConfigurationError } from "../../../provider/configErrors";
-import { configureRequest } from "../../kit/provider";
+import { configureRequest } from "../../kit/provider/provider";
 
 const TOKEN = "pims_unit_token_0123456789abcdef";
 

@@ -22,8 +22,8 @@ import {
   type SettingName,
 } from "../../../provider/settings";
 import { Provider, ProviderArgumentError } from "../../../sdk/nodejs";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
-import { configureRequest } from "../../kit/provider";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
+import { configureRequest } from "../../kit/provider/provider";
 
 const TOKEN = "pims_sa_settings_unit_token_4c1e";
 const registered = captureRegistrations({

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../../provider/checks";
 import { VolumeSizeProvider, type VolumeSizeInputs, type VolumeSizeOutputs } from "../../../provider/volumeSize";
 import { VolumeSize } from "../../../sdk/nodejs/volumeSize";
-import { captureRegistrations, outputValue } from "../../kit/mocks";
+import { captureRegistrations, outputValue } from "../../kit/provider/mocks";
 
 type Loose = Record<string, unknown>;
 const asInputs = (o: Loose): VolumeSizeInputs => o as unknown as VolumeSizeInputs;

@@ -7,7 +7,7 @@ Usage: python inline.py WORK_DIR STACK OPERATION PROGRAM_FILE [--expect-no-chang
   OPERATION  up | preview | refresh | destroy
   --expect-no-changes  up, preview and refresh fail when anything would change (ProgramTest's checks)
 
-Two environment variables turn on the logs a token scan reads (tests/kit/leakScan.ts): PIMS_INLINE_VERBOSE=N runs the
+Two environment variables turn on the logs a token scan reads (tests/kit/secrets/leakScan.ts): PIMS_INLINE_VERBOSE=N runs the
 operation with `-v=N --logtostderr --logflow`; PIMS_INLINE_EVENT_LOG=FILE appends every engine event to FILE as one
 JSON line (the Automation API reads the engine's event log itself and hands each event over).
 

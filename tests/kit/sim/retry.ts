@@ -1,6 +1,6 @@
 /** Shared by the retry suites: a fully seeded project, the ten operations, and "nothing changed" in the simulator. */
-import type { PimsClient } from "../../provider/client";
-import type { PimsSimulator } from "../../simulator";
+import type { PimsClient } from "../../../provider/client";
+import type { PimsSimulator } from "../../../simulator";
 import { testClient } from "./client";
 
 export interface Ids {

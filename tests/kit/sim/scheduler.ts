@@ -1,5 +1,5 @@
 /** A fake clock and a fake rate-limited service for the scheduler's unit tests: no network, no sleep. */
-import { Scheduler, type SchedulerClock } from "../../provider/client/scheduler";
+import { Scheduler, type SchedulerClock } from "../../../provider/client/scheduler";
 
 export const START = Date.parse("2030-01-01T00:00:00.000Z");
 

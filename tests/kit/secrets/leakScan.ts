@@ -3,7 +3,7 @@
  * suite tests/engine/sdks/pythonDelivery.test.ts): the engine run with every log it has on (`-v=11 --logtostderr
  * --logflow`, the plugin's gRPC traffic in `PULUMI_DEBUG_GRPC`, the engine's `--event-log`), then no issued token in
  * any of them, nor in `pulumi stack export` with and without `--show-secrets`, nor in the stack's config files. Plus
- * the fingerprint a consumer of a delivered token checks (opening a sealed one: ./ageCli).
+ * the fingerprint a consumer of a delivered token checks (opening a sealed one: ../tools/ageCli).
  */
 import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
@@ -11,11 +11,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ensureEngine } from "../../scripts/engine";
-import type { PimsSimulator } from "../../simulator";
-import type { EngineSuite } from "./engine/engineSuite";
-import { ageDecrypt } from "./ageCli";
-import { writesOf } from "./simulator";
+import { ensureEngine } from "../../../scripts/engine";
+import type { PimsSimulator } from "../../../simulator";
+import type { EngineSuite } from "../engine/engineSuite";
+import { ageDecrypt } from "../tools/ageCli";
+import { writesOf } from "../sim/simulator";
 import { expectNoPlaintextSecrets } from "./secrets";
 
 const run = promisify(execFile);

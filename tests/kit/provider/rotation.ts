@@ -3,12 +3,12 @@
  * a provider on the simulator's clock, one rotation checked step by step against what the simulator holds, and the
  * texts (progress lines, error messages) the suites scan for secrets at the end.
  */
-import { AuthError } from "../../provider/client";
-import { newRun } from "../../provider/serviceAccount/run";
-import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
-import { testClient } from "./client";
+import { AuthError } from "../../../provider/client";
+import { newRun } from "../../../provider/serviceAccount/run";
+import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
+import { testClient } from "../sim/client";
 import { useProviderSuite } from "./provider";
-import { expectNoPlaintextSecrets } from "./secrets";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
 import { inputsFor, isPlainJson, loose, type LooseServiceAccountProvider, type Props } from "./serviceAccount";
 
 /** A period of 20 s: a token is current for 20 s (expiresIn − window), then previous for 20 s, and valid for 60 s. */

@@ -23,7 +23,7 @@ let binary: Promise<string> | undefined;
 /** The path of actionlint v1.7.12: the cached build of scripts/toolchain/ensure-actionlint, built first if missing. */
 export function ensureActionlint(): Promise<string> {
   binary ??= new Promise((resolve, reject) => {
-    const script = path.resolve(__dirname, "..", "..", "scripts", "toolchain", "ensure-actionlint");
+    const script = path.resolve(__dirname, "..", "..", "..", "scripts", "toolchain", "ensure-actionlint");
     execFile("bash", [script], { maxBuffer: 1 << 20 }, (error, stdout, stderr) =>
       error
         ? reject(new Error(`scripts/toolchain/ensure-actionlint failed: ${error.message}\n${stderr.slice(-4000)}`))

@@ -2,8 +2,8 @@
  * Raw HTTP calls to a simulator, for its own suites (no client in between: what the wire carries is the subject), and
  * their hook `useSimulatorSuite`: a new simulator of one profile for each test.
  */
-import { PimsSimulator, type SimulatorOptions, type SimulatorProfile } from "../../simulator";
-import type { ServiceAccount } from "../../simulator/types";
+import { PimsSimulator, type SimulatorOptions, type SimulatorProfile } from "../../../simulator";
+import type { ServiceAccount } from "../../../simulator/types";
 
 export interface CallOptions {
   body?: unknown;

@@ -2,7 +2,7 @@
  * The simulators: one per suite, on loopback, with the profile PIMS_SIM_PROFILE names. What a suite seeds and reads
  * back goes through the simulator's own methods (`addProject`, `requests`, `clearFaults`, …).
  */
-import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../../simulator";
+import { PimsSimulator, profileFromEnv, type SimulatorOptions } from "../../../simulator";
 import { testClient } from "./client";
 
 /**

@@ -9,12 +9,12 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { serve } from "../../provider/plugin/server";
-import { SECRET_SIG, SECRET_VALUE } from "../../provider/plugin/values";
-import type { PimsSimulator } from "../../simulator";
+import { serve } from "../../../provider/plugin/server";
+import { SECRET_SIG, SECRET_VALUE } from "../../../provider/plugin/values";
+import type { PimsSimulator } from "../../../simulator";
 import { recordWarnings } from "./provider";
-import { expectNoPlaintextSecrets } from "./secrets";
-import { startSimulator } from "./simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
+import { startSimulator } from "../sim/simulator";
 
 export type Json = Record<string, unknown>;
 

@@ -6,10 +6,10 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as util from "node:util";
-import { PimsClient, type AppLogLine, type AppLogsQuery, type ClientOptions } from "../../provider/client";
-import { Scheduler } from "../../provider/client/scheduler";
-import { PimsSimulator } from "../../simulator";
-import { expectNoPlaintextSecrets } from "./secrets";
+import { PimsClient, type AppLogLine, type AppLogsQuery, type ClientOptions } from "../../../provider/client";
+import { Scheduler } from "../../../provider/client/scheduler";
+import { PimsSimulator } from "../../../simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
 
 /**
  * A client against the simulator with fast retries (tests must not sleep for seconds) and a request scheduler of its

@@ -3,9 +3,9 @@
  * or stack config leaking in from outside (restored afterwards).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { PimsCallOptions } from "../../sdk/nodejs/functions";
-import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { useEnv } from "./env";
+import type { PimsCallOptions } from "../../../sdk/nodejs/functions";
+import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
+import { useEnv } from "../env";
 import { currentSimulator, startSimulator } from "./simulator";
 
 export interface FunctionsSuite {

@@ -4,10 +4,10 @@
  * the secret values the AppSecrets suites scan for.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { PimsSimulator } from "../../simulator";
-import type { AppSecretsInputs } from "../../provider/appSecrets";
-import type { PimsProviderBase } from "../../provider/providerBase";
-import { currentSimulator, startSimulator } from "./simulator";
+import type { PimsSimulator } from "../../../simulator";
+import type { AppSecretsInputs } from "../../../provider/appSecrets";
+import type { PimsProviderBase } from "../../../provider/providerBase";
+import { currentSimulator, startSimulator } from "../sim/simulator";
 
 /** The ConfigureRequest the dynamic-provider host would pass, from a plain stack-config map. */
 export function configureRequest(config: Record<string, string | undefined>): pulumi.dynamic.ConfigureRequest {

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
-const SCRIPT = path.resolve(__dirname, "..", "..", "scripts", "toolchain", "ensure-age");
+const SCRIPT = path.resolve(__dirname, "..", "..", "..", "scripts", "toolchain", "ensure-age");
 let dir: string | undefined;
 
 /**

@@ -2,12 +2,12 @@
  * The ServiceAccount provider under test (unit and sim): its methods taking the loose JSON the engine sends (tests
  * feed malformed values on purpose), checks of what the outputs look like, and the sim suites' hook.
  */
-import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../provider/serviceAccount";
-import type { PimsSimulator } from "../../simulator";
+import { ServiceAccountProvider, type ServiceAccountOutputs } from "../../../provider/serviceAccount";
+import type { PimsSimulator } from "../../../simulator";
 import { configureRequest, simConfig } from "./provider";
-import { rejectionOf } from "./rejection";
-import { expectNoPlaintextSecrets } from "./secrets";
-import { startSimulator } from "./simulator";
+import { rejectionOf } from "../rejection";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
+import { startSimulator } from "../sim/simulator";
 
 export type Props = Record<string, unknown>;
 

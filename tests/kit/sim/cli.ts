@@ -5,11 +5,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { PimsSimulator, SimulatorOptions } from "../../simulator";
-import { expectNoPlaintextSecrets } from "./secrets";
+import type { PimsSimulator, SimulatorOptions } from "../../../simulator";
+import { expectNoPlaintextSecrets } from "../secrets/secrets";
 import { currentSimulator, startSimulator } from "./simulator";
 
-export const ROOT = path.resolve(__dirname, "..", "..");
+export const ROOT = path.resolve(__dirname, "..", "..", "..");
 const CLI = path.join(ROOT, "bin", "cli", "pims.js");
 const NODE_BIN_DIR = path.join(ROOT, "node_modules", ".bin");
 const NODE = fs.existsSync(path.join(NODE_BIN_DIR, "node")) ? path.join(NODE_BIN_DIR, "node") : process.execPath;
