@@ -169,7 +169,15 @@ async function refreshHeld(
   if (!c.listing.ok) {
     const why = listingProblem(c.listing.error, c.refused);
     const e = c.listing.error;
-    const end = c.refused !== undefined && e instanceof AuthError && e.status === 401 ? "" : ". Refresh again later.";
+    // A 401 is a credential the service refuses: waiting does not help, a valid one does.
+    const refusedNow = e instanceof AuthError && e.status === 401;
+    const end =
+      c.refused !== undefined && refusedNow
+        ? ""
+        : refusedNow
+          ? ". Refresh again with a credential the service accepts (an expired short-lived token from Pulumi ESC: " +
+            "open the environment again for a fresh one)."
+          : ". Refresh again later.";
     return { id, props, lines: [warn(`${who}: kept in the state unchanged: ${c.listUrl} ${why}${end}`)] };
   }
   const { serviceNowMs } = c.listing.listing;

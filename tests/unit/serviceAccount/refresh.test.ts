@@ -194,3 +194,19 @@ test("issue 55 row 4: a 401 listing with a stale-credential note says so, not 'r
   expect(out.lines[0].text).toContain("answered 401: the state still holds the previous credential");
   expect(out.lines[0].text).not.toContain("Refresh again later");
 });
+
+test("issue 64: a 401 listing with no stale-credential note asks for a valid credential", async () => {
+  const { AuthError } = await import("../../../provider/client");
+  const error = new AuthError({ action: "listing", method: "GET", path: "/v2/projects/p-1/api-keys", status: 401 });
+  const { c } = context([]);
+  const out = await refreshAccounts("sa-first", { ...stored }, { ...c, listing: { ok: false, error } });
+  expect(out.props).toEqual(stored);
+  expect(out.lines).toHaveLength(1);
+  expect(out.lines[0].text).toContain("Refresh again with a credential the service accepts");
+  expect(out.lines[0].text).toContain("open the environment again for a fresh one");
+  expect(out.lines[0].text).not.toContain("Refresh again later");
+  // Any other failure may pass: waiting is the advice.
+  const busy = new AuthError({ action: "listing", method: "GET", path: "/v2/projects/p-1/api-keys", status: 403 });
+  const later = await refreshAccounts("sa-first", { ...stored }, { ...c, listing: { ok: false, error: busy } });
+  expect(later.lines[0].text).toContain("Refresh again later");
+});
