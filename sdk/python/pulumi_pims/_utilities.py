@@ -323,4 +323,4 @@ def get_plugin_download_url():
 	return None
 
 def get_version():
-    return "0.7.1"
+    return "0.8.0"
