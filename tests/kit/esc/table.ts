@@ -200,7 +200,7 @@ export function describeEscTable(title: string, start: StartTarget): void {
       expect(series()).toEqual([b.body.serviceAccountId, next.body.serviceAccountId].sort());
     });
 
-    test("every create committed, then 503: 503 naming what the listing shows live, in the adapter's words", async () => {
+    test("every create committed, then 503: naming what the listing shows live, in the adapter's words", async () => {
       const a = await rotate(null);
       suite.sim.addFault({
         method: "POST",

@@ -12,7 +12,6 @@ jest.mock("jose", () => {
 const adapterLoaded = (): boolean => Object.keys(require.cache).some((f) => /provider[\\/]escRotator[\\/]/.test(f));
 
 test("the package as a program imports it loads neither the adapter nor jose", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pims = require("../../../sdk/nodejs") as typeof import("../../../sdk/nodejs");
   expect(typeof pims.createEscRotator).toBe("function");
   expect(typeof pims.ServiceAccount).toBe("function");
@@ -21,7 +20,6 @@ test("the package as a program imports it loads neither the adapter nor jose", (
 });
 
 test("createEscRotator loads them once, and the adapter it returns is the real one", async () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pims = require("../../../sdk/nodejs") as typeof import("../../../sdk/nodejs");
   const adapter = pims.createEscRotator({
     client: {} as never,
