@@ -19,8 +19,8 @@ import { clientFor, escRotatorSettings, SETTINGS, type EscSettingTexts } from ".
 import { CreateLedger } from "../serviceAccount/create";
 import { open, TooManyLeases, type Lease } from "./open";
 import { BadRequest, parseOpenBody, parseRotationBody } from "./request";
-import { Replayed, rotate, type RotatedToken, type SeriesReport } from "./rotate";
-import { SeriesFailed, type Route } from "./series";
+import { rotate, type RotatedToken } from "./rotate";
+import { Replayed, SeriesFailed, type Route, type SeriesReport } from "./series";
 import { Refusal, Verifier, type Caller } from "./verify";
 
 export { bodyHash } from "./verify";

@@ -15,16 +15,17 @@ import { errorText, fingerprint, readExpiry } from "../client";
 import { serviceNowMs } from "../client/clock";
 import type { AccountSeen } from "../serviceAccount/listing";
 import type { OpenRequest } from "./request";
-import { Replayed, type SeriesReport } from "./rotate";
 import {
   createMarked,
   deleteAll,
   listSeries,
   madeBy,
   markedName,
+  Replayed,
   seriesMarker,
   SeriesFailed,
   type SeriesContext,
+  type SeriesReport,
 } from "./series";
 
 /** The answer of an open, which ESC shows under `<value>.response` (secret unless `secret: false`). */

@@ -20,9 +20,11 @@ import {
   listSeries,
   madeBy,
   markedName,
+  Replayed,
   seriesMarker,
   SeriesFailed,
   type SeriesContext,
+  type SeriesReport,
 } from "./series";
 
 /**
@@ -48,23 +50,6 @@ export interface RotatedToken {
   tokenFingerprint: string;
   /** The account kept valid until the next rotation (the one `state` named), or null on the first rotation. */
   previousServiceAccountId: string | null;
-}
-
-/** What a request did, for the log line. */
-export interface SeriesReport {
-  created?: string;
-  kept?: string;
-  deleted: string[];
-  /** Accounts left live that the series should not have (checked against the listing). */
-  leftLive: string[];
-}
-
-/** A request refused because an account of its series carries its tag: 401, nothing written. */
-export class Replayed extends Error {
-  constructor(readonly accountId: string) {
-    super(`replayed request: account ${accountId} of the series carries its jti`);
-    this.name = "Replayed";
-  }
 }
 
 const LATER = "the next rotation of this series deletes what is left";

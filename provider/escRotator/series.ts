@@ -87,6 +87,23 @@ export async function deleteAll(ctx: SeriesContext, projectId: string, ids: read
   return { deleted: ids.filter((id) => !bad.has(id)), failed };
 }
 
+/** What a request did, for the log line. */
+export interface SeriesReport {
+  created?: string;
+  kept?: string;
+  deleted: string[];
+  /** Accounts left live that the series should not have (checked against the listing). */
+  leftLive: string[];
+}
+
+/** A request refused because an account of its series carries its tag: 401, nothing written. */
+export class Replayed extends Error {
+  constructor(readonly accountId: string) {
+    super(`replayed request: account ${accountId} of the series carries its jti`);
+    this.name = "Replayed";
+  }
+}
+
 /** A request that did not complete: 503 with `message` (what is left live, checked, and how to delete it). */
 export class SeriesFailed extends Error {
   constructor(

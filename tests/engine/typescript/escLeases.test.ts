@@ -8,9 +8,8 @@
  *
  * Needs the pulumi CLI and this repository's Node language host: without them this suite fails, it never skips.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../../scripts/engine";
+import { writeTypeScriptProject } from "../../kit/engine/engine";
 import { useEngineStack } from "../../kit/engine/engineSuite";
 import { addExampleProject, describeLeaseRuns } from "../../kit/esc/stackLeases";
 
@@ -33,13 +32,10 @@ describe("short-lived tokens from ESC through the dynamic provider", () => {
     scratchPrefix: "pims-e2e-esc-leases-ts-",
     stack: ({ sim, scratch }) => {
       const projectId = addExampleProject(sim);
-      const workDir = path.join(scratch, "program");
-      fs.mkdirSync(workDir);
-      fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: pims-esc-leases\nruntime: nodejs\n");
-      fs.writeFileSync(path.join(workDir, "index.ts"), PROGRAM);
-      for (const f of ["package.json", "tsconfig.json"])
-        fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(workDir, f));
-      fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"), "dir");
+      const workDir = writeTypeScriptProject(path.join(scratch, "program"), {
+        name: "pims-esc-leases",
+        program: PROGRAM,
+      });
       return { stackName: "ci", workDir, config: { projectId, rotation: "r0" } };
     },
   });

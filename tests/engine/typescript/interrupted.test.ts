@@ -21,8 +21,8 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ensureEngine, REPO_ROOT } from "../../../scripts/engine";
-import { resources, sleep } from "../../kit/engine/engine";
+import { ensureEngine } from "../../../scripts/engine";
+import { resources, sleep, writeTypeScriptProject } from "../../kit/engine/engine";
 import { addProjectWithApp, useEngineStack } from "../../kit/engine/engineSuite";
 import { expectNoPlaintextSecrets } from "../../kit/secrets/secrets";
 import { testClient } from "../../kit/sim/client";
@@ -49,13 +49,10 @@ const suite = useEngineStack({
   profile: "default",
   stack: ({ sim, scratch }) => {
     ({ projectId } = addProjectWithApp(sim, "interrupted"));
-    const workDir = path.join(scratch, "program");
-    fs.mkdirSync(workDir);
-    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: pims-interrupted\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(workDir, "index.ts"), PROGRAM);
-    for (const f of ["package.json", "tsconfig.json"])
-      fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(workDir, f));
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"), "dir");
+    const workDir = writeTypeScriptProject(path.join(scratch, "program"), {
+      name: "pims-interrupted",
+      program: PROGRAM,
+    });
     return {
       stackName: "interrupted",
       workDir,

@@ -22,7 +22,7 @@ import { createYamlStack, writeYamlProject } from "../../../scripts/engine/yaml"
 import { bundlePlugin } from "../../../scripts/release/bundle";
 import { buildExecutable } from "../../../scripts/release/executable";
 import { executableName, hostPlatform } from "../../../scripts/release/platforms";
-import { sleep } from "../../kit/engine/engine";
+import { sleep, writeTypeScriptProject } from "../../kit/engine/engine";
 import { useEngineScratch } from "../../kit/engine/engineSuite";
 
 /**
@@ -129,16 +129,14 @@ test("the self-contained executable exits within seconds of a kill -9 of the eng
 });
 
 test("the Node language host and the program it runs exit within seconds of a kill -9 of the engine", async () => {
-  const workDir = path.join(suite.scratch, "orphans-nodejs");
-  fs.mkdirSync(workDir);
-  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: orphans-nodejs\nruntime: nodejs\n");
-  fs.writeFileSync(
-    path.join(workDir, "index.ts"),
-    'import * as pims from "pulumi-pims";\nexport const id = new pims.Project("p", { name: "orphan-ts" }).projectId;\n',
-  );
-  for (const f of ["package.json", "tsconfig.json"])
-    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(workDir, f));
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"), "dir");
+  const workDir = writeTypeScriptProject(path.join(suite.scratch, "orphans-nodejs"), {
+    name: "orphans-nodejs",
+    program: [
+      'import * as pims from "pulumi-pims";',
+      'export const id = new pims.Project("p", { name: "orphan-ts" }).projectId;',
+      "",
+    ].join("\n"),
+  });
   const stack = await createPimsStack({
     stackName: "dev",
     workDir,

@@ -3,6 +3,7 @@
  * revealed as `--show-secrets` renders it), and the built `pims` CLI beside it.
  */
 import { execFile, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
@@ -123,4 +124,19 @@ export async function pimsCli(
     env: { ...process.env, PIMS_TOKEN: service.token, PIMS_BASE_URL: service.baseUrl },
     encoding: "utf8",
   });
+}
+
+/**
+ * Writes a TypeScript project of the package into `dir` (created): its `Pulumi.yaml` (runtime nodejs), `index.ts`, the
+ * rotation example's `package.json` and `tsconfig.json`, and this repository's `node_modules` linked, so the program
+ * imports `pulumi-pims` as a user's does. Returns `dir`.
+ */
+export function writeTypeScriptProject(dir: string, p: { name: string; program: string }): string {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${p.name}\nruntime: nodejs\n`);
+  fs.writeFileSync(path.join(dir, "index.ts"), p.program);
+  for (const f of ["package.json", "tsconfig.json"])
+    fs.copyFileSync(path.join(REPO_ROOT, "examples", "rotation", "typescript", f), path.join(dir, f));
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
 }

@@ -30,6 +30,16 @@ export function describeEscTable(title: string, start: StartTarget): void {
       return r as unknown as { status: number; body: Rotated };
     };
     const consumerWorks = (token: string) => suite.consumerWorks(token);
+    /** The service commits a create, then answers 503: `times` creates, or every one. */
+    const committedThen503 = (times?: number): void =>
+      suite.sim.addFault({
+        method: "POST",
+        path: `/v2/projects/${suite.p}/service-accounts`,
+        kind: "status",
+        status: 503,
+        afterCommit: true,
+        ...(times === undefined ? {} : { times }),
+      });
 
     test("10 rotations from state null while a consumer polls: never a 401, two live accounts after each", async () => {
       let state = null as Rotated | null;
@@ -164,14 +174,7 @@ export function describeEscTable(title: string, start: StartTarget): void {
 
     test("a create the service commits and answers 503 leaves no orphan", async () => {
       const a = await rotate(null);
-      suite.sim.addFault({
-        method: "POST",
-        path: `/v2/projects/${suite.p}/service-accounts`,
-        kind: "status",
-        status: 503,
-        afterCommit: true,
-        times: 1,
-      });
+      committedThen503(1);
       const r = await rotate(a.body);
       expect(r.status).toBe(200);
       expect(series()).toEqual([a.body.serviceAccountId, r.body.serviceAccountId].sort());
@@ -202,13 +205,7 @@ export function describeEscTable(title: string, start: StartTarget): void {
 
     test("every create committed, then 503: naming what the listing shows live, in the adapter's words", async () => {
       const a = await rotate(null);
-      suite.sim.addFault({
-        method: "POST",
-        path: `/v2/projects/${suite.p}/service-accounts`,
-        kind: "status",
-        status: 503,
-        afterCommit: true,
-      });
+      committedThen503();
       const before = new Set(suite.sim.deletedServiceAccounts());
       const failed = await rotate(a.body);
       expect(failed.status).toBe(503);
