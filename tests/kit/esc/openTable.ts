@@ -84,6 +84,32 @@ export function describeEscOpenTable(title: string, start: StartTarget): void {
       for (const a of ok) expect(await suite.consumerWorks(a.body.token)).toBe(true);
     });
 
+    test("an expired lease whose delete failed is deleted by a later open, even a 429, and logged", async () => {
+      const expiring = await open(lease(3));
+      for (let i = 0; i < BOUNDS.maxLeases - 1; i++) expect((await open(lease(300))).status).toBe(200);
+      suite.sim.advanceClock(4_000); // the first lease has expired on the service's clock: live = the bound - 1
+      suite.sim.addFault({
+        method: "DELETE",
+        path: `/v2/projects/${suite.p}/service-accounts/*`,
+        kind: "status",
+        status: 500,
+      });
+      expect((await open(lease(300))).status).toBe(200); // its clean-up fails: the expired one stays
+      expect(leases()).toContain(expiring.body.serviceAccountId);
+      suite.sim.clearFaults();
+      const refused = await open(lease(300)); // the bound is reached by valid leases
+      expect(refused.status).toBe(429);
+      expect(leases()).not.toContain(expiring.body.serviceAccountId);
+      expect(leases()).toHaveLength(BOUNDS.maxLeases);
+      const line =
+        suite.target
+          .logs()
+          .split("\n")
+          .filter((l) => l.includes(" 429 "))
+          .pop() ?? "";
+      expect(line).toContain(`deleted ${expiring.body.serviceAccountId}`);
+    });
+
     const refusals: Array<[string, number, (c: typeof suite.caller) => Promise<EscRequest>]> = [
       ["a forged signature", 401, (c) => c.open(lease(), { forged: true })],
       ["an unknown key id", 401, (c) => c.open(lease(), { kid: "k-unknown" })],
